@@ -1,0 +1,1 @@
+"""The core: the game protocol, records, the registry and the errors."""

@@ -1,0 +1,363 @@
+"""The game protocol every Palaestra game implements.
+
+The shape follows OpenSpiel's Python games (one ``Game`` and one ``State`` class per game) with a
+smaller surface:
+
+* A :class:`Game` holds the options of one match-up (variants, player count, board) and makes
+  states: ``new_initial_state(seed)``, ``state_from_json(doc)``, ``state_from_position(doc)``.
+* A :class:`State` is one position plus its history. Actions are integers (stable ids of the
+  game's action space, ``0 <= a < game.num_distinct_actions()``); each game documents a readable
+  notation for them (``action_to_string`` / ``string_to_action``).
+* Chance (drawing a tile, drawing a loom set-up) is an explicit chance node: ``current_player`` is
+  :data:`CHANCE`, ``chance_outcomes()`` lists ``(action, probability)`` pairs, and the outcome is
+  applied with ``apply_action`` like any other action. A state holds no random generator: drivers
+  sample outcomes (``sample_chance``), records store them, replays re-apply them.
+
+A game is pure rules: no I/O, no printing, no global state.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from palaestra.core.errors import IllegalActionError, OptionError, PositionError, RecordError
+
+#: ``current_player`` at a chance node (same value as OpenSpiel's kChancePlayerId).
+CHANCE = -1
+#: ``current_player`` once the game is over (same value as OpenSpiel's kTerminalPlayerId).
+TERMINAL = -4
+
+OptionValue = bool | int | str
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game: a variant switch, the player count, a board file, ...
+
+    ``kind`` is ``bool``, ``int`` or ``str``. Boolean options are *variants* (``--variant NAME``
+    on the command line). ``choices`` restricts the values; ``minimum``/``maximum`` bound ints.
+    ``None`` as default means "not set" (for example a board file or a set-up drawn at random).
+    """
+
+    name: str
+    kind: type
+    default: OptionValue | None
+    help: str
+    choices: tuple[OptionValue, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def is_variant(self) -> bool:
+        return self.kind is bool
+
+    def parse(self, value: object) -> OptionValue | None:
+        """Check ``value`` (a Python value or a string from the command line) and return it typed."""
+        if value is None:
+            if self.default is None:
+                return None
+            raise OptionError(f"option {self.name!r} needs a value")
+        if self.kind is bool:
+            if isinstance(value, bool):
+                parsed: OptionValue = value
+            elif isinstance(value, str) and value.lower() in ("1", "true", "yes", "on"):
+                parsed = True
+            elif isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
+                parsed = False
+            else:
+                raise OptionError(f"option {self.name!r} is on or off, not {value!r}")
+        elif self.kind is int:
+            if isinstance(value, bool):
+                raise OptionError(f"option {self.name!r} is a whole number, not {value!r}")
+            try:
+                number = int(value)  # type: ignore[call-overload]
+            except (TypeError, ValueError):
+                raise OptionError(f"option {self.name!r} is a whole number, not {value!r}") from None
+            if self.minimum is not None and number < self.minimum:
+                raise OptionError(f"option {self.name!r} is at least {self.minimum}, not {number}")
+            if self.maximum is not None and number > self.maximum:
+                raise OptionError(f"option {self.name!r} is at most {self.maximum}, not {number}")
+            parsed = number
+        else:
+            if not isinstance(value, str):
+                raise OptionError(f"option {self.name!r} is a text, not {value!r}")
+            parsed = value
+        if self.choices is not None and parsed not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"option {self.name!r} is one of {allowed}, not {parsed!r}")
+        return parsed
+
+
+def parse_options(
+    game_name: str, declared: Sequence[Option], given: Mapping[str, object]
+) -> dict[str, OptionValue | None]:
+    """Validate ``given`` against the declared options and fill in the defaults."""
+    by_name = {o.name: o for o in declared}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise OptionError(f"{game_name} has no option {unknown[0]!r} (options: {known})")
+    result: dict[str, OptionValue | None] = {}
+    for option in declared:
+        if option.name in given:
+            result[option.name] = option.parse(given[option.name])
+        else:
+            result[option.name] = option.default
+    return result
+
+
+def returns_from_ranks(ranks: Sequence[int]) -> list[float]:
+    """Turn final ranks (0 = best; equal ranks share) into returns in [-1, 1] that sum to zero.
+
+    A player's return is (players it beats - players it loses to) / (players - 1): with two players
+    a win is 1, a loss -1 and a draw 0.
+    """
+    n = len(ranks)
+    if n < 2:
+        return [0.0] * n
+    out = []
+    for r in ranks:
+        beats = sum(1 for other in ranks if other > r)
+        loses = sum(1 for other in ranks if other < r)
+        out.append((beats - loses) / (n - 1))
+    return out
+
+
+def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> int:
+    """Pick one outcome of a chance node with its probability."""
+    x = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if x < acc:
+            return action
+    return outcomes[-1][0]
+
+
+class Game(ABC):
+    """A game with its options fixed. Create it with ``palaestra.load_game(name, **options)``."""
+
+    #: registry name, e.g. ``"agamemnon"``
+    name: ClassVar[str]
+    #: display name, e.g. ``"Agamemnon"``
+    title: ClassVar[str]
+    #: the options this game accepts
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: object) -> None:
+        self.options: dict[str, OptionValue | None] = parse_options(self.name, self.OPTIONS, options)
+
+    # --- facts of the game -------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of players of this match-up."""
+
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Size of the action space: every player action id is below this."""
+
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance-outcome space (0 for games without chance)."""
+        return 0
+
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance outcomes included) of one game."""
+
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of ``State.observation_tensor``."""
+
+    def player_name(self, player: int) -> str:
+        """Display name of a seat (a colour, a start field ...)."""
+        return f"player {player}"
+
+    # --- making states -----------------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """The start of a game. ``seed`` is kept with the state for ``sample_chance``."""
+
+    def state_from_json(self, doc: Mapping[str, Any]) -> State:
+        """Rebuild a state written by :meth:`State.to_json` (same game, same options)."""
+        if not isinstance(doc, Mapping):
+            raise RecordError("a saved state is a JSON object")
+        if doc.get("game") != self.name:
+            raise RecordError(f"this saved state is of {doc.get('game')!r}, not {self.name!r}")
+        options = doc.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RecordError("'options' of a saved state is a JSON object")
+        if parse_options(self.name, self.OPTIONS, options) != self.options:
+            raise RecordError("this saved state was made with other options")
+        return self._state_from_dict(doc)
+
+    @abstractmethod
+    def _state_from_dict(self, doc: Mapping[str, Any]) -> State:
+        """Game part of :meth:`state_from_json`; ``doc`` already checked for game and options."""
+
+    def state_from_position(self, doc: Mapping[str, Any]) -> State:
+        """A state from a position document (the game's documented position format)."""
+        raise PositionError(f"{self.title} has no position format")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.name, self.options) == (other.name, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted((k, str(v)) for k, v in self.options.items()))))
+
+    def __repr__(self) -> str:
+        set_options = {k: v for k, v in self.options.items() if v is not None}
+        return f"{type(self).__name__}({set_options})"
+
+
+class State(ABC):
+    """One position of a game, with the history of actions that led to it."""
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        #: every action applied so far, chance outcomes included
+        self.history: list[int] = []
+
+    # --- whose turn --------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to act, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    # --- actions ----------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The legal actions, sorted; at a chance node the possible outcomes; [] at the end."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node; [] elsewhere."""
+        return []
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises :class:`IllegalActionError` and changes nothing."""
+        if self.is_terminal():
+            raise IllegalActionError("the game is over")
+        if not isinstance(action, int) or isinstance(action, bool) or not self.is_legal(action):
+            raise IllegalActionError(self.explain_illegal(action))
+        self._apply(action)
+        self.history.append(action)
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply an action already known to be legal (does not touch ``history``)."""
+
+    def explain_illegal(self, action: object) -> str:
+        """Why ``action`` is not legal here, for a person. Games override for precise reasons."""
+        try:
+            text = self.action_to_string(action)  # type: ignore[arg-type]
+        except Exception:  # any bad id just gets the generic message
+            text = repr(action)
+        return f"{text} is not a legal move now"
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """The action in the game's notation (chance outcomes included)."""
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """Parse the game's notation; raises :class:`NotationError` for text it cannot read.
+
+        It may also raise :class:`IllegalActionError` when the text is readable but names an
+        action that cannot be played here.
+        """
+
+    def sample_chance(self, rng: random.Random | None = None) -> int:
+        """Sample a chance outcome: from ``rng``, or deterministically from the seed and the ply."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalActionError("this is not a chance node")
+        if rng is None:
+            rng = random.Random(hash((self.seed or 0, len(self.history))))
+        return sample_outcome(outcomes, rng)
+
+    # --- results -----------------------------------------------------------------------------
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One number per player at the end (1 win, -1 loss, 0 draw; see ``returns_from_ranks``),
+        zeros before the end."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """The game's own live score, one number per player (string tiles, monks arrived ...)."""
+
+    def score_details(self) -> dict[str, Any]:
+        """The live score as JSON (``palaestra score --json``); games add their own detail."""
+        return {"scores": self.scores()}
+
+    def result_text(self) -> str:
+        """A sentence on the result of a finished game."""
+        if not self.is_terminal():
+            return "the game is not over"
+        r = self.returns()
+        best = max(r)
+        winners = [self.game.player_name(p) for p, v in enumerate(r) if v == best]
+        if len(winners) == len(r):
+            return "draw"
+        if len(winners) == 1:
+            return f"{winners[0]} wins"
+        return " and ".join(winners) + " share the win"
+
+    # --- views -------------------------------------------------------------------------------
+    @abstractmethod
+    def render(self, labels: bool = False) -> str:
+        """The position as text for the terminal; ``labels`` adds the names of the spaces."""
+
+    @abstractmethod
+    def observation_tensor(self, player: int) -> list[float]:
+        """A flat vector of ``game.observation_shape()`` describing the state for ``player``."""
+
+    def observation_string(self, player: int) -> str:
+        return self.render()
+
+    # --- serialisation -----------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON: game, options, seed, history and the game's own fields."""
+        doc: dict[str, Any] = {
+            "game": self.game.name,
+            "options": {k: v for k, v in self.game.options.items() if v is not None},
+            "seed": self.seed,
+            "history": list(self.history),
+        }
+        doc.update(self._to_dict())
+        return doc
+
+    @abstractmethod
+    def _to_dict(self) -> dict[str, Any]:
+        """The game's own fields of :meth:`to_json` (the full position, not only the history)."""
+
+    def to_position(self) -> dict[str, Any]:
+        """The position without its history, in the game's documented position format."""
+        raise PositionError(f"{self.game.title} has no position format")
+
+    def clone(self) -> State:
+        """An independent copy. Games override with a faster copy where it pays."""
+        return copy.deepcopy(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return self.render()
+

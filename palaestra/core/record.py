@@ -1,0 +1,245 @@
+"""Game records: a JSON document with every action of a game, chance outcomes included.
+
+Format 1 (documented in docs/formats.md)::
+
+    {"format": 1, "game": "agamemnon", "options": {"loom": true}, "players": ["ann", "random"],
+     "seed": 42, "started": "2026-11-23T09:00:00+00:00", "ended": null,
+     "moves": [{"player": -1, "move": "draw W2", "at": "2026-11-23T09:00:01+00:00"}, ...],
+     "result": null}
+
+``moves`` holds the actions in the game's notation (``State.action_to_string``), with the player
+who made each one (-1 for chance). ``result`` is filled in when the game ends:
+``{"returns": [...], "scores": [...], "text": "orange wins"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from palaestra.core.errors import PalaestraError, PositionError, RecordError
+from palaestra.core.game import Game, State
+from palaestra.core.registry import load_game
+
+FORMAT = 1
+
+
+def now() -> str:
+    """The current time as an ISO 8601 string in UTC."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class Move:
+    player: int
+    move: str
+    at: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"player": self.player, "move": self.move}
+        if self.at is not None:
+            doc["at"] = self.at
+        return doc
+
+
+@dataclass
+class Record:
+    """A game record. Build one with :meth:`start`, add actions with :meth:`apply`."""
+
+    game: str
+    options: dict[str, Any]
+    players: list[str]
+    seed: int | None = None
+    moves: list[Move] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    started: str | None = None
+    ended: str | None = None
+
+    # --- building ----------------------------------------------------------------------------
+    @classmethod
+    def start(cls, game: Game, players: list[str] | None = None, seed: int | None = None) -> Record:
+        names = players or [game.player_name(p) for p in range(game.num_players)]
+        options = {k: v for k, v in game.options.items() if v is not None}
+        return cls(game.name, options, list(names), seed, started=now())
+
+    def make_game(self) -> Game:
+        try:
+            return load_game(self.game, **self.options)
+        except PalaestraError as err:
+            raise RecordError(f"the record's game cannot be set up: {err}") from None
+
+    def initial_state(self) -> State:
+        return self.make_game().new_initial_state(self.seed)
+
+    def apply(self, state: State, action: int) -> None:
+        """Apply ``action`` to ``state`` and write it down (nothing is written if it is illegal)."""
+        player = state.current_player
+        text = state.action_to_string(action)
+        state.apply_action(action)
+        self.moves.append(Move(player, text, now()))
+        self.finish_if_over(state)
+
+    def finish_if_over(self, state: State) -> None:
+        if state.is_terminal() and self.result is None:
+            self.result = {
+                "returns": state.returns(),
+                "scores": state.scores(),
+                "text": state.result_text(),
+            }
+            self.ended = now()
+
+    # --- replaying ---------------------------------------------------------------------------
+    def replay(self, upto: int | None = None) -> State:
+        """Re-apply every move (or the first ``upto``), checking each; returns the state reached.
+
+        A move that does not read or is not legal raises :class:`RecordError` naming it.
+        """
+        state = self.initial_state()
+        for index, move in enumerate(self.moves[:upto]):
+            where = f"move {index + 1} ({move.move!r})"
+            if state.is_terminal():
+                raise RecordError(f"{where}: the game was already over")
+            if move.player != state.current_player:
+                raise RecordError(
+                    f"{where}: it was {_who(state.game, state.current_player)}'s turn, "
+                    f"not {_who(state.game, move.player)}'s"
+                )
+            try:
+                state.apply_action(state.string_to_action(move.move))
+            except PalaestraError as err:
+                raise RecordError(f"{where} does not replay: {err}") from None
+        return state
+
+    def check_result(self, state: State) -> None:
+        """Raise :class:`RecordError` if a stored result disagrees with the replayed state."""
+        if self.result is None:
+            return
+        if not state.is_terminal():
+            raise RecordError("the record states a result but the game is not over after its moves")
+        if [float(x) for x in self.result.get("returns", [])] != state.returns():
+            raise RecordError(
+                f"the record states returns {self.result.get('returns')}, "
+                f"the moves give {state.returns()}"
+            )
+
+    # --- JSON --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "options": dict(self.options),
+            "players": list(self.players),
+            "seed": self.seed,
+            "started": self.started,
+            "ended": self.ended,
+            "moves": [m.to_json() for m in self.moves],
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Record:
+        if not isinstance(doc, Mapping):
+            raise RecordError("a record is a JSON object")
+        if doc.get("format") != FORMAT:
+            raise RecordError(f"unknown record format {doc.get('format')!r} (this version reads {FORMAT})")
+        game = doc.get("game")
+        if not isinstance(game, str):
+            raise RecordError("a record names its game in 'game'")
+        options = doc.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RecordError("'options' is a JSON object")
+        players = doc.get("players", [])
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("'players' is a list of names")
+        seed = doc.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RecordError("'seed' is a whole number or null")
+        raw_moves = doc.get("moves")
+        if not isinstance(raw_moves, list):
+            raise RecordError("'moves' is a list")
+        moves = []
+        for i, m in enumerate(raw_moves):
+            if (
+                not isinstance(m, Mapping)
+                or not isinstance(m.get("move"), str)
+                or not isinstance(m.get("player"), int)
+                or isinstance(m.get("player"), bool)
+            ):
+                raise RecordError(f"move {i + 1} is not of the form {{'player': 0, 'move': '...'}}")
+            at = m.get("at")
+            moves.append(Move(m["player"], m["move"], at if isinstance(at, str) else None))
+        result = doc.get("result")
+        if result is not None and not isinstance(result, Mapping):
+            raise RecordError("'result' is a JSON object or null")
+        return cls(
+            game,
+            dict(options),
+            list(players),
+            seed,
+            moves,
+            dict(result) if result is not None else None,
+            doc.get("started") if isinstance(doc.get("started"), str) else None,
+            doc.get("ended") if isinstance(doc.get("ended"), str) else None,
+        )
+
+    def save(self, path: str | Path) -> None:
+        """Write the record atomically (a crash never leaves half a file)."""
+        write_json_atomic(path, self.to_json())
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        return cls.from_json(read_json(path))
+
+
+def _who(game: Game, player: int) -> str:
+    return "chance" if player < 0 else game.player_name(player)
+
+
+def read_json(path: str | Path) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise RecordError(f"cannot read {path}: {err.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"{path} is not valid JSON (line {err.lineno}: {err.msg})") from None
+
+
+def write_json_atomic(path: str | Path, doc: Any) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_state_file(path: str | Path) -> tuple[State, Record | None]:
+    """Read a record (replayed) or a position document; returns the state and the record if any."""
+    doc = read_json(path)
+    if isinstance(doc, Mapping) and "moves" in doc:
+        record = Record.from_json(doc)
+        state = record.replay()
+        record.check_result(state)
+        return state, record
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("game"), str):
+        raise PositionError(f"{path} is neither a record nor a position (no 'game' field)")
+    options = doc.get("options", {})
+    if not isinstance(options, Mapping):
+        raise PositionError("'options' is a JSON object")
+    game = load_game(doc["game"], **options)
+    return game.state_from_position(doc), None
