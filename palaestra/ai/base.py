@@ -29,6 +29,7 @@ class Agent(ABC):
 
     def reset(self) -> None:
         """Forget anything kept between moves (called at the start of each game)."""
+        self.rng = random.Random(self.seed)
 
 
 class RandomAgent(Agent):
