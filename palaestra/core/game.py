@@ -300,6 +300,14 @@ class State(ABC):
     def scores(self) -> list[float]:
         """The game's own live score, one number per player (string tiles, monks arrived ...)."""
 
+    def evaluate(self) -> list[float]:
+        """A heuristic value per player in [-1, 1], comparable to ``returns()`` (used by the AI:
+        greedy agents and guided rollouts). At the end it is ``returns()``. Games override with
+        their own knowledge; this default knows nothing and says 0 for everyone."""
+        if self.is_terminal():
+            return self.returns()
+        return [0.0] * self.game.num_players
+
     def score_details(self) -> dict[str, Any]:
         """The live score as JSON (``palaestra score --json``); games add their own detail."""
         return {"scores": self.scores()}
