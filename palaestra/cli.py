@@ -1,0 +1,354 @@
+"""The ``palaestra`` command. Every sub-command drives games only through the core protocol."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from palaestra.core.errors import PalaestraError
+from palaestra.core.game import Game, State
+from palaestra.core.record import Record, load_state_file
+from palaestra.core.registry import game_class, game_names, load_game
+
+app = typer.Typer(
+    help="Palaestra: Athos, Archimedes and Agamemnon in the terminal and the browser.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+GameArg = Annotated[str, typer.Argument(help="athos, archimedes or agamemnon", metavar="GAME")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-v", help="Switch a variant on (repeatable); see `palaestra games`."),
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Set a game option, KEY=VALUE (repeatable)."),
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for chance and agents.")]
+
+
+def fail(message: str, code: int = 1) -> None:
+    """Print an error for a person and exit."""
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(code)
+
+
+def build_game(
+    name: str, players: int | None, variants: list[str] | None, options: list[str] | None
+) -> Game:
+    """A game from the command line's --players, --variant and --option values."""
+    cls = game_class(name)
+    given: dict[str, object] = {}
+    declared = {o.name: o for o in cls.OPTIONS}
+    for v in variants or []:
+        key = v.replace("-", "_")
+        if key not in declared or not declared[key].is_variant:
+            known = ", ".join(o.name for o in cls.OPTIONS if o.is_variant) or "none"
+            raise PalaestraError(f"{name} has no variant {v!r} (variants: {known})")
+        given[key] = True
+    for item in options or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise PalaestraError(f"--option takes KEY=VALUE, not {item!r}")
+        given[key.strip().replace("-", "_")] = value.strip()
+    if players is not None:
+        given["players"] = players
+    return load_game(name, **given)
+
+
+def guarded(func: Callable[..., None]) -> Callable[..., None]:
+    """Turn Palaestra errors into a clear message and exit status 1."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            func(*args, **kwargs)
+        except PalaestraError as err:
+            fail(str(err))
+
+    return wrapper
+
+
+# --------------------------------------------------------------------------------------------
+@app.command()
+@guarded
+def games() -> None:
+    """List the games with their options and variants."""
+    for name in game_names():
+        try:
+            cls = game_class(name)
+        except ImportError as err:  # a game still being written must not break the others
+            typer.echo(f"{name}: not available ({err})")
+            continue
+        typer.echo(f"{name} — {cls.title}")
+        for o in cls.OPTIONS:
+            kind = "variant" if o.is_variant else o.kind.__name__
+            extra = f" choices: {', '.join(map(str, o.choices))}" if o.choices else ""
+            typer.echo(f"  {o.name:<16} {kind:<8} default {o.default!s:<8} {o.help}{extra}")
+
+
+# --------------------------------------------------------------------------------------------
+def _default_record_path(game: Game) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return Path(f"palaestra-{game.name}-{stamp}.json")
+
+
+PLAY_HELP = """Commands at the prompt: a move in the game's notation; `moves` lists the legal moves;
+`labels` toggles space names; `score` shows the live score; `help`; `quit` saves and leaves."""
+
+
+@app.command()
+@guarded
+def play(
+    game_name: GameArg,
+    players: PlayersOpt = None,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    vs: Annotated[
+        str | None,
+        typer.Option(help="Agent for every seat but yours (e.g. random); hot seat when absent."),
+    ] = None,
+    seat: Annotated[int, typer.Option(help="Your seat when playing against agents.")] = 0,
+    record: Annotated[
+        Path | None, typer.Option(help="Write the record here (default: a new file in .).")
+    ] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the game of this record.")] = None,
+    seed: SeedOpt = None,
+) -> None:
+    """Play a game in the terminal: hot seat, or against an agent with --vs.
+
+    Moves are typed in the game's notation (see docs/<game>.md). Ctrl-C, end of input or `quit`
+    saves the record; --resume FILE continues it.
+    """
+    from palaestra.ai import make_agent
+
+    if resume is not None:
+        rec = Record.load(resume)
+        if rec.game != game_name.lower():
+            raise PalaestraError(f"{resume} is a record of {rec.game}, not {game_name}")
+        state = rec.replay()
+        game = state.game
+        path = record or resume
+        typer.echo(f"resumed {resume}: {_moves(len(rec.moves))} replayed")
+    else:
+        game = build_game(game_name, players, variant, option)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        names = [game.player_name(p) for p in range(game.num_players)]
+        if vs is not None:
+            names = [("you" if p == seat else vs) for p in range(game.num_players)]
+        rec = Record.start(game, names, seed)
+        state = rec.initial_state()
+        path = record or _default_record_path(game)
+    if vs is not None and not 0 <= seat < game.num_players:
+        raise PalaestraError(f"seat is 0 to {game.num_players - 1}, not {seat}")
+    agents = {}
+    if vs is not None:
+        for p in range(game.num_players):
+            if p != seat:
+                agents[p] = make_agent(vs, seed=None if rec.seed is None else rec.seed + p)
+    chance_rng = random.Random(f"{rec.seed}:{len(rec.moves)}")
+    labels = False
+    rec.save(path)
+    typer.echo(f"recording to {path}  ({PLAY_HELP.splitlines()[0]} ...)")
+    try:
+        while not state.is_terminal():
+            player = state.current_player
+            if state.is_chance_node():
+                action = state.sample_chance(chance_rng)
+                typer.echo(f"  {state.action_to_string(action)}")
+                rec.apply(state, action)
+                rec.save(path)
+                continue
+            if player in agents:
+                action = agents[player].select_action(state)
+                typer.echo(f"  {game.player_name(player)} ({vs}): {state.action_to_string(action)}")
+                rec.apply(state, action)
+                rec.save(path)
+                continue
+            typer.echo("")
+            typer.echo(state.render(labels=labels))
+            try:
+                text = input(f"{game.player_name(player)}> ").strip()
+            except EOFError:
+                text = "quit"
+            if not text:
+                continue
+            if text in ("quit", "exit"):
+                break
+            if text == "help":
+                typer.echo(PLAY_HELP)
+                continue
+            if text == "moves":
+                typer.echo("  ".join(state.action_to_string(a) for a in state.legal_actions()))
+                continue
+            if text == "labels":
+                labels = not labels
+                continue
+            if text == "score":
+                typer.echo(_score_line(state))
+                continue
+            try:
+                action = state.string_to_action(text)
+                rec.apply(state, action)
+            except PalaestraError as err:
+                typer.secho(f"  {err}", fg=typer.colors.YELLOW)
+                continue
+            rec.save(path)
+    except KeyboardInterrupt:
+        typer.echo("")
+    rec.save(path)
+    if state.is_terminal():
+        typer.echo(state.render(labels=False))
+        typer.echo(f"game over: {state.result_text()}  ({_score_line(state)})")
+        typer.echo(f"record saved to {path}")
+    else:
+        typer.echo(f"game saved to {path}; continue with: palaestra play {game.name} --resume {path}")
+
+
+def _moves(n: int) -> str:
+    return f"{n} move{'' if n == 1 else 's'}"
+
+
+def _score_line(state: State) -> str:
+    g = state.game
+    return ", ".join(f"{g.player_name(p)} {s:g}" for p, s in enumerate(state.scores()))
+
+
+# --------------------------------------------------------------------------------------------
+@app.command()
+@guarded
+def replay(
+    record: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    labels: Annotated[bool, typer.Option(help="Show the names of the spaces.")] = False,
+) -> None:
+    """Re-apply every action of a record, check it, print the final position and result."""
+    rec = Record.load(record)
+    state = rec.replay()
+    rec.check_result(state)
+    typer.echo(state.render(labels=labels))
+    typer.echo(f"{_moves(len(rec.moves))} replayed")
+    if state.is_terminal():
+        typer.echo(f"result: {state.result_text()}  ({_score_line(state)})")
+    else:
+        typer.echo(f"game not finished; {state.game.player_name(state.current_player)} to move"
+                   if state.current_player >= 0 else "game not finished")
+
+
+@app.command()
+@guarded
+def score(
+    file: Annotated[Path, typer.Argument(help="A record or a position (JSON).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print the live score of a record or a position."""
+    state, _ = load_state_file(file)
+    if as_json:
+        typer.echo(json.dumps(state.score_details()))
+    else:
+        typer.echo(_score_line(state))
+
+
+@app.command()
+@guarded
+def perft(
+    game_name: GameArg,
+    depth: Annotated[int, typer.Option("--depth", "-d", min=0, help="Plies to count.")],
+    players: PlayersOpt = None,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    position: Annotated[Path | None, typer.Option(help="Start from this position (JSON).")] = None,
+    divide: Annotated[bool, typer.Option(help="Print the count below each first move.")] = False,
+) -> None:
+    """Count the leaf nodes of the move tree to a depth (a pass counts as one move)."""
+    from palaestra.core import perft as pf
+
+    if position is not None:
+        state, _ = load_state_file(position)
+        if state.game.name != game_name.lower():
+            raise PalaestraError(f"{position} is a position of {state.game.name}, not {game_name}")
+    else:
+        state = build_game(game_name, players, variant, option).new_initial_state()
+    if divide and depth >= 1:
+        total = 0
+        for move, count in pf.divide(state, depth):
+            typer.echo(f"{move}: {count}")
+            total += count
+        typer.echo(f"\ntotal: {total}")
+    else:
+        typer.echo(str(pf.perft(state, depth)))
+
+
+@app.command()
+@guarded
+def match(
+    game_name: GameArg,
+    agents: Annotated[str, typer.Option(help="Comma-separated agents, one per seat (e.g. random,random).")],
+    n: Annotated[int, typer.Option("-n", min=1, help="Number of games.")] = 100,
+    players: PlayersOpt = None,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    workers: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
+    seed: SeedOpt = None,
+    record_dir: Annotated[Path | None, typer.Option(help="Save every game's record here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play N games between agents (seats rotated) and print wins, draws, scores and Elo."""
+    from rich.progress import Progress
+
+    from palaestra.ai.arena import run_match
+
+    specs = [a.strip() for a in agents.split(",") if a.strip()]
+    if players is None and len(specs) > 2:
+        players = len(specs)
+    game = build_game(game_name, players, variant, option)
+    if len(specs) != game.num_players:
+        raise PalaestraError(f"{game.title} here has {game.num_players} seats; give as many agents")
+    with Progress(disable=as_json or not sys.stderr.isatty(), transient=True) as progress:
+        task = progress.add_task(f"{game.name}", total=n)
+
+        def tick(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = run_match(
+            game, specs, n, workers=workers, seed=seed, record_dir=record_dir, progress=tick
+        )
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=1))
+    else:
+        typer.echo(result.table())
+
+
+@app.command()
+@guarded
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy URL (default: a SQLite file in your data directory)."),
+    ] = None,
+) -> None:
+    """Start the web app: play in the browser, alone, together or online."""
+    from palaestra.server import serve as run_server
+
+    run_server(host=host, port=port, database_url=database_url)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
