@@ -167,15 +167,17 @@ def play(
             player = state.current_player
             if state.is_chance_node():
                 action = state.sample_chance(chance_rng)
-                typer.echo(f"  {state.action_to_string(action)}")
+                text = state.action_to_string(action)
                 rec.apply(state, action)
-                rec.save(path)
+                rec.save(path)  # stored before it is shown
+                typer.echo(f"  {text}")
                 continue
             if player in agents:
                 action = agents[player].select_action(state)
-                typer.echo(f"  {game.player_name(player)} ({vs}): {state.action_to_string(action)}")
+                text = state.action_to_string(action)
                 rec.apply(state, action)
                 rec.save(path)
+                typer.echo(f"  {game.player_name(player)} ({vs}): {text}")
                 continue
             typer.echo("")
             typer.echo(state.render(labels=labels))
