@@ -1,9 +1,20 @@
-"""The agent protocol and the random agent."""
+"""The agent protocol, the random agent, agent specs and the registry of agents.
+
+An agent is made from a *spec* (``make_agent(spec, seed)``):
+
+* a name: ``random``, ``greedy``, ``mcts``, or a level ``beginner``, ``casual``, ``strong``,
+  ``expert`` (see :mod:`palaestra.ai.levels` and docs/ai.md);
+* optionally followed by ``:`` and comma-separated parameters: ``mcts:iterations=500,c=1.2``,
+  ``greedy:epsilon=0.2``, ``expert:workers=2``. Values are read as ``none``, ``true``/``false``,
+  whole numbers, decimals, or else text.
+"""
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
 
 from palaestra.core.errors import OptionError
 from palaestra.core.game import State
@@ -31,6 +42,10 @@ class Agent(ABC):
         """Forget anything kept between moves (called at the start of each game)."""
         self.rng = random.Random(self.seed)
 
+    def close(self) -> None:
+        """Release resources (worker processes); the agent stays usable."""
+        return None
+
 
 class RandomAgent(Agent):
     """Plays a uniformly random legal action."""
@@ -41,13 +56,66 @@ class RandomAgent(Agent):
         return self.rng.choice(state.legal_actions())
 
 
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
+AgentFactory = Callable[..., Agent]
+
+AGENTS: dict[str, AgentFactory] = {"random": RandomAgent}
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    """Make ``factory(seed=..., **params)`` available as spec ``name`` (tests, plug-ins)."""
+    AGENTS[name] = factory
+
+
+def parse_value(text: str) -> Any:
+    """A parameter value of a spec: none, true/false, int, float, or the text itself."""
+    low = text.strip().lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(low)
+    except ValueError:
+        pass
+    try:
+        return float(low)
+    except ValueError:
+        return text.strip()
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts:iterations=500,c=1.2"`` -> ``("mcts", {"iterations": 500, "c": 1.2})``."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    for part in rest.split(","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise OptionError(f"agent parameter {part!r} of {spec!r} is not of the form key=value")
+        params[key.strip().replace("-", "_")] = parse_value(value)
+    return name.strip().lower(), params
+
+
+def _ensure_registered() -> None:
+    # The richer agents live in their own modules (which import this one); load them on demand.
+    if "mcts" not in AGENTS:
+        import palaestra.ai.greedy
+        import palaestra.ai.levels
+        import palaestra.ai.mcts  # noqa: F401
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """An agent from its name (``random``; later levels add ``greedy``, ``mcts``, ...)."""
+    """An agent from its spec: ``random``, ``greedy``, ``mcts:iterations=500``, ``expert`` ..."""
+    _ensure_registered()
+    name, params = parse_spec(spec)
     try:
-        cls = AGENTS[spec]
+        factory = AGENTS[name]
     except KeyError:
-        raise OptionError(f"unknown agent {spec!r} (agents: {', '.join(sorted(AGENTS))})") from None
-    return cls(seed=seed)
+        raise OptionError(f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})") from None
+    try:
+        return factory(seed=seed, **params)
+    except TypeError as err:
+        raise OptionError(f"bad parameters for agent {name!r}: {err}") from None

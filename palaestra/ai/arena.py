@@ -1,0 +1,454 @@
+"""The arena: play many games between agents and measure their strength.
+
+``run_match(game, ["strong", "casual"], 200, seed=1)`` plays 200 games with the seats rotated,
+and returns a :class:`MatchResult` whose ``table()`` shows, per agent: seat-games played, wins,
+draws and losses, average score (``State.scores``), score fraction and an Elo difference with a
+95% confidence interval.
+
+Seats. With ``k`` agents and ``P`` seats (``2 <= k <= P``), game ``i`` puts agent
+``(s + i) mod k`` in seat ``s``: over every block of ``k`` games each agent sits in each seat
+equally often (with ``k < P`` an agent holds several seats of a game; each seat counts as one
+seat-game). The games of one block share their seed, so they start from the same set-up.
+
+Outcomes. A seat *wins* when its return is the single best of the game, *draws* when it shares the
+best return, and *loses* otherwise. Its *score fraction* is ``(return + 1) / 2``: 1 for a win,
+1/2 for a draw, 0 for a loss with two players; with more players, the share of opponents beaten
+(ties half), since returns come from ``returns_from_ranks``.
+
+Elo. With ``x_1 .. x_m`` an agent's score fractions and ``E`` their mean, the Elo difference to
+the field (the average opponent it met) is ``D = 400 * log10(E / (1 - E))``. The 95% interval
+transforms ``E -/+ 1.96 * s / sqrt(m)`` (``s`` the sample standard deviation of the ``x_i``) the
+same way. ``E`` of 0 or 1 gives an infinite difference, shown as ``-inf`` / ``+inf`` (``null`` in
+JSON).
+
+Failures. An agent that raises, returns an action not in ``legal_actions()`` or takes longer than
+``move_time_limit`` seconds for a move loses that game: the game stops, the failing seat ranks
+last and the others share first place. Failures are listed in the result, never raised. A game
+whose rules raise (a bug of the game, not of an agent) is reported as an error and left out of the
+statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import random
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+from palaestra.ai.base import Agent, make_agent
+from palaestra.core.errors import OptionError
+from palaestra.core.game import Game, returns_from_ranks
+from palaestra.core.record import Record
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Failure:
+    """An agent that failed a game (``kind``: exception, illegal, timeout) or a game error."""
+
+    game: int
+    seat: int | None
+    agent: int | None
+    kind: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "agent": self.agent,
+            "kind": self.kind,
+            "message": self.message,
+        }
+
+
+@dataclass
+class GameOutcome:
+    """One game of a match; ``returns``/``scores`` are per seat (``None`` after a game error)."""
+
+    index: int
+    seed: int
+    seats: list[int]
+    returns: list[float] | None
+    scores: list[float] | None
+    moves: int
+    failure: Failure | None = None
+    record: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "seats": self.seats,
+            "returns": self.returns,
+            "scores": self.scores,
+            "moves": self.moves,
+            "failure": self.failure.to_json() if self.failure else None,
+            "record": self.record,
+        }
+
+
+@dataclass
+class AgentStats:
+    """The statistics of one agent over a match (counted per seat-game)."""
+
+    agent: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    failures: int = 0
+    score_sum: float = 0.0
+    fractions: list[float] = field(default_factory=list)
+
+    @property
+    def average_score(self) -> float | None:
+        return self.score_sum / self.games if self.games else None
+
+    @property
+    def score_fraction(self) -> float | None:
+        return sum(self.fractions) / len(self.fractions) if self.fractions else None
+
+    def elo(self) -> tuple[float | None, float | None, float | None]:
+        """Elo difference to the field and its 95% interval (see the module docstring)."""
+        m = len(self.fractions)
+        if m == 0:
+            return None, None, None
+        mean = sum(self.fractions) / m
+        if m > 1:
+            var = sum((x - mean) ** 2 for x in self.fractions) / (m - 1)
+            half = Z95 * math.sqrt(var / m)
+        else:
+            half = math.inf
+        return elo_from_fraction(mean), elo_from_fraction(mean - half), elo_from_fraction(mean + half)
+
+    def to_json(self) -> dict[str, Any]:
+        elo, lo, hi = self.elo()
+        return {
+            "agent": self.agent,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "failures": self.failures,
+            "average_score": self.average_score,
+            "score_fraction": self.score_fraction,
+            "elo": _finite(elo),
+            "elo_low": _finite(lo),
+            "elo_high": _finite(hi),
+        }
+
+
+def elo_from_fraction(fraction: float) -> float:
+    """``400 * log10(f / (1 - f))``, with ``-inf`` at or below 0 and ``+inf`` at or above 1."""
+    if fraction <= 0.0:
+        return -math.inf
+    if fraction >= 1.0:
+        return math.inf
+    return 400.0 * math.log10(fraction / (1.0 - fraction))
+
+
+def _finite(x: float | None) -> float | None:
+    if x is None or math.isinf(x):
+        return None
+    return round(x, 1)
+
+
+def _fmt_elo(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"
+
+
+@dataclass
+class MatchResult:
+    """The games of a match and the statistics per agent."""
+
+    game: str
+    options: dict[str, Any]
+    agents: list[str]
+    n: int
+    seed: int
+    outcomes: list[GameOutcome]
+
+    @property
+    def failures(self) -> list[Failure]:
+        return [o.failure for o in self.outcomes if o.failure is not None]
+
+    def stats(self) -> list[AgentStats]:
+        """One :class:`AgentStats` per agent, in the order of ``agents``."""
+        out = [AgentStats(spec) for spec in self.agents]
+        for o in self.outcomes:
+            if o.failure is not None and o.failure.agent is not None:
+                out[o.failure.agent].failures += 1
+            if o.returns is None or o.scores is None:
+                continue
+            best = max(o.returns)
+            sharing = sum(1 for r in o.returns if r == best)
+            for seat, agent in enumerate(o.seats):
+                st = out[agent]
+                r = o.returns[seat]
+                st.games += 1
+                if r == best and sharing == 1:
+                    st.wins += 1
+                elif r == best:
+                    st.draws += 1
+                else:
+                    st.losses += 1
+                st.score_sum += o.scores[seat]
+                st.fractions.append((r + 1.0) / 2.0)
+        return out
+
+    def table(self) -> str:
+        title = f"{self.game}"
+        set_options = {k: v for k, v in self.options.items() if v is not None}
+        if set_options:
+            title += " (" + ", ".join(f"{k}={v}" for k, v in set_options.items()) + ")"
+        played = sum(1 for o in self.outcomes if o.returns is not None)
+        lines = [f"{title}: {played} of {self.n} games, seed {self.seed}"]
+        width = max(5, *(len(a) for a in self.agents))
+        lines.append(
+            f"{'agent':<{width}}  {'games':>5}  {'wins':>5}  {'draws':>5}  {'losses':>6}  "
+            f"{'avg score':>9}  {'score%':>6}  Elo diff [95% CI]"
+        )
+        for st in self.stats():
+            elo, lo, hi = st.elo()
+            avg = f"{st.average_score:9.2f}" if st.average_score is not None else f"{'-':>9}"
+            frac = f"{100 * st.score_fraction:6.1f}" if st.score_fraction is not None else f"{'-':>6}"
+            lines.append(
+                f"{st.agent:<{width}}  {st.games:>5}  {st.wins:>5}  {st.draws:>5}  {st.losses:>6}  "
+                f"{avg}  {frac}  {_fmt_elo(elo)} [{_fmt_elo(lo)}, {_fmt_elo(hi)}]"
+            )
+        failures = self.failures
+        if failures:
+            lines.append(f"failures: {len(failures)}")
+            for f in failures[:10]:
+                who = self.agents[f.agent] if f.agent is not None else "game"
+                seat = f" (seat {f.seat})" if f.seat is not None else ""
+                lines.append(f"  game {f.game}: {who}{seat} {f.kind}: {f.message}")
+            if len(failures) > 10:
+                lines.append(f"  ... and {len(failures) - 10} more")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": {k: v for k, v in self.options.items() if v is not None},
+            "agents": list(self.agents),
+            "n": self.n,
+            "seed": self.seed,
+            "stats": [st.to_json() for st in self.stats()],
+            "failures": [f.to_json() for f in self.failures],
+            "games": [o.to_json() for o in self.outcomes],
+        }
+
+
+def seat_assignment(k: int, num_players: int, index: int) -> list[int]:
+    """Agent index per seat for game ``index`` of a match of ``k`` agents."""
+    return [(s + index) % k for s in range(num_players)]
+
+
+def derive_seed(*parts: object) -> int:
+    """A reproducible 31-bit seed from the parts (stable across runs and processes)."""
+    return random.Random(":".join(str(p) for p in parts)).randrange(2**31)
+
+
+class _MoveTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise _MoveTimeout
+
+
+def play_game(
+    game: Game,
+    agents: list[str],
+    index: int,
+    match_seed: int,
+    record_dir: Path | None = None,
+    move_time_limit: float | None = None,
+) -> GameOutcome:
+    """Play game ``index`` of a match (the unit of work of :func:`run_match`)."""
+    k = len(agents)
+    seats = seat_assignment(k, game.num_players, index)
+    seed = derive_seed(match_seed, "game", index // k)
+    chance_rng = random.Random(derive_seed(seed, "chance"))
+    players: list[Agent] = [
+        make_agent(agents[a], seed=derive_seed(seed, "agent", s)) for s, a in enumerate(seats)
+    ]
+    for agent in players:
+        agent.reset()
+    state = game.new_initial_state(seed)
+    record = Record.start(game, [agents[a] for a in seats], seed) if record_dir is not None else None
+    failure: Failure | None = None
+    hard_stop = (
+        move_time_limit is not None
+        and threading.current_thread() is threading.main_thread()
+        and hasattr(signal, "setitimer")
+    )
+    old_handler: Any = None
+    if hard_stop:
+        old_handler = signal.signal(signal.SIGALRM, _on_alarm)
+    try:
+        limit = game.max_game_length()
+        while not state.is_terminal() and failure is None:
+            if len(state.history) >= limit:
+                failure = Failure(index, None, None, "game-error", f"no end after {limit} actions")
+                break
+            if state.is_chance_node():
+                action = state.sample_chance(chance_rng)
+            else:
+                seat = state.current_player
+                agent = players[seat]
+                start = perf_counter()
+                try:
+                    if hard_stop:
+                        assert move_time_limit is not None
+                        signal.setitimer(signal.ITIMER_REAL, move_time_limit + max(1.0, move_time_limit))
+                    try:
+                        action = agent.select_action(state.clone())
+                    finally:
+                        if hard_stop:
+                            signal.setitimer(signal.ITIMER_REAL, 0)
+                except _MoveTimeout:
+                    failure = Failure(
+                        index, seat, seats[seat], "timeout", f"stopped after {perf_counter() - start:.1f} s"
+                    )
+                    break
+                except Exception as err:
+                    failure = Failure(index, seat, seats[seat], "exception", f"{type(err).__name__}: {err}")
+                    break
+                elapsed = perf_counter() - start
+                if move_time_limit is not None and elapsed > move_time_limit:
+                    failure = Failure(
+                        index,
+                        seat,
+                        seats[seat],
+                        "timeout",
+                        f"took {elapsed:.2f} s for a move (limit {move_time_limit:g} s)",
+                    )
+                    break
+                if (
+                    not isinstance(action, int)
+                    or isinstance(action, bool)
+                    or action not in state.legal_actions()
+                ):
+                    failure = Failure(
+                        index,
+                        seat,
+                        seats[seat],
+                        "illegal",
+                        f"played {action!r}: {state.explain_illegal(action)}",
+                    )
+                    break
+            if record is not None:
+                record.apply(state, action)
+            else:
+                state.apply_action(action)
+    except Exception as err:  # the game itself failed
+        failure = Failure(index, None, None, "game-error", f"{type(err).__name__}: {err}")
+    finally:
+        if hard_stop:
+            signal.signal(signal.SIGALRM, old_handler)
+        for agent in players:
+            agent.close()
+    returns: list[float] | None
+    scores: list[float] | None
+    if failure is not None and failure.seat is None:
+        returns = scores = None
+    else:
+        try:
+            scores = [float(x) for x in state.scores()]
+        except Exception:
+            scores = [0.0] * game.num_players
+        if failure is not None:
+            returns = returns_from_ranks([1 if s == failure.seat else 0 for s in range(game.num_players)])
+        else:
+            returns = [float(x) for x in state.returns()]
+    path = None
+    if record is not None and record_dir is not None:
+        target = Path(record_dir) / f"game-{index:05d}.json"
+        record.save(target)
+        path = str(target)
+    return GameOutcome(index, seed, seats, returns, scores, len(state.history), failure, path)
+
+
+def run_match(
+    game: Game,
+    agents: list[str],
+    n: int,
+    *,
+    workers: int = 1,
+    seed: int | None = None,
+    record_dir: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    move_time_limit: float | None = None,
+) -> MatchResult:
+    """Play ``n`` games of ``game`` between the agent specs (seats rotated; see the module doc).
+
+    ``workers`` games are played at once in separate processes. ``seed`` makes the match
+    reproducible (agents with time budgets aside); ``None`` draws one, kept in the result.
+    ``record_dir`` receives one record per game (``game-00000.json`` ...).
+    """
+    if not 2 <= len(agents) <= game.num_players and not (len(agents) == 1 == game.num_players):
+        raise OptionError(f"{game.name} has {game.num_players} seats: give 2 to {game.num_players} agents")
+    if n < 1:
+        raise OptionError("a match has at least 1 game")
+    if workers < 1:
+        raise OptionError("workers is at least 1")
+    for spec in agents:  # a bad spec is the caller's mistake: say so before playing
+        make_agent(spec, seed=0)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    if record_dir is not None:
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
+    outcomes: list[GameOutcome | None] = [None] * n
+    done = 0
+    if progress is not None:
+        progress(0, n)
+    if workers == 1 or n == 1:
+        for i in range(n):
+            outcomes[i] = play_game(game, agents, i, seed, record_dir, move_time_limit)
+            done += 1
+            if progress is not None:
+                progress(done, n)
+    else:
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(max_workers=min(workers, n), mp_context=ctx) as pool:
+            futures: dict[Future[GameOutcome], int] = {
+                pool.submit(play_game, game, agents, i, seed, record_dir, move_time_limit): i
+                for i in range(n)
+            }
+            for fut in as_completed(futures):
+                i = futures[fut]
+                try:
+                    outcomes[i] = fut.result()
+                except Exception as err:  # the worker process died
+                    k = len(agents)
+                    outcomes[i] = GameOutcome(
+                        i,
+                        derive_seed(seed, "game", i // k),
+                        seat_assignment(k, game.num_players, i),
+                        None,
+                        None,
+                        0,
+                        Failure(i, None, None, "game-error", f"{type(err).__name__}: {err}"),
+                    )
+                done += 1
+                if progress is not None:
+                    progress(done, n)
+    return MatchResult(
+        game.name, dict(game.options), list(agents), n, seed, [o for o in outcomes if o is not None]
+    )

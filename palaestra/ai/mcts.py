@@ -1,0 +1,364 @@
+"""Monte Carlo tree search (UCT) over the core protocol, for every game.
+
+* **Players.** max^n: every node keeps the sum of the returns of *every* player over the
+  simulations through it, and a decision node picks the child that is best for its own mover
+  (``returns()`` / ``evaluate()`` are per-player, so teams and 3-4 players need nothing special).
+* **Chance.** Chance nodes are explicit tree nodes; a simulation samples their outcome with the
+  probabilities of ``chance_outcomes()``, so the statistics of a chance node are an average
+  weighted by probability.
+* **Budget.** ``iterations`` (simulations per worker) and/or ``time`` (seconds per move); the
+  search stops at whichever comes first. Iteration budgets are reproducible for a seed.
+* **Simulations.** From the new leaf, a rollout plays random actions (with probability
+  ``epsilon`` the greedy one-ply action instead) for at most ``rollout_depth`` actions, then scores
+  the state with ``evaluate()`` (``rollout_depth=None``: play to the end; ``0``: evaluate the leaf).
+* **Wide nodes.** ``widen=C`` turns on progressive widening: a decision node visited ``n`` times
+  has at most ``ceil(C * (n + 1) ** widen_alpha)`` children. Actions enter in the order given by
+  ``order``: ``random`` (shuffled with the seed) or ``eval`` (best one-ply ``evaluate`` first).
+  This keeps games whose turns are many small actions (Athos) from spreading the tree thin.
+* **Tree reuse.** Between moves the agent keeps the subtree reached by the actions played since
+  its last search (checked against the history and the position itself).
+* **Root parallelism.** ``workers=N`` forks N-1 processes that search copies of the tree with
+  their own seeds; the visit counts and values of the root's children are added up.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from time import perf_counter
+from typing import Any
+
+from palaestra.ai.base import Agent, register_agent
+from palaestra.ai.greedy import action_values
+from palaestra.core.errors import OptionError
+from palaestra.core.game import CHANCE, State, sample_outcome
+
+
+class Node:
+    """One node of the search tree: the state reached by the actions from the root."""
+
+    __slots__ = ("children", "outcomes", "player", "untried", "values", "visits")
+
+    def __init__(self, player: int, num_players: int) -> None:
+        self.player = player
+        self.children: dict[int, Node] = {}
+        self.untried: list[int] | None = None
+        self.outcomes: list[tuple[int, float]] | None = None
+        self.visits = 0
+        self.values = [0.0] * num_players
+
+    def mean(self, player: int) -> float:
+        return self.values[player] / self.visits if self.visits else 0.0
+
+    def size(self) -> int:
+        """Number of nodes of this subtree."""
+        count = 0
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            count += 1
+            stack.extend(node.children.values())
+        return count
+
+
+@dataclass
+class SearchStats:
+    """What the last search did."""
+
+    iterations: int = 0
+    reused_visits: int = 0
+    seconds: float = 0.0
+    workers: int = 1
+
+
+RootStats = dict[int, tuple[int, float]]
+
+
+class MCTSAgent(Agent):
+    """UCT with chance nodes, max^n values, progressive widening, tree reuse and root workers."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = 1.4,
+        rollout_depth: int | None = None,
+        epsilon: float = 0.0,
+        widen: float | None = None,
+        widen_alpha: float = 0.5,
+        order: str = "random",
+        workers: int = 1,
+        reuse: bool = True,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and time is None:
+            iterations = 1000
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise OptionError(f"mcts: iterations is a whole number of at least 1, not {iterations}")
+        if time is not None and not time > 0:
+            raise OptionError(f"mcts: time is a number of seconds above 0, not {time}")
+        if rollout_depth is not None and rollout_depth < 0:
+            raise OptionError(f"mcts: rollout_depth is 0 or more (or none), not {rollout_depth}")
+        if not 0.0 <= epsilon <= 1.0:
+            raise OptionError(f"mcts: epsilon is between 0 and 1, not {epsilon}")
+        if widen is not None and not widen > 0:
+            raise OptionError(f"mcts: widen is above 0 (or none), not {widen}")
+        if order not in ("random", "eval"):
+            raise OptionError(f"mcts: order is random or eval, not {order!r}")
+        if not isinstance(workers, int) or workers < 1:
+            raise OptionError(f"mcts: workers is a whole number of at least 1, not {workers}")
+        self.iterations = iterations
+        self.time = float(time) if time is not None else None
+        self.c = float(c)
+        self.rollout_depth = rollout_depth
+        self.epsilon = float(epsilon)
+        self.widen = float(widen) if widen is not None else None
+        self.widen_alpha = float(widen_alpha)
+        self.order = order
+        self.workers = workers
+        self.reuse = bool(reuse)
+        self._root: Node | None = None
+        self._root_state: State | None = None
+        self.last = SearchStats()
+
+    # --- the agent protocol ------------------------------------------------------------------
+    def reset(self) -> None:
+        super().reset()
+        self._root = None
+        self._root_state = None
+        self.last = SearchStats()
+
+    def select_action(self, state: State) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        ranked = self._ranked(self._search(state), state.current_player)
+        return ranked[0][0]
+
+    def analyse(self, state: State, top: int = 3) -> list[tuple[int, float]]:
+        """The most visited actions with their mean value for the mover (in [-1, 1])."""
+        ranked = self._ranked(self._search(state), state.current_player)
+        return [(a, value) for a, _visits, value in ranked[:top]]
+
+    @property
+    def root(self) -> Node | None:
+        """The root of the last search (for inspection and tests)."""
+        return self._root
+
+    # --- search ------------------------------------------------------------------------------
+    @staticmethod
+    def _ranked(stats: RootStats, player: int) -> list[tuple[int, int, float]]:
+        rows = [(a, n, (w / n if n else 0.0)) for a, (n, w) in stats.items()]
+        rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
+        return rows
+
+    def _search(self, state: State) -> RootStats:
+        if state.is_terminal() or state.is_chance_node():
+            raise OptionError("the search needs a state where a player is to move")
+        root = self._root_for(state)
+        reused = root.visits
+        mover = state.current_player
+        start = perf_counter()
+        workers = self.workers
+        forked: list[tuple[Any, Connection]] = []
+        if workers > 1:
+            base = _root_stats(root, mover)
+            seeds = [self.rng.randrange(2**62) for _ in range(workers - 1)]
+            if "fork" in mp.get_all_start_methods():
+                ctx = mp.get_context("fork")
+                for worker_seed in seeds:
+                    receiver, sender = ctx.Pipe(duplex=False)
+                    proc = ctx.Process(
+                        target=self._worker, args=(root, state, worker_seed, sender), daemon=True
+                    )
+                    proc.start()
+                    sender.close()
+                    forked.append((proc, receiver))
+            extra: list[RootStats] = []
+        iterations = self._run(root, state, start)
+        stats = _root_stats(root, mover)
+        if workers > 1:
+            for proc, receiver in forked:
+                try:
+                    extra.append(receiver.recv())
+                except EOFError:
+                    raise RuntimeError("an MCTS worker process died") from None
+                finally:
+                    receiver.close()
+                    proc.join()
+            if not forked:  # no fork on this platform: search the seeds one after the other
+                saved = self.rng
+                for worker_seed in seeds:
+                    import random
+
+                    self.rng = random.Random(worker_seed)
+                    copy = _copy_tree(root)
+                    self._run(copy, state, perf_counter())
+                    extra.append(_root_stats(copy, mover))
+                self.rng = saved
+            for worker_stats in extra:
+                for a, (n, w) in worker_stats.items():
+                    n0, w0 = base.get(a, (0, 0.0))
+                    n1, w1 = stats.get(a, (0, 0.0))
+                    stats[a] = (n1 + n - n0, w1 + w - w0)
+        self.last = SearchStats(iterations, reused, perf_counter() - start, workers)
+        return stats
+
+    def _worker(self, root: Node, state: State, seed: int, sender: Connection) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+        self._run(root, state, perf_counter())
+        sender.send(_root_stats(root, state.current_player))
+        sender.close()
+
+    def _run(self, root: Node, state: State, start: float) -> int:
+        limit = self.iterations
+        deadline = start + self.time if self.time is not None else None
+        done = 0
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and perf_counter() >= deadline:
+                break
+            self._iterate(root, state)
+            done += 1
+        return done
+
+    def _root_for(self, state: State) -> Node:
+        """The reused subtree for ``state`` if the last search's tree leads to it, else a new root."""
+        root = None
+        old = self._root_state
+        if self.reuse and self._root is not None and old is not None and state.game == old.game:
+            h_old, h_new = old.history, state.history
+            if len(h_new) >= len(h_old) and h_new[: len(h_old)] == h_old:
+                node: Node | None = self._root
+                for a in h_new[len(h_old) :]:
+                    assert node is not None
+                    node = node.children.get(a)
+                    if node is None:
+                        break
+                if node is not None and node.player == state.current_player:
+                    replay = old.clone()
+                    for a in h_new[len(h_old) :]:
+                        replay.apply_action(a)
+                    if replay.to_json() == state.to_json():
+                        root = node
+        if root is None:
+            root = Node(state.current_player, state.game.num_players)
+        self._root = root
+        self._root_state = state.clone()
+        return root
+
+    def _iterate(self, root: Node, root_state: State) -> None:
+        state = root_state.clone()
+        rng = self.rng
+        node = root
+        path = [root]
+        num_players = len(root.values)
+        while node.player >= 0 or node.player == CHANCE:
+            if node.player == CHANCE:
+                if node.outcomes is None:
+                    node.outcomes = state.chance_outcomes()
+                a = sample_outcome(node.outcomes, rng)
+                state.apply_action(a)
+                child = node.children.get(a)
+                if child is None:
+                    child = Node(state.current_player, num_players)
+                    node.children[a] = child
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.untried = self._expansion_order(state)
+            if node.untried and (
+                self.widen is None
+                or len(node.children) < math.ceil(self.widen * (node.visits + 1) ** self.widen_alpha)
+            ):
+                a = node.untried.pop()
+                state.apply_action(a)
+                child = Node(state.current_player, num_players)
+                node.children[a] = child
+                path.append(child)
+                break
+            if not node.children:  # a player to move without actions: treat as a leaf
+                break
+            p = node.player
+            explore = self.c * math.sqrt(math.log(node.visits))
+            best_value = -math.inf
+            best_action = -1
+            best_child = node
+            for a, ch in node.children.items():
+                value = ch.values[p] / ch.visits + explore / math.sqrt(ch.visits)
+                if value > best_value:
+                    best_value, best_action, best_child = value, a, ch
+            state.apply_action(best_action)
+            node = best_child
+            path.append(node)
+        result = self._rollout(state)
+        for nd in path:
+            nd.visits += 1
+            v = nd.values
+            for i in range(num_players):
+                v[i] += result[i]
+
+    def _expansion_order(self, state: State) -> list[int]:
+        """The legal actions in the reverse of the order they enter the tree (``pop()`` takes next)."""
+        actions = state.legal_actions()
+        if self.order == "eval" and len(actions) > 1:
+            values = dict(action_values(state, chance_depth=0))
+            self.rng.shuffle(actions)  # random among equal values
+            actions.sort(key=lambda a: values[a])
+        else:
+            self.rng.shuffle(actions)
+        return actions
+
+    def _rollout(self, state: State) -> list[float]:
+        rng = self.rng
+        limit = self.rollout_depth
+        epsilon = self.epsilon
+        depth = 0
+        while not state.is_terminal():
+            if limit is not None and depth >= limit:
+                return _clamped(state.evaluate())
+            if state.is_chance_node():
+                a = sample_outcome(state.chance_outcomes(), rng)
+            else:
+                actions = state.legal_actions()
+                if epsilon > 0.0 and rng.random() < epsilon:
+                    values = action_values(state, chance_depth=0)
+                    best = max(v for _, v in values)
+                    a = rng.choice([x for x, v in values if v == best])
+                else:
+                    a = actions[rng.randrange(len(actions))]
+            state.apply_action(a)
+            depth += 1
+        return state.returns()
+
+
+def _clamped(values: list[float]) -> list[float]:
+    return [min(1.0, max(-1.0, float(v))) for v in values]
+
+
+def _root_stats(root: Node, player: int) -> RootStats:
+    return {a: (ch.visits, ch.values[player]) for a, ch in root.children.items()}
+
+
+def _copy_tree(node: Node) -> Node:
+    copy = Node(node.player, len(node.values))
+    copy.visits = node.visits
+    copy.values = list(node.values)
+    copy.untried = list(node.untried) if node.untried is not None else None
+    copy.outcomes = node.outcomes
+    copy.children = {a: _copy_tree(ch) for a, ch in node.children.items()}
+    return copy
+
+
+register_agent("mcts", MCTSAgent)

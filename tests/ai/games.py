@@ -1,0 +1,367 @@
+"""Small games for testing the agents and the arena without the real games.
+
+* ``ttt`` — tic-tac-toe. Actions 0-8 (cells row by row), notation ``c4``. evaluate: lines still
+  open for one player and not the other, scaled into [-0.5, 0.5].
+* ``race`` — a dice race with chance nodes: a die (1-3) is rolled, then the mover advances by the
+  roll or by 1 (actions ``roll`` = 1, ``one`` = 0). First to ``goal`` wins. evaluate: lead.
+* ``bet`` — one move then one chance node: ``safe`` wins with probability 0.9, ``risky`` with 0.3.
+* ``nim3`` — three players take 1-3 stones in turn; who takes the last stone wins alone.
+* ``duel`` — each of two players names a number 0-9 in turn; seat 0 gets a bonus of 1; the
+  higher total wins, equal totals draw. Scores are the totals.
+* ``wide`` — one player names ``width`` numbers one after another (a turn of several actions
+  among many), then the game ends; the return is the mean of the numbers scaled into [-1, 1].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from palaestra.core.errors import NotationError
+from palaestra.core.game import CHANCE, TERMINAL, Game, Option, State, returns_from_ranks
+
+
+class SmallGame(Game):
+    """Common plumbing of the test games."""
+
+    state_class: ClassVar[type[SmallState]]
+    players: ClassVar[int] = 2
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    def num_distinct_actions(self) -> int:
+        return 10
+
+    def max_game_length(self) -> int:
+        return 100
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (1,)
+
+    def new_initial_state(self, seed: int | None = None) -> SmallState:
+        return self.state_class(self, seed)
+
+    def _state_from_dict(self, doc: Mapping[str, Any]) -> SmallState:
+        s = self.state_class(self, doc.get("seed"))
+        for a in doc["history"]:
+            s.apply_action(int(a))
+        return s
+
+
+class SmallState(State):
+    def render(self, labels: bool = False) -> str:
+        return repr(self._to_dict())
+
+    def observation_tensor(self, player: int) -> list[float]:
+        return [0.0]
+
+    def action_to_string(self, action: int) -> str:
+        return f"c{action}"
+
+    def string_to_action(self, text: str) -> int:
+        if text.startswith("c") and text[1:].isdigit():
+            return int(text[1:])
+        raise NotationError(f"cannot read {text!r}")
+
+    def scores(self) -> list[float]:
+        return self.returns()
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {}
+
+
+# --- tic-tac-toe ----------------------------------------------------------------------------------
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+class TTTGame(SmallGame):
+    name = "ttt"
+    title = "Tic-tac-toe"
+
+    def max_game_length(self) -> int:
+        return 9
+
+
+class TTTState(SmallState):
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        self.board = [-1] * 9
+
+    def clone(self) -> TTTState:
+        s = TTTState.__new__(TTTState)
+        s.game, s.seed, s.history, s.board = self.game, self.seed, list(self.history), list(self.board)
+        return s
+
+    def winner(self) -> int | None:
+        b = self.board
+        for x, y, z in LINES:
+            if b[x] >= 0 and b[x] == b[y] == b[z]:
+                return b[x]
+        return None
+
+    @property
+    def current_player(self) -> int:
+        if self.winner() is not None or len(self.history) == 9:
+            return TERMINAL
+        return len(self.history) % 2
+
+    def legal_actions(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        return [i for i in range(9) if self.board[i] < 0]
+
+    def _apply(self, action: int) -> None:
+        self.board[action] = len(self.history) % 2
+
+    def returns(self) -> list[float]:
+        w = self.winner()
+        if w is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+
+    def evaluate(self) -> list[float]:
+        if self.is_terminal():
+            return self.returns()
+        b = self.board
+        open_ = [0, 0]
+        for line in LINES:
+            owners = {b[i] for i in line} - {-1}
+            if len(owners) == 1:
+                open_[owners.pop()] += 1
+        v = (open_[0] - open_[1]) / 16
+        return [v, -v]
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {"board": self.board}
+
+
+TTTGame.state_class = TTTState
+
+
+# --- dice race --------------------------------------------------------------------------------------
+class RaceGame(SmallGame):
+    name = "race"
+    title = "Race"
+    OPTIONS = (Option("goal", int, 8, "cells to the goal", minimum=2, maximum=30),)
+
+    def max_chance_outcomes(self) -> int:
+        return 4
+
+
+class RaceState(SmallState):
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        self.pos = [0, 0]
+        self.to_move = 0
+        self.roll = 0  # 0: the die is to be rolled
+        self.goal = int(game.options["goal"])  # type: ignore[arg-type]
+
+    def clone(self) -> RaceState:
+        s = RaceState.__new__(RaceState)
+        s.game, s.seed, s.history = self.game, self.seed, list(self.history)
+        s.pos, s.to_move, s.roll, s.goal = list(self.pos), self.to_move, self.roll, self.goal
+        return s
+
+    @property
+    def current_player(self) -> int:
+        if max(self.pos) >= self.goal:
+            return TERMINAL
+        return CHANCE if self.roll == 0 else self.to_move
+
+    def legal_actions(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        if self.roll == 0:
+            return [1, 2, 3]
+        return [0, 1]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.is_chance_node():
+            return [(1, 1 / 3), (2, 1 / 3), (3, 1 / 3)]
+        return []
+
+    def _apply(self, action: int) -> None:
+        if self.roll == 0:
+            self.roll = action
+            return
+        self.pos[self.to_move] += self.roll if action == 1 else 1
+        self.roll = 0
+        self.to_move = 1 - self.to_move
+
+    def action_to_string(self, action: int) -> str:
+        if self.is_chance_node():
+            return f"c{action}"
+        return f"c{action}"
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.pos[0] >= self.goal else [-1.0, 1.0]
+
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.pos]
+
+    def evaluate(self) -> list[float]:
+        if self.is_terminal():
+            return self.returns()
+        v = (self.pos[0] - self.pos[1]) / (2 * self.goal)
+        return [v, -v]
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {"pos": self.pos}
+
+
+RaceGame.state_class = RaceState
+
+
+# --- bet ------------------------------------------------------------------------------------------
+class BetGame(SmallGame):
+    name = "bet"
+    title = "Bet"
+
+    def max_chance_outcomes(self) -> int:
+        return 2
+
+
+class BetState(SmallState):
+    """Action 0 = safe (win 90%), 1 = risky (win 30%); chance 1 = win, 0 = lose."""
+
+    @property
+    def current_player(self) -> int:
+        return (0, CHANCE, TERMINAL)[min(len(self.history), 2)]
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else [0, 1]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return []
+        p = 0.9 if self.history[0] == 0 else 0.3
+        return [(0, 1 - p), (1, p)]
+
+    def _apply(self, action: int) -> None:
+        pass
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.history[1] == 1 else [-1.0, 1.0]
+
+
+BetGame.state_class = BetState
+
+
+# --- three-player nim ----------------------------------------------------------------------------
+class Nim3Game(SmallGame):
+    name = "nim3"
+    title = "Nim for three"
+    players = 3
+    OPTIONS = (Option("stones", int, 9, "stones", minimum=1, maximum=40),)
+
+
+class Nim3State(SmallState):
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        self.pile = int(game.options["stones"])  # type: ignore[arg-type]
+
+    def clone(self) -> Nim3State:
+        s = Nim3State.__new__(Nim3State)
+        s.game, s.seed, s.history, s.pile = self.game, self.seed, list(self.history), self.pile
+        return s
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.pile == 0 else len(self.history) % 3
+
+    def legal_actions(self) -> list[int]:
+        return [a for a in (1, 2, 3) if a <= self.pile]
+
+    def _apply(self, action: int) -> None:
+        self.pile -= action
+
+    def returns(self) -> list[float]:
+        if self.pile:
+            return [0.0, 0.0, 0.0]
+        last = (len(self.history) - 1) % 3
+        return returns_from_ranks([0 if p == last else 1 for p in range(3)])
+
+
+Nim3Game.state_class = Nim3State
+
+
+# --- duel (arena statistics) -----------------------------------------------------------------------
+class DuelGame(SmallGame):
+    name = "duel"
+    title = "Duel"
+
+
+class DuelState(SmallState):
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if len(self.history) == 2 else len(self.history)
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else list(range(10))
+
+    def _apply(self, action: int) -> None:
+        pass
+
+    def scores(self) -> list[float]:
+        h = self.history
+        return [float(h[0] + 1) if h else 1.0, float(h[1]) if len(h) > 1 else 0.0]
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        a, b = self.scores()
+        return returns_from_ranks([0 if a >= b else 1, 0 if b >= a else 1])
+
+
+DuelGame.state_class = DuelState
+
+
+# --- wide: a turn of several actions among many --------------------------------------------------
+class WideGame(SmallGame):
+    name = "wide"
+    title = "Wide"
+    players = 1
+    OPTIONS = (
+        Option("width", int, 3, "actions in the turn", minimum=1, maximum=10),
+        Option("choices", int, 60, "numbers to choose from", minimum=2, maximum=500),
+    )
+
+    def num_distinct_actions(self) -> int:
+        return int(self.options["choices"])  # type: ignore[arg-type]
+
+
+class WideState(SmallState):
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if len(self.history) >= int(self.game.options["width"]) else 0  # type: ignore[arg-type]
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else list(range(int(self.game.options["choices"])))  # type: ignore[arg-type]
+
+    def _apply(self, action: int) -> None:
+        pass
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0]
+        top = int(self.game.options["choices"]) - 1  # type: ignore[arg-type]
+        return [2 * sum(self.history) / (len(self.history) * top) - 1]
+
+    def evaluate(self) -> list[float]:
+        if not self.history:
+            return [0.0]
+        top = int(self.game.options["choices"]) - 1  # type: ignore[arg-type]
+        return [2 * sum(self.history) / (len(self.history) * top) - 1]
+
+
+WideGame.state_class = WideState
+
+GAMES: dict[str, type[SmallGame]] = {
+    g.name: g for g in (TTTGame, RaceGame, BetGame, Nim3Game, DuelGame, WideGame)
+}

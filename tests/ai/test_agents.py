@@ -1,0 +1,344 @@
+"""The agents on the small games of tests/ai/games.py: hand-checkable choices, legality,
+reproducibility and budgets."""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from palaestra.ai import GreedyAgent, LevelAgent, MCTSAgent, make_agent, parse_spec
+from palaestra.ai.levels import LEVEL_NAMES, LEVELS, level_spec
+from palaestra.core.errors import OptionError
+from palaestra.core.game import Game, State
+from tests.ai.games import BetGame, Nim3Game, RaceGame, TTTGame, WideGame
+
+
+def play(game: Game, history: list[int]) -> State:
+    state = game.new_initial_state(0)
+    for a in history:
+        state.apply_action(a)
+    return state
+
+
+@cache
+def ttt_value(board: tuple[int, ...]) -> int:
+    """Exact value of a tic-tac-toe position for the player to move (+1 win, 0 draw, -1 loss)."""
+    state = TTTGame().new_initial_state()
+    state.board = list(board)  # type: ignore[attr-defined]
+    state.history = [0] * sum(1 for x in board if x >= 0)
+    if state.is_terminal():
+        r = state.returns()
+        mover = len(state.history) % 2
+        return int(r[mover])
+    mover = len(state.history) % 2
+    best = -2
+    for a in state.legal_actions():
+        b = list(board)
+        b[a] = mover
+        best = max(best, -ttt_value(tuple(b)))
+    return best
+
+
+def winning_moves(state: State) -> set[int]:
+    board = state.board  # type: ignore[attr-defined]
+    mover = state.current_player
+    out = set()
+    for a in state.legal_actions():
+        b = list(board)
+        b[a] = mover
+        if -ttt_value(tuple(b)) == 1:
+            out.add(a)
+    return out
+
+
+# --- specs -------------------------------------------------------------------------------------------
+def test_parse_spec() -> None:
+    assert parse_spec("mcts:iterations=500,c=1.2,rollout_depth=none,reuse=false,order=eval") == (
+        "mcts",
+        {"iterations": 500, "c": 1.2, "rollout_depth": None, "reuse": False, "order": "eval"},
+    )
+    assert parse_spec(" Random ") == ("random", {})
+
+
+@pytest.mark.parametrize(
+    "spec", ["nobody", "mcts:iterations", "mcts:bogus=1", "mcts:iterations=0", "greedy:epsilon=2"]
+)
+def test_bad_specs_are_option_errors(spec: str) -> None:
+    with pytest.raises(OptionError):
+        make_agent(spec)
+
+
+def test_make_agent_kinds() -> None:
+    assert isinstance(make_agent("greedy", seed=1), GreedyAgent)
+    agent = make_agent("mcts:iterations=50,workers=2", seed=1)
+    assert isinstance(agent, MCTSAgent) and agent.iterations == 50 and agent.workers == 2
+    for level in LEVEL_NAMES:
+        assert isinstance(make_agent(level, seed=1), LevelAgent)
+
+
+def test_every_level_has_a_spec_for_every_game() -> None:
+    for level in LEVEL_NAMES:
+        for game in ("agamemnon", "athos", "archimedes"):
+            for players in (2, 3, 4):
+                name, _ = parse_spec(level_spec(level, game, players))
+                make_agent(level_spec(level, game, players), seed=0)
+                assert name in ("greedy", "mcts")
+    assert set(LEVELS) == set(LEVEL_NAMES)
+
+
+def test_level_overrides_reach_the_agent() -> None:
+    agent = make_agent("strong:iterations=30,rollout_depth=none", seed=3)
+    assert isinstance(agent, LevelAgent)
+    state = TTTGame().new_initial_state()
+    a = agent.select_action(state)
+    assert a in state.legal_actions()
+    inner = agent.agent_for(state)
+    assert isinstance(inner, MCTSAgent) and inner.iterations == 30 and inner.last.iterations == 30
+
+
+# --- greedy --------------------------------------------------------------------------------------------
+def test_greedy_takes_an_immediate_win() -> None:
+    # X: 0 1, O: 3 4 -> X to move wins with 2
+    state = play(TTTGame(), [0, 3, 1, 4])
+    for seed in range(5):
+        assert GreedyAgent(seed=seed).select_action(state) == 2
+
+
+def test_greedy_averages_over_chance() -> None:
+    # safe wins 90% (expected return 0.8), risky 30% (-0.4)
+    state = BetGame().new_initial_state()
+    agent = GreedyAgent(seed=0)
+    assert agent.select_action(state) == 0
+    top = agent.analyse(state, top=2)
+    assert top[0][0] == 0 and top[0][1] == pytest.approx(0.8)
+    assert top[1][0] == 1 and top[1][1] == pytest.approx(-0.4)
+
+
+def test_greedy_takes_the_last_stones_with_three_players() -> None:
+    state = play(Nim3Game(stones=9), [3, 2, 1])  # 3 left, player 0 to move
+    assert state.current_player == 0
+    assert GreedyAgent(seed=0).select_action(state) == 3
+
+
+def test_greedy_epsilon_one_is_random_but_legal() -> None:
+    state = TTTGame().new_initial_state()
+    agent = GreedyAgent(seed=0, epsilon=1.0)
+    seen = {agent.select_action(state) for _ in range(60)}
+    assert len(seen) > 3 and seen <= set(range(9))
+
+
+# --- mcts: choices ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "history",
+    [
+        [0, 1, 4, 8],  # X to move has forks (3 or 6)
+        [4, 0, 8],  # O to move must not lose
+        [0, 4, 8],  # O to move: only the edges hold
+    ],
+)
+def test_mcts_plays_perfectly_on_tic_tac_toe_positions(history: list[int]) -> None:
+    state = play(TTTGame(), history)
+    value = ttt_value(tuple(state.board))  # type: ignore[attr-defined]
+    good = (
+        winning_moves(state)
+        if value == 1
+        else {a for a in state.legal_actions() if -ttt_value(tuple(_put(state, a))) == value}
+    )
+    assert good and good != set(state.legal_actions())
+    agent = MCTSAgent(seed=1, iterations=3000, c=1.0)
+    assert agent.select_action(state) in good
+
+
+def _put(state: State, a: int) -> list[int]:
+    b = list(state.board)  # type: ignore[attr-defined]
+    b[a] = state.current_player
+    return b
+
+
+def test_mcts_finds_the_forced_win_with_truncated_rollouts() -> None:
+    state = play(TTTGame(), [0, 1, 4, 8])
+    agent = MCTSAgent(seed=2, iterations=3000, rollout_depth=0, c=1.0)
+    assert agent.select_action(state) in winning_moves(state)
+
+
+def test_mcts_prefers_the_safe_bet_through_a_chance_node() -> None:
+    state = BetGame().new_initial_state()
+    agent = MCTSAgent(seed=0, iterations=400)
+    assert agent.select_action(state) == 0
+    (best, value), (_, other) = agent.analyse(state, top=2)
+    assert best == 0 and value > other
+    # the chance node below "safe" was sampled with its probabilities
+    assert agent.root is not None
+    chance = agent.root.children[0]
+    assert chance.children[1].visits > 5 * chance.children[0].visits
+
+
+def test_mcts_max_n_takes_the_last_stones() -> None:
+    state = play(Nim3Game(stones=9), [3, 2, 1])
+    agent = MCTSAgent(seed=0, iterations=300)
+    assert agent.select_action(state) == 3
+    # each node keeps every player's values: the winner's +1 and the others' -0.5
+    assert agent.root is not None
+    child = agent.root.children[3]
+    assert child.mean(0) == pytest.approx(1.0) and child.mean(1) == pytest.approx(-0.5)
+
+
+def test_mcts_progressive_widening_bounds_the_children() -> None:
+    state = WideGame(width=3, choices=200).new_initial_state()
+    agent = MCTSAgent(seed=0, iterations=400, widen=1.0, widen_alpha=0.5, order="eval")
+    action = agent.select_action(state)
+    root = agent.root
+    assert root is not None and root.visits == 400
+    assert len(root.children) <= math.ceil(1.0 * 400**0.5) < 200
+    assert action >= 190  # "eval" ordering tries the best-looking numbers first
+    plain = MCTSAgent(seed=0, iterations=100)
+    plain.select_action(state)
+    assert plain.root is not None and len(plain.root.children) == 100  # one new child per iteration
+
+
+# --- mcts: budgets, reuse, workers ------------------------------------------------------------
+def test_mcts_iteration_budget_is_respected() -> None:
+    state = TTTGame().new_initial_state()
+    for n in (1, 17, 250):
+        agent = MCTSAgent(seed=0, iterations=n)
+        agent.select_action(state)
+        assert agent.last.iterations == n
+        assert agent.root is not None and agent.root.visits == n
+        assert sum(ch.visits for ch in agent.root.children.values()) == n
+
+
+def test_mcts_reuses_the_subtree_of_the_moves_played() -> None:
+    game = TTTGame()
+    state = game.new_initial_state()
+    agent = MCTSAgent(seed=4, iterations=500)
+    a = agent.select_action(state)
+    old_root = agent.root
+    assert old_root is not None
+    state.apply_action(a)
+    reply = 4 if a != 4 else 0
+    state.apply_action(reply)
+    expected = old_root.children[a].children.get(reply)
+    assert expected is not None and expected.visits > 0
+    before = expected.visits
+    agent.select_action(state)
+    assert agent.root is expected
+    assert agent.last.reused_visits == before
+    assert agent.root.visits == before + 500
+
+
+def test_mcts_does_not_reuse_a_tree_of_another_position() -> None:
+    agent = MCTSAgent(seed=4, iterations=200)
+    agent.select_action(play(TTTGame(), [0]))
+    agent.select_action(play(TTTGame(), [1]))
+    assert agent.last.reused_visits == 0
+    agent.reset()
+    assert agent.root is None
+
+
+def test_mcts_workers_merge_root_visits() -> None:
+    state = play(TTTGame(), [0, 4])
+    agent = MCTSAgent(seed=5, iterations=200, workers=2, reuse=False)
+    ranked = agent._ranked(agent._search(state), state.current_player)
+    assert sum(n for _, n, _ in ranked) == 400
+    again = MCTSAgent(seed=5, iterations=200, workers=2, reuse=False)
+    assert again._ranked(again._search(state), state.current_player) == ranked
+    top = agent.analyse(state, top=3)
+    assert len(top) == 3 and all(a in state.legal_actions() for a, _ in top)
+
+
+def test_mcts_time_budget_stops() -> None:
+    agent = MCTSAgent(seed=0, time=0.05)
+    state = TTTGame().new_initial_state()
+    assert agent.select_action(state) in state.legal_actions()
+    assert agent.last.iterations >= 1
+
+
+# --- every agent: legality and reproducibility -----------------------------------------------------------
+SPECS = [
+    "random",
+    "greedy",
+    "greedy:epsilon=0.5",
+    "mcts:iterations=40",
+    "mcts:iterations=40,rollout_depth=2,epsilon=0.3",
+    "mcts:iterations=40,widen=1,order=eval,rollout_depth=0",
+    "beginner",
+    "casual",
+    "strong:iterations=40",
+    "expert:iterations=40,time=none",
+]
+GAMES = [TTTGame(), RaceGame(goal=8), Nim3Game(stones=10), BetGame(), WideGame(width=2, choices=12)]
+
+
+def random_position(game: Game, rng: random.Random) -> State | None:
+    state = game.new_initial_state(rng.randrange(1000))
+    for _ in range(rng.randrange(game.max_game_length())):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    return None if state.is_terminal() else state
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from(SPECS), st.sampled_from(range(len(GAMES))))
+def test_agents_only_play_legal_actions(seed: int, spec: str, game_index: int) -> None:
+    rng = random.Random(seed)
+    state = random_position(GAMES[game_index], rng)
+    if state is None:
+        return
+    agent = make_agent(spec, seed=seed)
+    before = state.to_json()
+    action = agent.select_action(state)
+    assert action in state.legal_actions()
+    assert state.to_json() == before  # the agent did not touch the state
+    for a, value in agent.analyse(state, top=3):
+        assert a in state.legal_actions()
+        assert -1.0 - 1e-9 <= value <= 1.0 + 1e-9
+
+
+def self_play(game: Game, spec: str, seed: int) -> list[int]:
+    agents = [make_agent(spec, seed=seed + p) for p in range(game.num_players)]
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(agents[state.current_player].select_action(state))
+    return state.history
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy:noise=0.1", "mcts:iterations=60,rollout_depth=4"])
+@pytest.mark.parametrize("game", [TTTGame(), RaceGame(goal=10), Nim3Game(stones=12)], ids=lambda g: g.name)
+def test_seeds_reproduce_games(spec: str, game: Game) -> None:
+    first = self_play(game, spec, 7)
+    assert self_play(game, spec, 7) == first
+    others = {tuple(self_play(game, spec, s)) for s in range(8, 14)}
+    if spec != "random" or game.name != "nim3":
+        assert len(others | {tuple(first)}) > 1  # the seed matters
+
+
+def test_mcts_beats_random_at_race() -> None:
+    # a sanity check of strength through chance nodes (fixed seeds: deterministic)
+    game = RaceGame(goal=10)
+    wins = 0
+    for seed in range(20):
+        agents = [MCTSAgent(seed=seed, iterations=150), make_agent("random", seed=seed)]
+        if seed % 2:
+            agents.reverse()
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+            else:
+                state.apply_action(agents[state.current_player].select_action(state))
+        mcts_seat = 1 if seed % 2 else 0
+        wins += state.returns()[mcts_seat] > 0
+    assert wins >= 14
