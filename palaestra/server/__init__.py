@@ -1,0 +1,28 @@
+"""The web app: ``palaestra serve`` (FastAPI on uvicorn, SQLAlchemy + Alembic, static UI)."""
+
+from __future__ import annotations
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
+    """Run the web app until interrupted (the database is migrated at start)."""
+    import uvicorn
+
+    from palaestra.server.app import create_app
+    from palaestra.server.db import default_database_url
+
+    url = database_url or default_database_url()
+    print(f"Palaestra on http://{host}:{port}/  (database: {_safe(url)})", flush=True)
+    uvicorn.run(create_app(url), host=host, port=port, log_level="info")
+
+
+def _safe(url: str) -> str:
+    """The database URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(unreadable URL)"
+
+
+__all__ = ["serve"]

@@ -1,0 +1,366 @@
+"""The ASGI app of ``palaestra serve``: the HTTP API, the websockets and the browser UI.
+
+The API is documented by its OpenAPI schema (``/openapi.json``, browsable at ``/docs``) and in
+docs/web.md. Every error is JSON ``{"error": CODE, "message": TEXT}`` with a fitting status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from palaestra import __version__
+from palaestra.core.errors import PalaestraError, RecordError
+from palaestra.core.game import Game
+from palaestra.core.registry import game_class, game_names, load_game
+from palaestra.server.db import Store, default_database_url
+from palaestra.server.hub import ApiError, Hub
+
+STATIC = Path(str(resources.files("palaestra.server") / "static"))
+#: files a game may ship in its ``web/`` folder
+WEB_SUFFIXES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+}
+
+
+# --- request bodies ------------------------------------------------------------------------------
+class SeatSpec(BaseModel):
+    kind: str = Field("human", description="'human' (a person with a secret link) or 'ai'")
+    level: str | None = Field(None, description="AI level (see /api/meta) for kind 'ai'")
+    name: str | None = Field(None, description="a display name")
+    joined: bool = Field(False, description="true for the creator's own seat")
+
+
+class CreateGame(BaseModel):
+    game: str = Field(description="a game name from /api/meta, e.g. 'agamemnon'")
+    options: dict[str, bool | int | str | None] = Field(
+        default_factory=dict, description="game options (variants, players, ...)"
+    )
+    seats: list[SeatSpec] = Field(description="one per player, in seat order")
+    seed: int | None = Field(None, description="seed of the chance draws (random if left out)")
+
+
+class JoinSeat(BaseModel):
+    token: str = Field(description="the seat's secret token (from its invitation link)")
+    name: str | None = None
+
+
+class SubmitAction(BaseModel):
+    token: str = Field(description="the secret token of the seat to move")
+    ply: int = Field(description="the ply (number of moves so far) the action is meant for")
+    action: int | None = Field(None, description="the action id (from /legal)")
+    move: str | None = Field(None, description="or the move in the game's notation")
+
+
+class Resign(BaseModel):
+    token: str
+
+
+# --- helpers -------------------------------------------------------------------------------------
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _option_doc(option: Any) -> dict[str, Any]:
+    return {
+        "name": option.name,
+        "kind": option.kind.__name__,
+        "default": option.default,
+        "help": option.help,
+        "choices": list(option.choices) if option.choices is not None else None,
+        "minimum": option.minimum,
+        "maximum": option.maximum,
+    }
+
+
+def game_web_dir(name: str) -> Path | None:
+    """The ``web/`` folder of a game's package, if it has one (found from the game's module)."""
+    try:
+        cls = game_class(name)
+    except (PalaestraError, ImportError, AttributeError, TypeError):
+        return None
+    module = importlib.import_module(cls.__module__)
+    package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
+    try:
+        folder = Path(str(resources.files(package) / "web"))
+    except (ModuleNotFoundError, TypeError):
+        return None
+    return folder if folder.is_dir() else None
+
+
+def games_meta() -> list[dict[str, Any]]:
+    """What the UI needs to offer a game: options, player counts with seat names, renderer."""
+    out = []
+    for name in game_names():
+        try:
+            cls = game_class(name)
+            default = load_game(name)
+        except Exception:  # a game that does not import yet is left out
+            continue
+        counts: list[int] = []
+        players = next((o for o in cls.OPTIONS if o.name == "players"), None)
+        if players is not None and players.choices:
+            counts = [int(c) for c in players.choices]
+        elif players is not None and players.minimum is not None and players.maximum is not None:
+            counts = list(range(players.minimum, players.maximum + 1))
+        seatings = []
+        for count in counts or [default.num_players]:
+            try:
+                game: Game = load_game(name, players=count) if counts else default
+            except PalaestraError:
+                continue
+            seatings.append(
+                {"players": game.num_players, "names": [game.player_name(i) for i in range(game.num_players)]}
+            )
+        web = game_web_dir(name)
+        out.append(
+            {
+                "name": name,
+                "title": cls.title,
+                "options": [_option_doc(o) for o in cls.OPTIONS],
+                "seatings": seatings,
+                "renderer": f"/games/{name}/web/board.js" if web and (web / "board.js").is_file() else None,
+            }
+        )
+    return out
+
+
+# --- the app -------------------------------------------------------------------------------------
+def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> FastAPI:
+    """The app on a database (default: SQLite in the user's data directory)."""
+    url = database_url or default_database_url()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(url)
+        await asyncio.to_thread(store.migrate)
+        hub = Hub(store, ai_delay=ai_delay)
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(
+        title="Palaestra",
+        version=__version__,
+        description="Play Athos, Archimedes and Agamemnon: games, seats, actions, records, live updates.",
+        lifespan=lifespan,
+    )
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    # --- errors ------------------------------------------------------------------------------
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, err: ApiError) -> JSONResponse:
+        return _error(err.status, err.code, err.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, err: RequestValidationError) -> JSONResponse:
+        problems = err.errors()
+        if any(p.get("type") == "json_invalid" for p in problems):
+            return _error(400, "malformed_json", "the request body is not valid JSON")
+        if any(tuple(p.get("loc", ())) == ("body",) for p in problems):
+            return _error(400, "malformed_json", "the request body must be a JSON object")
+        parts = []
+        for p in problems[:3]:
+            where = ".".join(str(x) for x in p.get("loc", ()) if x != "body")
+            parts.append(f"{where or 'body'}: {p.get('msg', 'invalid')}")
+        return _error(422, "invalid_request", "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if err.status_code == 404 else "http_error"
+        return _error(err.status_code, code, str(err.detail))
+
+    # --- meta and listing --------------------------------------------------------------------
+    @app.get("/api/meta", summary="Games, their options and seatings, AI levels")
+    async def meta(request: Request) -> dict[str, Any]:
+        games = await asyncio.to_thread(games_meta)
+        return {"version": __version__, "games": games, "ai_levels": hub_of(request).levels}
+
+    @app.get("/api/games", summary="Recent games (to watch or resume)")
+    async def list_games(
+        request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50
+    ) -> list[dict[str, Any]]:
+        return await hub_of(request).list_games(limit)
+
+    @app.post("/api/games", status_code=201, summary="Create a game")
+    async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
+        hub = hub_of(request)
+        session, tokens = await hub.create(
+            body.game,
+            {k: v for k, v in body.options.items() if v is not None},
+            [s.model_dump() for s in body.seats],
+            body.seed,
+        )
+        seats = [
+            {
+                "seat": i,
+                "kind": session.seats[i].kind,
+                "token": token,
+                "invite": f"/#/join/{session.id}/{token}" if token else None,
+            }
+            for i, token in enumerate(tokens)
+        ]
+        return {"id": session.id, "seats": seats, "game": session.view()}
+
+    @app.get("/api/games/{game_id}", summary="The state of a game (for players and spectators)")
+    async def get_game(request: Request, game_id: str) -> dict[str, Any]:
+        return (await hub_of(request).get(game_id)).view()
+
+    @app.get("/api/games/{game_id}/legal", summary="The legal actions of the human seat to move")
+    async def legal(request: Request, game_id: str) -> dict[str, Any]:
+        view = (await hub_of(request).get(game_id)).view()
+        return {"ply": view["ply"], "current_player": view["current_player"], "legal": view["legal"]}
+
+    @app.post("/api/games/{game_id}/join", summary="Take a seat with its token")
+    async def join(request: Request, game_id: str, body: JoinSeat) -> dict[str, Any]:
+        hub = hub_of(request)
+        seat = await hub.join(game_id, body.token, body.name)
+        return {"seat": seat, "game": (await hub.get(game_id)).view()}
+
+    @app.post("/api/games/{game_id}/actions", summary="Play an action for a seat")
+    async def act(request: Request, game_id: str, body: SubmitAction) -> dict[str, Any]:
+        session = await hub_of(request).act(game_id, body.token, body.ply, body.action, body.move)
+        return session.view()
+
+    @app.post("/api/games/{game_id}/resign", summary="Resign a seat (ends the game)")
+    async def resign(request: Request, game_id: str, body: Resign) -> dict[str, Any]:
+        return (await hub_of(request).resign(game_id, body.token)).view()
+
+    @app.get("/api/games/{game_id}/record", summary="The game record (core record JSON, format 1)")
+    async def record(request: Request, game_id: str) -> dict[str, Any]:
+        return (await hub_of(request).get(game_id)).record.to_json()
+
+    @app.get("/api/games/{game_id}/replay", summary="The position after the first PLY moves")
+    async def replay(
+        request: Request, game_id: str, ply: Annotated[int, Query(ge=0)]
+    ) -> dict[str, Any]:
+        session = await hub_of(request).get(game_id)
+        if ply > session.ply:
+            raise ApiError(400, "bad_ply", f"the game has {session.ply} moves, not {ply}")
+        rec = session.record
+
+        def build() -> dict[str, Any]:
+            try:
+                state = rec.replay(ply)
+            except RecordError as err:
+                raise ApiError(500, "broken_game", str(err)) from None
+            return {
+                "ply": ply,
+                "moves": len(rec.moves),
+                "last_move": rec.moves[ply - 1].to_json() if ply > 0 else None,
+                "current_player": state.current_player,
+                "scores": state.scores(),
+                "state": state.to_json(),
+                "text": state.render(),
+            }
+
+        return await asyncio.to_thread(build)
+
+    @app.get("/api/games/{game_id}/hint", summary="The strong agent's top moves for the seat to move")
+    async def hint(
+        request: Request,
+        game_id: str,
+        x_seat_token: Annotated[str | None, Header(description="a seat's secret token")] = None,
+        top: Annotated[int, Query(ge=1, le=10)] = 3,
+    ) -> list[dict[str, Any]]:
+        if not x_seat_token:
+            raise ApiError(403, "wrong_token", "hints are for players: send the X-Seat-Token header")
+        return await hub_of(request).hint(game_id, x_seat_token, top)
+
+    # --- websocket ---------------------------------------------------------------------------
+    @app.websocket("/api/games/{game_id}/ws")
+    async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        hub = hub_of(websocket)
+        try:
+            session = await hub.get(game_id)
+        except ApiError as err:
+            await websocket.accept()
+            await websocket.send_json({"type": "error", "error": err.code, "message": err.message})
+            await websocket.close(code=4404)
+            return
+        await websocket.accept()
+        queue = hub.subscribe(session)
+        await websocket.send_json({"type": "state", "game": session.view()})
+
+        async def send() -> None:
+            while True:
+                message = await queue.get()
+                if message.get("type") == "closing":
+                    await websocket.close(code=1001)
+                    return
+                await websocket.send_json(message)
+
+        async def receive() -> None:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    incoming = json.loads(text)
+                except json.JSONDecodeError:
+                    incoming = None
+                if isinstance(incoming, dict) and incoming.get("type") == "ping":
+                    queue.put_nowait({"type": "pong"})
+                else:
+                    queue.put_nowait(
+                        {
+                            "type": "error",
+                            "error": "bad_message",
+                            "message": 'send {"type": "ping"} only; play through the HTTP API',
+                        }
+                    )
+
+        tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                    await task
+            hub.unsubscribe(session, queue)
+
+    # --- the browser UI ----------------------------------------------------------------------
+    @app.get("/games/{name}/web/{path:path}", include_in_schema=False)
+    async def game_web(name: str, path: str) -> Response:
+        folder = game_web_dir(name)
+        if folder is None:
+            raise ApiError(404, "not_found", f"{name} has no web renderer")
+        target = (folder / path).resolve()
+        inside = folder.resolve() in target.parents
+        if not inside or target.suffix not in WEB_SUFFIXES or not target.is_file():
+            raise ApiError(404, "not_found", f"no file {path!r} for {name}")
+        return FileResponse(
+            target, media_type=WEB_SUFFIXES[target.suffix], headers={"Cache-Control": "no-cache"}
+        )
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

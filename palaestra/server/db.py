@@ -1,0 +1,207 @@
+"""Persistence of the web app: one table of games, SQLAlchemy 2, migrated by Alembic.
+
+A row holds everything needed to resume a game: the game and its options, the seats (kind, AI
+level, name, a hash of the seat's secret token), the seed, the game record (the core record JSON,
+moves in notation) and a snapshot of the state (``State.to_json``). The row is written in one
+transaction per applied action, before the action is acknowledged.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from palaestra.core.errors import PalaestraError
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(64), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(sa.JSON)
+    seed: Mapped[int] = mapped_column(sa.BigInteger)
+    ply: Mapped[int] = mapped_column(sa.Integer)
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    record: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    snapshot: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+class StorageError(PalaestraError):
+    """The database could not be reached or written."""
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (created if missing)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("palaestra", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'palaestra.sqlite3'}"
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("postgresql://"):
+        # SQLAlchemy's plain postgresql:// means psycopg2; prefer psycopg 3 when it is installed.
+        if importlib.util.find_spec("psycopg") is not None:
+            url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    if url.startswith("sqlite"):
+        return sa.create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, json_serializer=_dumps
+        )
+    return sa.create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database schema up to date (Alembic ``upgrade head``)."""
+    config = Config()
+    config.set_main_option("script_location", "palaestra.server:migrations")
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@dataclass
+class StoredGame:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: int
+    ply: int
+    status: str
+    record: dict[str, Any]
+    snapshot: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+def _stored(row: GameRow) -> StoredGame:
+    return StoredGame(
+        row.id,
+        row.game,
+        dict(row.options),
+        list(row.seats),
+        row.seed,
+        row.ply,
+        row.status,
+        dict(row.record),
+        dict(row.snapshot),
+        row.created_at,
+        row.updated_at,
+    )
+
+
+class Store:
+    """Synchronous access to the games table (the server calls it from worker threads)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def insert(self, game: StoredGame) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.insert(GameRow).values(
+                    id=game.id,
+                    game=game.game,
+                    options=game.options,
+                    seats=game.seats,
+                    seed=game.seed,
+                    ply=game.ply,
+                    status=game.status,
+                    record=game.record,
+                    snapshot=game.snapshot,
+                    created_at=game.created_at,
+                    updated_at=game.updated_at,
+                )
+            )
+
+    def update(
+        self,
+        game_id: str,
+        *,
+        expect_ply: int,
+        ply: int,
+        status: str,
+        record: dict[str, Any],
+        snapshot: dict[str, Any],
+        seats: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Write a new state; refuses (StorageError) if the row is not at ``expect_ply``."""
+        values: dict[str, Any] = {
+            "ply": ply,
+            "status": status,
+            "record": record,
+            "snapshot": snapshot,
+            "updated_at": datetime.now(UTC),
+        }
+        if seats is not None:
+            values["seats"] = seats
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                sa.update(GameRow)
+                .where(GameRow.id == game_id, GameRow.ply == expect_ply)
+                .values(**values)
+            )
+            if result.rowcount != 1:
+                raise StorageError(f"game {game_id} was changed elsewhere; reload it")
+
+    def update_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(seats=seats, updated_at=datetime.now(UTC))
+            )
+
+    def get(self, game_id: str) -> StoredGame | None:
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            return None if row is None else _stored(row)
+
+    def ids(self, status: str | None = None) -> list[str]:
+        query = sa.select(GameRow.id).order_by(GameRow.created_at)
+        if status is not None:
+            query = query.where(GameRow.status == status)
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+    def summaries(self, limit: int = 50) -> list[dict[str, Any]]:
+        query = (
+            sa.select(
+                GameRow.id, GameRow.game, GameRow.options, GameRow.seats, GameRow.ply,
+                GameRow.status, GameRow.created_at, GameRow.updated_at,
+            )
+            .order_by(GameRow.updated_at.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]

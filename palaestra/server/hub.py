@@ -1,0 +1,606 @@
+"""The games being played: server-authoritative state, seats, AI and chance, persistence, pushes.
+
+The hub talks to games only through the core protocol (``palaestra.core.game``) and keeps a core
+:class:`~palaestra.core.record.Record` of every game. Every change goes the same way:
+
+1. under the game's lock, the action is checked (token, turn, ply, legality) and applied to a
+   *copy* of the state and the record;
+2. the copy is written to the database (one transaction) — only then
+3. it replaces the game's state in memory, is pushed to every websocket, and the caller gets it.
+
+Chance nodes are sampled on the server from ``random.Random(f"{seed}:{ply}")``, so a restarted
+server draws exactly what it would have drawn; the outcome is a move of the record like any other.
+AI seats play in worker threads (``asyncio.to_thread``), so the event loop stays responsive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from palaestra.ai import make_agent
+from palaestra.ai.base import Agent
+from palaestra.core.errors import NotationError, OptionError, PalaestraError, RecordError
+from palaestra.core.game import CHANCE, Game, State, returns_from_ranks
+from palaestra.core.record import Record, now
+from palaestra.core.registry import load_game
+from palaestra.server.db import StorageError, Store, StoredGame
+
+log = logging.getLogger("palaestra.server")
+
+#: AI levels offered in the UI, strongest last; only those ``make_agent`` knows are offered.
+AI_LEVELS = ("random", "beginner", "casual", "strong", "expert")
+#: the agent asked for hints (falls back to the strongest level that exists)
+HINT_LEVELS = ("strong", "casual", "beginner", "random")
+
+
+class ApiError(Exception):
+    """An error for the client: HTTP status, a short code and a message for a person."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def available_levels() -> list[str]:
+    levels = []
+    for level in AI_LEVELS:
+        try:
+            make_agent(level, seed=0)
+        except OptionError:
+            continue
+        except Exception:  # a level that fails to build is not offered
+            continue
+        levels.append(level)
+    return levels
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" or "ai"
+    name: str
+    level: str | None = None
+    token_hash: str | None = None
+    joined: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "token_hash": self.token_hash,
+            "joined": self.joined,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Seat:
+        return cls(
+            str(doc["kind"]),
+            str(doc.get("name", "")),
+            doc.get("level"),
+            doc.get("token_hash"),
+            bool(doc.get("joined", False)),
+        )
+
+    def public(self, index: int, game: Game) -> dict[str, Any]:
+        return {
+            "seat": index,
+            "player_name": game.player_name(index),
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "joined": self.joined,
+        }
+
+
+@dataclass
+class Session:
+    """One game being played (or finished) with its subscribers."""
+
+    id: str
+    game: Game
+    seats: list[Seat]
+    seed: int
+    state: State
+    record: Record
+    status: str  # "active" | "finished"
+    created_at: datetime
+    updated_at: datetime
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    runner: asyncio.Task[None] | None = None
+    version: int = 0  # bumped on every change (ply, seats, resignation)
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.moves)
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    def waiting_for_server(self) -> bool:
+        """True if the next action is the server's (chance or an AI seat)."""
+        if self.status != "active" or self.state.is_terminal():
+            return False
+        player = self.state.current_player
+        return player == CHANCE or (0 <= player < len(self.seats) and self.seats[player].kind == "ai")
+
+    # --- views ------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """Everything a client shows: the same for players and spectators (tokens never appear)."""
+        state = self.state
+        player = state.current_player
+        human_to_move = (
+            self.status == "active"
+            and not state.is_terminal()
+            and 0 <= player < len(self.seats)
+            and self.seats[player].kind == "human"
+        )
+        legal = (
+            [{"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()]
+            if human_to_move
+            else []
+        )
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "options": {k: v for k, v in self.game.options.items() if v is not None},
+            "num_players": self.game.num_players,
+            "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
+            "seed": self.seed,
+            "ply": self.ply,
+            "status": self.status,
+            "current_player": player,
+            "to_move": _who(self.game, player),
+            "scores": state.scores(),
+            "score_details": _jsonable(state.score_details()),
+            "result": self.record.result,
+            "moves": [m.to_json() for m in self.record.moves],
+            "legal": legal,
+            "state": state.to_json(),
+            "text": state.render(),
+            "created": self.created_at.isoformat(timespec="seconds"),
+            "updated": self.updated_at.isoformat(timespec="seconds"),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "options": {k: v for k, v in self.game.options.items() if v is not None},
+            "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
+            "ply": self.ply,
+            "status": self.status,
+            "to_move": _who(self.game, self.state.current_player),
+            "result": self.record.result,
+            "updated": self.updated_at.isoformat(timespec="seconds"),
+        }
+
+
+def _who(game: Game, player: int) -> str | None:
+    if player == CHANCE:
+        return "chance"
+    if 0 <= player < game.num_players:
+        return game.player_name(player)
+    return None
+
+
+def _jsonable(value: Any) -> Any:
+    """Score details as plain JSON (tuples to lists, unknown objects to strings)."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+class Hub:
+    """All sessions of one server, backed by a :class:`Store`."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        ai_delay: float = 0.4,
+        agent_factory: Callable[[str, int | None], Agent] = make_agent,
+    ) -> None:
+        self.store = store
+        self.ai_delay = ai_delay
+        self.agent_factory = agent_factory
+        self.sessions: dict[str, Session] = {}
+        self._load_lock = asyncio.Lock()
+        self.levels = available_levels()
+        self._closing = False
+
+    # --- start and stop ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume every unfinished game (its AI or chance moves continue at once)."""
+        for game_id in await asyncio.to_thread(self.store.ids, "active"):
+            try:
+                session = await self.get(game_id)
+            except ApiError as err:
+                log.error("cannot resume game %s: %s", game_id, err.message)
+                continue
+            self._kick(session)
+
+    async def stop(self) -> None:
+        self._closing = True
+        runners = [s.runner for s in self.sessions.values() if s.runner is not None]
+        for task in runners:
+            task.cancel()
+        for task in runners:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for session in self.sessions.values():
+            for queue in list(session.subscribers):
+                queue.put_nowait({"type": "closing"})
+
+    # --- loading ----------------------------------------------------------------------------
+    async def get(self, game_id: str) -> Session:
+        session = self.sessions.get(game_id)
+        if session is not None:
+            return session
+        async with self._load_lock:
+            session = self.sessions.get(game_id)
+            if session is not None:
+                return session
+            stored = await asyncio.to_thread(self.store.get, game_id)
+            if stored is None:
+                raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+            session = await asyncio.to_thread(_session_from_stored, stored)
+            self.sessions[game_id] = session
+            return session
+
+    # --- creating and joining ---------------------------------------------------------------
+    async def create(
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        seats: list[Mapping[str, Any]],
+        seed: int | None = None,
+    ) -> tuple[Session, list[str | None]]:
+        """A new game; returns the session and each seat's secret token (None for AI seats)."""
+        try:
+            game = load_game(game_name, **options)
+        except OptionError as err:
+            raise ApiError(400, "bad_options", str(err)) from None
+        except TypeError as err:
+            raise ApiError(400, "bad_options", f"bad options: {err}") from None
+        if len(seats) != game.num_players:
+            raise ApiError(
+                400,
+                "bad_seats",
+                f"{game.title} with these options has {game.num_players} players, "
+                f"but {len(seats)} seats were given",
+            )
+        tokens: list[str | None] = []
+        made: list[Seat] = []
+        for index, spec in enumerate(seats):
+            kind = spec.get("kind", "human")
+            name = str(spec.get("name") or "")[:40]
+            if kind == "human":
+                token = secrets.token_urlsafe(18)
+                tokens.append(token)
+                made.append(
+                    Seat("human", name, None, hash_token(token), bool(spec.get("joined", False)))
+                )
+            elif kind == "ai":
+                level = str(spec.get("level") or "random")
+                if level not in self.levels:
+                    raise ApiError(
+                        400,
+                        "bad_seats",
+                        f"seat {index + 1}: unknown AI level {level!r} "
+                        f"(levels: {', '.join(self.levels)})",
+                    )
+                tokens.append(None)
+                made.append(Seat("ai", name or f"AI ({level})", level, None, True))
+            else:
+                raise ApiError(
+                    400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}"
+                )
+        if seed is None:
+            seed = secrets.randbits(31)
+        state = game.new_initial_state(seed)
+        record = Record.start(game, [s.name or game.player_name(i) for i, s in enumerate(made)], seed)
+        stamp = datetime.now(UTC)
+        game_id = secrets.token_hex(6)
+        session = Session(game_id, game, made, seed, state, record, "active", stamp, stamp)
+        stored = StoredGame(
+            game_id,
+            game.name,
+            record.options,
+            [s.to_json() for s in made],
+            seed,
+            0,
+            "active",
+            record.to_json(),
+            state.to_json(),
+            stamp,
+            stamp,
+        )
+        await asyncio.to_thread(self.store.insert, stored)
+        self.sessions[game_id] = session
+        self._kick(session)
+        return session, tokens
+
+    async def join(self, game_id: str, token: str, name: str | None) -> int:
+        session = await self.get(game_id)
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this link does not belong to a seat of this game")
+            new_seats = copy.deepcopy(session.seats)
+            new_seats[seat].joined = True
+            if name:
+                new_seats[seat].name = name[:40]
+            await self._write_seats(session, new_seats)
+        await self._broadcast(session)
+        return seat
+
+    # --- playing ----------------------------------------------------------------------------
+    async def act(
+        self, game_id: str, token: str, ply: int, action: int | None, move: str | None
+    ) -> Session:
+        if (action is None) == (move is None):
+            raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
+        session = await self.get(game_id)
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            if session.status != "active" or session.state.is_terminal():
+                raise ApiError(409, "game_over", "the game is over")
+            if ply != session.ply:
+                raise ApiError(
+                    409,
+                    "stale_action",
+                    f"this action was meant for move {ply}, but the game is at move {session.ply}; "
+                    "reload and try again",
+                )
+            if session.state.current_player != seat:
+                raise ApiError(
+                    409,
+                    "not_your_turn",
+                    f"it is {_who(session.game, session.state.current_player)}'s turn, "
+                    f"not {session.game.player_name(seat)}'s",
+                )
+            state = session.state
+            if move is not None:
+                try:
+                    action = state.string_to_action(move)
+                except NotationError as err:
+                    raise ApiError(422, "bad_notation", str(err)) from None
+                except PalaestraError as err:
+                    raise ApiError(422, "illegal_action", str(err)) from None
+            assert action is not None
+            if not state.is_legal(action):
+                raise ApiError(422, "illegal_action", state.explain_illegal(action))
+            await self._apply(session, action)
+        await self._broadcast(session)
+        self._kick(session)
+        return session
+
+    async def resign(self, game_id: str, token: str) -> Session:
+        """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
+        session = await self.get(game_id)
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            if session.status != "active" or session.state.is_terminal():
+                raise ApiError(409, "game_over", "the game is over")
+            record = copy.deepcopy(session.record)
+            ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
+            who = session.game.player_name(seat)
+            record.result = {
+                "returns": returns_from_ranks(ranks),
+                "scores": session.state.scores(),
+                "text": f"{who} resigned",
+                "resigned": seat,
+            }
+            record.ended = now()
+            await self._write(session, session.state, record, "finished")
+        await self._broadcast(session)
+        return session
+
+    # --- the server's own moves ---------------------------------------------------------------
+    def _kick(self, session: Session) -> None:
+        if self._closing or not session.waiting_for_server():
+            return
+        if session.runner is not None and not session.runner.done():
+            return
+        session.runner = asyncio.get_running_loop().create_task(self._run_server_moves(session))
+
+    async def _run_server_moves(self, session: Session) -> None:
+        """Play chance and AI moves until a human is to move or the game ends."""
+        try:
+            while session.waiting_for_server():
+                ply = session.ply
+                player = session.state.current_player
+                if player == CHANCE:
+                    action = session.state.sample_chance(random.Random(f"{session.seed}:{ply}"))
+                else:
+                    agent = self._agent(session, player)
+                    snapshot = session.state.clone()
+                    action, _ = await asyncio.gather(
+                        asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
+                    )
+                async with session.lock:
+                    if session.ply != ply or not session.waiting_for_server():
+                        continue  # the game moved on (a resignation): look again
+                    await self._apply(session, action)
+                await self._broadcast(session)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # an engine or agent bug must not kill the server
+            log.exception("server moves of game %s stopped", session.id)
+
+    def _agent(self, session: Session, player: int) -> Agent:
+        agent = session.agents.get(player)
+        if agent is None:
+            level = session.seats[player].level or "random"
+            agent = self.agent_factory(level, session.seed + 7919 * (player + 1))
+            session.agents[player] = agent
+        return agent
+
+    async def hint(self, game_id: str, token: str, top: int) -> list[dict[str, Any]]:
+        session = await self.get(game_id)
+        if session.seat_of(token) is None:
+            raise ApiError(403, "wrong_token", "hints are for the players of this game")
+        state = session.state.clone()
+        if state.is_terminal() or state.is_chance_node() or session.status != "active":
+            raise ApiError(409, "no_hint", "there is no move to hint at now")
+        level = next((lv for lv in HINT_LEVELS if lv in self.levels), "random")
+        agent = self.agent_factory(level, session.seed + session.ply)
+        ranked = await asyncio.to_thread(agent.analyse, state, top)
+        return [
+            {"action": a, "move": state.action_to_string(a), "value": float(v), "agent": level}
+            for a, v in ranked
+        ]
+
+    # --- writing ----------------------------------------------------------------------------
+    async def _apply(self, session: Session, action: int) -> None:
+        """Apply a legal action to copies, commit them, then make them current (lock held)."""
+        state = session.state.clone()
+        record = copy.deepcopy(session.record)
+        record.apply(state, action)
+        status = "finished" if state.is_terminal() else "active"
+        await self._write(session, state, record, status)
+
+    async def _write(self, session: Session, state: State, record: Record, status: str) -> None:
+        old_ply = session.ply
+        try:
+            await asyncio.to_thread(
+                self.store.update,
+                session.id,
+                expect_ply=old_ply,
+                ply=len(record.moves),
+                status=status,
+                record=record.to_json(),
+                snapshot=state.to_json(),
+            )
+        except StorageError as err:
+            raise ApiError(503, "storage_error", str(err)) from None
+        except Exception as err:
+            log.exception("cannot write game %s", session.id)
+            raise ApiError(503, "storage_error", f"the game could not be saved: {err}") from None
+        session.state = state
+        session.record = record
+        session.status = status
+        session.updated_at = datetime.now(UTC)
+        session.version += 1
+
+    async def _write_seats(self, session: Session, seats: list[Seat]) -> None:
+        await asyncio.to_thread(self.store.update_seats, session.id, [s.to_json() for s in seats])
+        session.seats = seats
+        session.updated_at = datetime.now(UTC)
+        session.version += 1
+
+    # --- pushing ----------------------------------------------------------------------------
+    def subscribe(self, session: Session) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        session.subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        session.subscribers.discard(queue)
+
+    async def _broadcast(self, session: Session) -> None:
+        if not session.subscribers:
+            return
+        message = {"type": "state", "game": session.view()}
+        for queue in list(session.subscribers):
+            queue.put_nowait(message)
+
+    # --- listing ----------------------------------------------------------------------------
+    async def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = await asyncio.to_thread(self.store.summaries, limit)
+        out = []
+        for row in rows:
+            session = self.sessions.get(row["id"])
+            if session is not None:
+                out.append(session.summary())
+                continue
+            try:
+                game = load_game(row["game"], **row["options"])
+            except PalaestraError:
+                continue
+            seats = [Seat.from_json(s) for s in row["seats"]]
+            out.append(
+                {
+                    "id": row["id"],
+                    "game": game.name,
+                    "title": game.title,
+                    "options": row["options"],
+                    "seats": [s.public(i, game) for i, s in enumerate(seats)],
+                    "ply": row["ply"],
+                    "status": row["status"],
+                    "to_move": None,
+                    "result": None,
+                    "updated": _iso(row["updated_at"]),
+                }
+            )
+        return out
+
+
+def _iso(value: Any) -> str:
+    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else str(value)
+
+
+def _session_from_stored(stored: StoredGame) -> Session:
+    """Rebuild a session: the snapshot if it agrees with the record, else a replay of the record."""
+    try:
+        game = load_game(stored.game, **stored.options)
+    except PalaestraError as err:
+        raise ApiError(500, "broken_game", f"game {stored.id} cannot be loaded: {err}") from None
+    try:
+        record = Record.from_json(stored.record)
+    except RecordError as err:
+        raise ApiError(500, "broken_game", f"game {stored.id} has a broken record: {err}") from None
+    state: State | None = None
+    try:
+        state = game.state_from_json(stored.snapshot)
+        if len(state.history) != len(record.moves):
+            state = None
+    except Exception:
+        state = None
+    if state is None:
+        try:
+            state = record.replay()
+        except RecordError as err:
+            raise ApiError(500, "broken_game", f"game {stored.id} does not replay: {err}") from None
+    seats = [Seat.from_json(s) for s in stored.seats]
+    created = _aware(stored.created_at)
+    updated = _aware(stored.updated_at)
+    return Session(stored.id, game, seats, stored.seed, state, record, stored.status, created, updated)
+
+
+def _aware(stamp: datetime) -> datetime:
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)

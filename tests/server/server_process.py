@@ -1,0 +1,68 @@
+"""A real server process on a free port (for the restart and browser tests)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    def __init__(self, db_url: str, ai_delay: float = 0.0) -> None:
+        self.db_url = db_url
+        self.ai_delay = ai_delay
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.server.launch", str(self.port), self.db_url, str(self.ai_delay)],
+            cwd=ROOT,
+            env=env,
+        )
+        end = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(self.url + "/api/meta", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            if time.monotonic() > end:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """Stop the process at once (SIGKILL: no shutdown, as in a crash)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
