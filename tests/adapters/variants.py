@@ -1,0 +1,62 @@
+"""Which option combinations the adapter tests play for each real game.
+
+Every combination of the game's variants (bool options) with every player count, plus the
+options that keep a random game short enough for a test (a small round or move limit).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from palaestra.core.errors import OptionError
+from palaestra.core.game import Game
+from palaestra.core.registry import game_class
+
+REAL_GAMES = ("agamemnon", "archimedes", "athos")
+
+#: options that keep random games short in tests (only those a game declares are used)
+SHORT_GAME = {"round_limit": 6, "move_limit": 120}
+
+
+def player_counts(cls: type[Game]) -> list[int]:
+    for option in cls.OPTIONS:
+        if option.name == "players":
+            if option.choices is not None:
+                return sorted(int(c) for c in option.choices)
+            if option.minimum is not None and option.maximum is not None:
+                return list(range(option.minimum, option.maximum + 1))
+    return [cls().num_players]
+
+
+def combinations(name: str) -> list[dict[str, Any]]:
+    """Every variant combination with every player count, with the short-game options.
+
+    A game that cannot be imported gives one entry ``{"unavailable": reason}`` so that its tests
+    fail with the reason instead of vanishing from the run. Combinations the game refuses
+    (``OptionError``: variants that exclude each other) are not games and are left out.
+    """
+    try:
+        cls = game_class(name)
+    except Exception as err:  # the test reports it
+        return [{"unavailable": f"{type(err).__name__}: {err}"}]
+    declared = {o.name for o in cls.OPTIONS}
+    variants = [o.name for o in cls.OPTIONS if o.is_variant]
+    short = {k: v for k, v in SHORT_GAME.items() if k in declared}
+    out = []
+    for players in player_counts(cls):
+        for values in itertools.product((False, True), repeat=len(variants)):
+            options: dict[str, Any] = dict(zip(variants, values, strict=True))
+            if "players" in declared:
+                options["players"] = players
+            options.update(short)
+            try:
+                cls(**options)
+            except OptionError:
+                continue
+            out.append(options)
+    return out
+
+
+def ids(options: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "default"
