@@ -254,9 +254,7 @@ def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> Fas
         return (await hub_of(request).get(game_id)).record.to_json()
 
     @app.get("/api/games/{game_id}/replay", summary="The position after the first PLY moves")
-    async def replay(
-        request: Request, game_id: str, ply: Annotated[int, Query(ge=0)]
-    ) -> dict[str, Any]:
+    async def replay(request: Request, game_id: str, ply: Annotated[int, Query(ge=0)]) -> dict[str, Any]:
         session = await hub_of(request).get(game_id)
         if ply > session.ply:
             raise ApiError(400, "bad_ply", f"the game has {session.ply} moves, not {ply}")

@@ -58,10 +58,9 @@ def default_database_url() -> str:
 
 
 def make_engine(url: str) -> Engine:
-    if url.startswith("postgresql://"):
-        # SQLAlchemy's plain postgresql:// means psycopg2; prefer psycopg 3 when it is installed.
-        if importlib.util.find_spec("psycopg") is not None:
-            url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    # SQLAlchemy's plain postgresql:// means psycopg2; prefer psycopg 3 when it is installed.
+    if url.startswith("postgresql://") and importlib.util.find_spec("psycopg") is not None:
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
         return sa.create_engine(
             url, connect_args={"check_same_thread": False, "timeout": 30}, json_serializer=_dumps
@@ -167,9 +166,7 @@ class Store:
             values["seats"] = seats
         with self.engine.begin() as conn:
             result = conn.execute(
-                sa.update(GameRow)
-                .where(GameRow.id == game_id, GameRow.ply == expect_ply)
-                .values(**values)
+                sa.update(GameRow).where(GameRow.id == game_id, GameRow.ply == expect_ply).values(**values)
             )
             if result.rowcount != 1:
                 raise StorageError(f"game {game_id} was changed elsewhere; reload it")
@@ -197,8 +194,14 @@ class Store:
     def summaries(self, limit: int = 50) -> list[dict[str, Any]]:
         query = (
             sa.select(
-                GameRow.id, GameRow.game, GameRow.options, GameRow.seats, GameRow.ply,
-                GameRow.status, GameRow.created_at, GameRow.updated_at,
+                GameRow.id,
+                GameRow.game,
+                GameRow.options,
+                GameRow.seats,
+                GameRow.ply,
+                GameRow.status,
+                GameRow.created_at,
+                GameRow.updated_at,
             )
             .order_by(GameRow.updated_at.desc())
             .limit(limit)

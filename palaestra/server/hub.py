@@ -307,24 +307,19 @@ class Hub:
             if kind == "human":
                 token = secrets.token_urlsafe(18)
                 tokens.append(token)
-                made.append(
-                    Seat("human", name, None, hash_token(token), bool(spec.get("joined", False)))
-                )
+                made.append(Seat("human", name, None, hash_token(token), bool(spec.get("joined", False))))
             elif kind == "ai":
                 level = str(spec.get("level") or "random")
                 if level not in self.levels:
                     raise ApiError(
                         400,
                         "bad_seats",
-                        f"seat {index + 1}: unknown AI level {level!r} "
-                        f"(levels: {', '.join(self.levels)})",
+                        f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
                     )
                 tokens.append(None)
                 made.append(Seat("ai", name or f"AI ({level})", level, None, True))
             else:
-                raise ApiError(
-                    400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}"
-                )
+                raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
         if seed is None:
             seed = secrets.randbits(31)
         state = game.new_initial_state(seed)
@@ -365,9 +360,7 @@ class Hub:
         return seat
 
     # --- playing ----------------------------------------------------------------------------
-    async def act(
-        self, game_id: str, token: str, ply: int, action: int | None, move: str | None
-    ) -> Session:
+    async def act(self, game_id: str, token: str, ply: int, action: int | None, move: str | None) -> Session:
         if (action is None) == (move is None):
             raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
         session = await self.get(game_id)

@@ -254,7 +254,9 @@ def test_hint(client: TestClient) -> None:
 # --- AI, chance ------------------------------------------------------------------------------------
 def test_ai_and_chance_play_server_side(client: TestClient) -> None:
     created = create(
-        client, options={"coin": True, "stones": 9}, seats=[{"kind": "human"}, {"kind": "ai", "level": "random"}]
+        client,
+        options={"coin": True, "stones": 9},
+        seats=[{"kind": "human"}, {"kind": "ai", "level": "random"}],
     )
     gid, token = created["id"], created["seats"][0]["token"]
     assert created["seats"][1]["token"] is None

@@ -1,0 +1,503 @@
+// Palaestra browser UI: no build step, one ES module plus one renderer module per game.
+//
+// Routes (in the URL hash, so tokens never reach server logs):
+//   #/                      home: new game, my games, games to watch
+//   #/game/ID               play or watch a game (live over the websocket)
+//   #/join/ID/TOKEN         take the seat of an invitation link, then #/game/ID
+//   #/replay/ID[/PLY]       step through a game
+//
+// A game's renderer is the module /games/NAME/web/board.js (served from the game's own package
+// folder); it exports createBoard(container, helpers) -> {update(view, ctx), destroy()}.
+
+const app = document.getElementById("app");
+const toastEl = document.getElementById("toast");
+const connEl = document.getElementById("conn");
+
+// --- small helpers ---------------------------------------------------------------------------------
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export const PLAYER_COLOURS = ["#d84315", "#1565c0", "#2e7d32", "#6a1b9a"];
+
+let toastTimer = null;
+function toast(message, error = false) {
+  toastEl.textContent = message;
+  toastEl.className = "toast show" + (error ? " error" : "");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { toastEl.className = "toast"; }, error ? 5000 : 2500);
+}
+
+async function api(path, options = {}) {
+  const init = { method: options.method || "GET", headers: { ...(options.headers || {}) } };
+  if (options.body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(options.body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    const err = new Error((data && data.message) || `request failed (${response.status})`);
+    err.code = data && data.error;
+    err.status = response.status;
+    throw err;
+  }
+  return data;
+}
+
+// --- what this browser knows: its seats' tokens, invitations it made, its name --------------------
+const STORE_KEY = "palaestra.games";
+function loadMine() {
+  try { return JSON.parse(localStorage.getItem(STORE_KEY) || "{}"); } catch { return {}; }
+}
+function saveMine(mine) { localStorage.setItem(STORE_KEY, JSON.stringify(mine)); }
+function mineOf(id) {
+  const mine = loadMine();
+  return mine[id] || { tokens: {}, invites: {} };
+}
+function rememberGame(id, entry) {
+  const mine = loadMine();
+  mine[id] = { tokens: {}, invites: {}, ...(mine[id] || {}), ...entry, at: Date.now() };
+  saveMine(mine);
+}
+function myName() { return localStorage.getItem("palaestra.name") || ""; }
+
+let metaCache = null;
+async function meta() {
+  if (!metaCache) metaCache = await api("/api/meta");
+  return metaCache;
+}
+
+const renderers = {};
+async function rendererFor(gameName) {
+  if (gameName in renderers) return renderers[gameName];
+  const m = await meta();
+  const info = m.games.find((g) => g.name === gameName);
+  let mod = null;
+  if (info && info.renderer) {
+    try { mod = await import(info.renderer); } catch (err) { console.error("renderer failed", err); }
+  }
+  renderers[gameName] = mod;
+  return mod;
+}
+
+function textBoard(container) {
+  const pre = el("pre", { class: "text-board" });
+  container.append(pre);
+  return { update(view) { pre.textContent = view.text; }, destroy() {} };
+}
+
+async function makeBoard(gameName, container) {
+  const mod = await rendererFor(gameName);
+  const helpers = { el, svg, PLAYER_COLOURS, toast };
+  if (mod && mod.createBoard) {
+    try { return mod.createBoard(container, helpers); } catch (err) { console.error(err); }
+  }
+  return textBoard(container);
+}
+
+// --- routing -----------------------------------------------------------------------------------------
+let cleanup = () => {};
+async function route() {
+  cleanup();
+  cleanup = () => {};
+  connEl.className = "conn";
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  try {
+    if (parts[0] === "game" && parts[1]) await gamePage(parts[1]);
+    else if (parts[0] === "join" && parts[1] && parts[2]) await joinPage(parts[1], parts[2]);
+    else if (parts[0] === "replay" && parts[1]) await replayPage(parts[1], parts[2] ? Number(parts[2]) : null);
+    else await homePage();
+  } catch (err) {
+    app.replaceChildren(el("div", { class: "card" }, el("h2", { text: "Something went wrong" }),
+      el("p", { text: err.message }), el("a", { href: "#/" }, "Back home")));
+  }
+}
+window.addEventListener("hashchange", route);
+
+// --- home ----------------------------------------------------------------------------------------------
+async function homePage() {
+  const m = await meta();
+  const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: "New game" }));
+  const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: "My games" }));
+  const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: "Watch" }));
+  app.replaceChildren(el("div", { class: "cards" }, newCard, mineCard, watchCard));
+  buildNewGameForm(newCard, m);
+
+  const games = await api("/api/games?limit=100");
+  const mine = loadMine();
+  const mineList = el("ul", { class: "list" });
+  const watchList = el("ul", { class: "list" });
+  for (const g of games) {
+    const entry = mine[g.id];
+    const who = g.seats.map((s) => s.name || s.player_name).join(" · ");
+    const item = el("li", { "data-game": g.id },
+      el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
+      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? "finished" : `move ${g.ply}` }),
+      el("span", { class: "muted small", text: who }),
+      g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, "replay") : null);
+    if (entry) mineList.append(item);
+    else if (g.status === "active") watchList.append(item);
+  }
+  mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: "No games yet." }));
+  watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: "Nobody is playing right now." }));
+}
+
+function buildNewGameForm(card, m) {
+  const form = el("form", { id: "new-game-form" });
+  const gameSelect = el("select", { name: "game", id: "game-select" },
+    m.games.map((g) => el("option", { value: g.name, text: g.title })));
+  const prefer = ["agamemnon", "athos", "archimedes"].find((n) => m.games.some((g) => g.name === n));
+  if (prefer) gameSelect.value = prefer;
+  const nameInput = el("input", { name: "name", placeholder: "your name", value: myName(), maxlength: 40 });
+  const optionsBox = el("div", { id: "options" });
+  const seatsBox = el("div", { id: "seats" });
+  form.append(
+    el("div", { class: "field" }, el("label", { text: "Game" }), gameSelect),
+    el("div", { class: "field" }, el("label", { text: "Your name" }), nameInput),
+    optionsBox,
+    el("h3", { text: "Seats" }),
+    seatsBox,
+    el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, "Start game")));
+  card.append(form);
+
+  const info = () => m.games.find((g) => g.name === gameSelect.value);
+  const optionInputs = {};
+
+  function seatCount() {
+    const g = info();
+    const p = optionInputs.players;
+    const count = p ? Number(p.value) : g.seatings[0].players;
+    return g.seatings.find((s) => s.players === count) || g.seatings[0];
+  }
+
+  function drawSeats() {
+    const seating = seatCount();
+    seatsBox.replaceChildren();
+    seating.names.forEach((name, i) => {
+      const select = el("select", { name: `seat${i}`, "data-seat": i },
+        el("option", { value: "me", text: "me" }),
+        el("option", { value: "friend", text: "a friend (link)" }),
+        m.ai_levels.map((lv) => el("option", { value: `ai:${lv}`, text: `AI: ${lv}` })));
+      if (i > 0) {
+        const preferred = ["casual", "beginner", "random"].find((lv) => m.ai_levels.includes(lv));
+        select.value = preferred ? `ai:${preferred}` : "friend";
+      }
+      seatsBox.append(el("div", { class: "seat-row" },
+        el("span", { class: "who" }, el("span", { class: "swatch" }), name), select));
+    });
+  }
+
+  function drawOptions() {
+    const g = info();
+    optionsBox.replaceChildren();
+    for (const key of Object.keys(optionInputs)) delete optionInputs[key];
+    for (const o of g.options) {
+      let input;
+      const id = `opt-${o.name}`;
+      if (o.kind === "bool") {
+        input = el("input", { type: "checkbox", id, name: o.name });
+        input.checked = Boolean(o.default);
+      } else if (o.choices) {
+        input = el("select", { id, name: o.name },
+          (o.default === null ? [el("option", { value: "", text: "(random)" })] : []),
+          o.choices.map((c) => el("option", { value: String(c), text: String(c) })));
+        input.value = o.default === null ? "" : String(o.default);
+      } else if (o.kind === "int") {
+        input = el("input", { type: "number", id, name: o.name, min: o.minimum, max: o.maximum, value: o.default ?? "" });
+      } else {
+        input = el("input", { type: "text", id, name: o.name, value: o.default ?? "", placeholder: "(default)" });
+      }
+      optionInputs[o.name] = input;
+      optionsBox.append(el("div", { class: "field", title: o.help },
+        el("label", { for: id, text: o.name.replace(/_/g, " ") }), input,
+        el("span", { class: "muted small", text: o.help })));
+      if (o.name === "players") input.addEventListener("change", drawSeats);
+    }
+    drawSeats();
+  }
+
+  gameSelect.addEventListener("change", drawOptions);
+  drawOptions();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const g = info();
+    localStorage.setItem("palaestra.name", nameInput.value.trim());
+    const options = {};
+    for (const o of g.options) {
+      const input = optionInputs[o.name];
+      if (o.kind === "bool") { if (input.checked !== Boolean(o.default)) options[o.name] = input.checked; continue; }
+      if (input.value === "") continue;
+      const value = o.kind === "int" ? Number(input.value) : input.value;
+      if (value !== o.default) options[o.name] = value;
+    }
+    const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    const seats = choices.map((c) => {
+      if (c === "me") return { kind: "human", joined: true, name: nameInput.value.trim() || null };
+      if (c === "friend") return { kind: "human" };
+      return { kind: "ai", level: c.slice(3) };
+    });
+    try {
+      const created = await api("/api/games", { method: "POST", body: { game: g.name, options, seats } });
+      const tokens = {};
+      const invites = {};
+      created.seats.forEach((s, i) => {
+        if (!s.token) return;
+        if (choices[i] === "me") tokens[i] = s.token;
+        else invites[i] = location.origin + location.pathname + s.invite.replace(/^\//, "");
+      });
+      rememberGame(created.id, { tokens, invites, game: g.name });
+      location.hash = `#/game/${created.id}`;
+    } catch (err) {
+      toast(err.message, true);
+    }
+  });
+}
+
+// --- joining by link -------------------------------------------------------------------------------------
+async function joinPage(id, token) {
+  let name = myName();
+  const result = await api(`/api/games/${id}/join`, { method: "POST", body: { token, name: name || null } });
+  const entry = mineOf(id);
+  entry.tokens[result.seat] = token;
+  rememberGame(id, { tokens: entry.tokens, game: result.game.game });
+  location.replace(`#/game/${id}`);
+}
+
+// --- a game, live ------------------------------------------------------------------------------------------
+function seatColour(i) { return PLAYER_COLOURS[i % PLAYER_COLOURS.length]; }
+
+async function gamePage(id) {
+  let view = await api(`/api/games/${id}`);
+  const mine = mineOf(id);
+  const myTokens = mine.tokens || {};
+  const mySeats = Object.keys(myTokens).map(Number);
+
+  const boardBox = el("div", { class: "board-wrap", id: "board" });
+  const playersBox = el("ul", { class: "players", id: "players" });
+  const statusBox = el("div", { class: "status", id: "status" });
+  const resultBox = el("div", { id: "result" });
+  const legalBox = el("div", { class: "legal", id: "legal" });
+  const legalCard = el("details", { class: "card", id: "legal-card" }, el("summary", { text: "Legal moves" }), legalBox);
+  const movesBox = el("ol", { class: "moves", id: "moves" });
+  const hintList = el("ol", { class: "hints", id: "hints" });
+  const hintButton = el("button", { class: "secondary", id: "hint", type: "button" }, "Hint");
+  const resignButton = el("button", { class: "secondary", id: "resign", type: "button" }, "Resign");
+  const invitesBox = el("div", { id: "invites" });
+  const actions = el("div", { class: "card" }, el("div", { class: "field" }, hintButton, resignButton), hintList);
+
+  app.replaceChildren(el("div", { class: "game" },
+    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` })), resultBox, boardBox),
+    el("aside", { class: "side" },
+      el("div", { class: "card" }, statusBox, playersBox),
+      invitesBox,
+      legalCard,
+      mySeats.length ? actions : el("p", { class: "muted small", text: "You are watching this game." }),
+      el("div", { class: "card" }, el("h3", { text: "Moves" }), movesBox,
+        el("p", { class: "small" }, el("a", { href: `#/replay/${id}` }, "replay"), " · ",
+          el("a", { href: `/api/games/${id}/record`, target: "_blank" }, "record (JSON)"))))));
+
+  const board = await makeBoard(view.game, boardBox);
+  if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
+
+  // invitations this browser made
+  for (const [seat, url] of Object.entries(mine.invites || {})) {
+    const input = el("input", { readonly: true, value: url, "data-seat": seat });
+    invitesBox.append(el("div", { class: "card" },
+      el("div", { class: "small", text: `Invitation for ${view.seats[seat].player_name}:` }),
+      el("div", { class: "invite" }, input,
+        el("button", { type: "button", class: "secondary", onclick: async () => {
+          input.select();
+          try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { document.execCommand("copy"); toast("Link copied"); }
+        } }, "Copy"))));
+  }
+
+  let pending = false;
+
+  async function play(action) {
+    if (pending) return;
+    const player = view.current_player;
+    const token = myTokens[player];
+    if (!token) { toast("It is not your turn", true); return; }
+    pending = true;
+    try {
+      view = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
+      draw();
+    } catch (err) {
+      toast(err.message, true);
+      if (err.code === "stale_action") view = await api(`/api/games/${id}`), draw();
+    } finally {
+      pending = false;
+    }
+  }
+
+  hintButton.addEventListener("click", async () => {
+    const token = myTokens[view.current_player];
+    if (!token) { toast("Hints are for your own turn", true); return; }
+    hintList.replaceChildren(el("li", { class: "muted", text: "thinking…" }));
+    try {
+      const hints = await api(`/api/games/${id}/hint?top=3`, { headers: { "X-Seat-Token": token } });
+      hintList.replaceChildren(...hints.map((h) => el("li", {}, `${h.move} `, el("span", { class: "muted", text: `(${h.value.toFixed(2)}, ${h.agent})` }))));
+    } catch (err) {
+      hintList.replaceChildren();
+      toast(err.message, true);
+    }
+  });
+
+  resignButton.addEventListener("click", async () => {
+    const seat = mySeats.includes(view.current_player) ? view.current_player : mySeats[0];
+    if (!confirm(`Resign for ${view.seats[seat].player_name}? The game ends.`)) return;
+    try {
+      view = await api(`/api/games/${id}/resign`, { method: "POST", body: { token: myTokens[seat] } });
+      draw();
+    } catch (err) { toast(err.message, true); }
+  });
+
+  function draw() {
+    const myTurn = view.status === "active" && mySeats.includes(view.current_player);
+    // players and scores
+    playersBox.replaceChildren(...view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
+      el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
+      el("span", {}, s.player_name, s.name ? el("span", { class: "muted small", text: ` ${s.name}` }) : null,
+        s.kind === "ai" ? el("span", { class: "tag", text: `AI ${s.level}` }) : null,
+        mySeats.includes(i) ? el("span", { class: "tag", text: "you" }) : null,
+        s.kind === "human" && !s.joined ? el("span", { class: "tag", text: "invited" }) : null),
+      el("span", { class: "score", text: formatScore(view.scores[i]) }))));
+    // status
+    statusBox.className = "status" + (myTurn ? " mine" : "");
+    if (view.status === "finished") statusBox.textContent = "Game over";
+    else if (view.current_player === -1) statusBox.textContent = "Drawing…";
+    else if (myTurn) statusBox.textContent = `Your turn (${view.to_move})`;
+    else {
+      const seat = view.seats[view.current_player];
+      statusBox.textContent = seat && seat.kind === "ai" ? `${view.to_move} (AI) is thinking…` : `Waiting for ${view.to_move}`;
+    }
+    statusBox.dataset.ply = view.ply;
+    statusBox.dataset.mine = myTurn ? "1" : "0";
+    // result
+    if (view.status === "finished" && view.result) {
+      resultBox.replaceChildren(el("div", { class: "result", id: "result-banner" },
+        el("div", { text: capitalise(view.result.text) }),
+        el("div", { class: "small", text: "Scores: " + view.seats.map((s, i) => `${s.player_name} ${formatScore(view.result.scores[i])}`).join(", ") }),
+        el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", el("a", { href: "#/" }, "New game"))));
+    } else resultBox.replaceChildren();
+    // moves
+    movesBox.replaceChildren(...view.moves.map((mv) => el("li", { class: mv.player < 0 ? "chance" : "" },
+      mv.player >= 0 ? `${view.seats[mv.player].player_name}: ` : "", mv.move)));
+    movesBox.scrollTop = movesBox.scrollHeight;
+    // legal moves as buttons (always available; boards add clicking on the board itself)
+    legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, onclick: () => play(l.action) }, l.move)));
+    hintButton.disabled = !myTurn;
+    resignButton.disabled = view.status !== "active";
+    if (!myTurn) hintList.replaceChildren();
+    board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, mySeats, replay: false });
+  }
+  draw();
+
+  // live updates
+  let socket = null;
+  let closed = false;
+  let retry = 500;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
+    socket.addEventListener("open", () => { connEl.className = "conn on"; retry = 500; });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state" && message.game.ply >= view.ply) { view = message.game; draw(); }
+    });
+    socket.addEventListener("close", () => {
+      connEl.className = "conn off";
+      if (!closed) setTimeout(connect, retry = Math.min(retry * 2, 10000));
+    });
+  }
+  connect();
+  const ping = setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
+  cleanup = () => { closed = true; clearInterval(ping); if (socket) socket.close(); board.destroy && board.destroy(); };
+}
+
+function formatScore(x) {
+  if (x === undefined || x === null) return "";
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+function capitalise(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
+
+// --- replay viewer -----------------------------------------------------------------------------------------
+async function replayPage(id, startPly) {
+  const game = await api(`/api/games/${id}`);
+  const total = game.ply;
+  let ply = startPly === null || Number.isNaN(startPly) ? total : Math.max(0, Math.min(total, startPly));
+  const boardBox = el("div", { class: "board-wrap", id: "board" });
+  const slider = el("input", { type: "range", min: 0, max: total, value: ply, id: "replay-slider" });
+  const label = el("span", { id: "replay-ply" });
+  const lastMove = el("div", { class: "muted", id: "replay-move" });
+  const scores = el("ul", { class: "players" });
+  const movesBox = el("ol", { class: "moves" });
+  const go = (n) => { ply = Math.max(0, Math.min(total, n)); slider.value = ply; show(); };
+  app.replaceChildren(el("div", { class: "game" },
+    el("div", {}, el("h2", {}, `Replay: ${game.title} `, el("span", { class: "muted small", text: `#${id}` })),
+      el("div", { class: "replay-bar" },
+        el("button", { type: "button", class: "secondary", id: "replay-first", onclick: () => go(0) }, "⏮"),
+        el("button", { type: "button", class: "secondary", id: "replay-prev", onclick: () => go(ply - 1) }, "◀"),
+        slider,
+        el("button", { type: "button", class: "secondary", id: "replay-next", onclick: () => go(ply + 1) }, "▶"),
+        el("button", { type: "button", class: "secondary", id: "replay-last", onclick: () => go(total) }, "⏭"),
+        label),
+      lastMove, boardBox),
+    el("aside", { class: "side" },
+      el("div", { class: "card" }, el("h3", { text: "Score" }), scores),
+      game.result ? el("div", { class: "card", text: capitalise(game.result.text) }) : null,
+      el("div", { class: "card" }, el("h3", { text: "Moves" }), movesBox),
+      el("a", { href: `#/game/${id}` }, "Back to the game"))));
+  movesBox.replaceChildren(...game.moves.map((mv, i) => el("li", { class: mv.player < 0 ? "chance" : "", style: "cursor:pointer", onclick: () => go(i + 1) },
+    mv.player >= 0 ? `${game.seats[mv.player].player_name}: ` : "", mv.move)));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.addEventListener("keydown", onKey);
+  function onKey(e) { if (e.key === "ArrowLeft") go(ply - 1); if (e.key === "ArrowRight") go(ply + 1); }
+  const board = await makeBoard(game.game, boardBox);
+  let token = 0;
+  async function show() {
+    const mine = ++token;
+    label.textContent = `move ${ply} / ${total}`;
+    const r = await api(`/api/games/${id}/replay?ply=${ply}`);
+    if (mine !== token) return;
+    lastMove.textContent = r.last_move ? `${r.last_move.player >= 0 ? game.seats[r.last_move.player].player_name + ": " : ""}${r.last_move.move}` : "start";
+    [...movesBox.children].forEach((li, i) => { li.style.fontWeight = i === ply - 1 ? "700" : ""; });
+    scores.replaceChildren(...game.seats.map((s, i) => el("li", {}, el("span", { class: "swatch", style: `background:${seatColour(i)}` }), s.player_name, el("span", { class: "score", text: formatScore(r.scores[i]) }))));
+    const view = { ...game, ply, state: r.state, text: r.text, scores: r.scores, current_player: r.current_player, legal: [], moves: game.moves.slice(0, ply), status: ply === total ? game.status : "active" };
+    board.update(view, { interactive: false, legal: [], play: () => {}, mySeats: [], replay: true });
+  }
+  await show();
+  cleanup = () => { document.removeEventListener("keydown", onKey); board.destroy && board.destroy(); };
+}
+
+route();
