@@ -54,8 +54,9 @@ from palaestra.core.registry import load_game
 Observation = dict[str, NDArray[Any]]
 
 #: bounds of the observation tensors, per game (every value lies in [low, high]); games not
-#: listed use :data:`DEFAULT_OBSERVATION_BOUNDS`
-OBSERVATION_BOUNDS: dict[str, tuple[float, float]] = {}
+#: listed use :data:`DEFAULT_OBSERVATION_BOUNDS`. Agamemnon counts tiles of a kind in the hand,
+#: set aside and named stacks: at most 3, the largest supply of one tile code (AGA-C1).
+OBSERVATION_BOUNDS: dict[str, tuple[float, float]] = {"agamemnon": (0.0, 3.0)}
 DEFAULT_OBSERVATION_BOUNDS = (0.0, 1.0)
 
 
