@@ -1,0 +1,764 @@
+"""Archimedes (Niek Neuwahl, 1995) on the Palaestra core protocol: rulings ARC-* of RULINGS.md.
+
+Notation and formats are documented in docs/archimedes.md:
+
+* a move is ``START-END`` in the board's cell names (``a2-b1``); a pass is ``pass``;
+* action ids: ``start * 96 + end`` for a move, ``96 * 96 = 9216`` for the pass;
+* a position is ``{"game": "archimedes", "players": 2, "revisit": false, "move_limit": 1000,
+  "cubes": [["a2", "a4", "a6", "a8"], ["h2", "h4", "h6", "h8"]], "to_move": 0, "passes": 0,
+  "ply": 0}`` (only ``game`` and ``cubes`` are required).
+
+Cubes are kept as a flat list of cells, four per player: cube ``k`` belongs to player ``k // 4``.
+Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from palaestra.core.errors import (
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    PositionError,
+    RecordError,
+)
+from palaestra.core.game import TERMINAL, Game, Option, State, returns_from_ranks
+from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
+
+CUBES = 4
+#: start side of each player, by player count (ARC-S1, ARC-S2)
+START_SIDES: dict[int, tuple[str, ...]] = {2: ("S", "N"), 3: ("S", "NE", "NW")}
+SIDE_WORDS = {"S": "south", "N": "north", "SE": "south-east", "NW": "north-west",
+              "SW": "south-west", "NE": "north-east"}
+#: how the game ended
+HOME, PASSES, LIMIT = "home", "passes", "limit"
+DEFAULT_MOVE_LIMIT = 1000
+
+_MOVE = re.compile(r"^\s*([a-z]\d{1,2})\s*-\s*([a-z]\d{1,2})\s*$")
+_POSITION_KEYS = ("game", "options", "players", "revisit", "move_limit", "cubes", "to_move",
+                  "passes", "ply", "format")
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class ArchimedesGame(Game):
+    """Archimedes for 2 or 3 players (ARC-S1, ARC-S2)."""
+
+    name: ClassVar[str] = "archimedes"
+    title: ClassVar[str] = "Archimedes"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("players", int, 2, "number of players (2 or 3)", choices=(2, 3)),
+        Option("revisit", bool, False,
+               "paths may enter a cell more than once (ARC-M2 game option; never end on the start)"),
+        Option("move_limit", int, DEFAULT_MOVE_LIMIT,
+               "the game ends after this many plies, passes included (software limit; ranked as "
+               "in ARC-M6)", minimum=1, maximum=10_000_000),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.board: Board = default_board()
+        b = self.board
+        n = self.num_players
+        self.size = b.size
+        #: the action id of a pass
+        self.pass_action = b.size * b.size
+        self.revisit = bool(self.options["revisit"])
+        limit = self.options["move_limit"]
+        assert isinstance(limit, int)
+        self.move_limit: int = limit
+        self.start_sides = START_SIDES[n]
+        self.goal_sides = tuple(OPPOSITE[s] for s in self.start_sides)
+        self.start_cells: tuple[tuple[int, ...], ...] = tuple(b.sides[s] for s in self.start_sides)
+        self.start_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.start_sides)
+        self.goal_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.goal_sides)
+        #: ARC-M7 applies with three players
+        self.restrict_release = n == 3
+        self.all_mask = b.all_mask
+        self.block_mask: tuple[int, ...] = tuple(
+            (1 << c) | b.neighbour_mask[c] for c in range(b.size)
+        )
+        self.nbr_bits: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((m, 1 << m) for m in nbrs) for nbrs in b.neighbours
+        )
+        #: steps from each cell to the nearest goal cell, per player (for evaluate)
+        self.goal_distance: tuple[tuple[int, ...], ...] = tuple(
+            b.distances_to(m) for m in self.goal_mask
+        )
+
+    # --- facts -------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        players = self.options["players"]
+        assert isinstance(players, int)
+        return players
+
+    def num_distinct_actions(self) -> int:
+        return self.size * self.size + 1
+
+    def max_game_length(self) -> int:
+        return self.move_limit
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (3 * self.num_players + 1, self.size)
+
+    def player_name(self, player: int) -> str:
+        return f"player {player + 1} ({self.start_sides[player]})"
+
+    # --- states ------------------------------------------------------------------------------
+    def new_initial_state(self, seed: int | None = None) -> ArchimedesState:
+        pos = [c for cells in self.start_cells for c in cells]
+        return ArchimedesState(self, pos, seed=seed)
+
+    def _state_from_dict(self, doc: Mapping[str, Any]) -> ArchimedesState:
+        start = doc.get("start")
+        history = doc.get("history", [])
+        if not isinstance(history, list) or not all(
+            isinstance(a, int) and not isinstance(a, bool) for a in history
+        ):
+            raise RecordError("'history' of a saved state is a list of action ids")
+        try:
+            state = self.new_initial_state(doc.get("seed")) if start is None else self._from_position(start)
+        except PositionError as err:
+            raise RecordError(f"the saved state's start position is broken: {err}") from None
+        state.seed = doc.get("seed")
+        for i, action in enumerate(history):
+            try:
+                state.apply_action(action)
+            except IllegalActionError as err:
+                raise RecordError(f"action {i + 1} of the saved state does not replay: {err}") from None
+        position = doc.get("position")
+        if position is not None and position != state.to_position():
+            raise RecordError("the saved position differs from the one its history gives")
+        return state
+
+    def state_from_position(self, doc: Mapping[str, Any]) -> ArchimedesState:
+        return self._from_position(doc)
+
+    def _from_position(self, doc: object) -> ArchimedesState:
+        if not isinstance(doc, Mapping):
+            raise PositionError("a position is a JSON object")
+        if doc.get("game", self.name) != self.name:
+            raise PositionError(f"this position is of {doc.get('game')!r}, not archimedes")
+        unknown = sorted(set(doc) - set(_POSITION_KEYS))
+        if unknown:
+            raise PositionError(
+                f"unknown field {unknown[0]!r} in an archimedes position (fields: "
+                f"{', '.join(_POSITION_KEYS)})"
+            )
+        cubes = doc.get("cubes")
+        if not isinstance(cubes, list) or not all(isinstance(c, list) for c in cubes):
+            raise PositionError("'cubes' is a list with one list of cell names per player")
+        options: dict[str, object] = {
+            k: v for k, v in self.options.items() if k in ("revisit", "move_limit")
+        }
+        given = doc.get("options", {})
+        if not isinstance(given, Mapping):
+            raise PositionError("'options' is a JSON object")
+        options.update(given)
+        for key in ("players", "revisit", "move_limit"):
+            if key in doc:
+                options[key] = doc[key]
+        if "players" not in options:
+            options["players"] = len(cubes) if len(cubes) in (2, 3) else self.num_players
+        try:
+            game = self if options == self.options else ArchimedesGame(**options)
+        except OptionError as err:
+            raise PositionError(str(err)) from None
+        n = game.num_players
+        if len(cubes) != n:
+            raise PositionError(f"'cubes' has {len(cubes)} lists, one per player: {n} are needed")
+        b = game.board
+        pos: list[int] = []
+        owner: dict[int, int] = {}
+        for p, cells in enumerate(cubes):
+            who = game.player_name(p)
+            if len(cells) != CUBES:
+                raise PositionError(f"{who} has {len(cells)} cubes, not {CUBES}")
+            for name in cells:
+                if not isinstance(name, str) or name.strip().lower() not in b.index:
+                    raise PositionError(f"{who}: {name!r} is not a cell of the board ({_cell_help(b)})")
+                c = b.index[name.strip().lower()]
+                if c in owner:
+                    raise PositionError(
+                        f"two cubes on {b.names[c]} ({game.player_name(owner[c])} and {who})"
+                    )
+                owner[c] = p
+                pos.append(c)
+        to_move = _int_field(doc, "to_move", 0)
+        if not 0 <= to_move < n:
+            raise PositionError(f"'to_move' is a player number from 0 to {n - 1}, not {to_move}")
+        passes = _int_field(doc, "passes", 0)
+        if not 0 <= passes <= n:
+            raise PositionError(f"'passes' (passes in a row) is from 0 to {n}, not {passes}")
+        ply = _int_field(doc, "ply", 0)
+        if ply < 0:
+            raise PositionError(f"'ply' is 0 or more, not {ply}")
+        home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in pos[4 * p: 4 * p + 4])]
+        if len(home) > 1:
+            raise PositionError(
+                " and ".join(game.player_name(p) for p in home) + " all have four cubes home"
+            )
+        state = ArchimedesState(game, pos, to_move=to_move, passes=passes, ply=ply)
+        state._origin = state.to_position()
+        return state
+
+
+def _int_field(doc: Mapping[str, Any], key: str, default: int) -> int:
+    value = doc.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError(f"{key!r} is a whole number, not {value!r}")
+    return value
+
+
+def _cell_help(b: Board) -> str:
+    rows: dict[str, int] = {}
+    for name in b.names:
+        rows[name[0]] = max(rows.get(name[0], 0), int(name[1:]))
+    return "cells are " + ", ".join(f"{r}1..{r}{m}" for r, m in rows.items())
+
+
+class ArchimedesState(State):
+    """A position of Archimedes with its history."""
+
+    game: ArchimedesGame
+
+    def __init__(
+        self,
+        game: ArchimedesGame,
+        pos: list[int],
+        seed: int | None = None,
+        to_move: int = 0,
+        passes: int = 0,
+        ply: int = 0,
+    ) -> None:
+        super().__init__(game, seed)
+        self._pos = pos
+        self._to_move = to_move
+        self._passes = passes
+        self._ply = ply
+        self._end: str | None = None
+        self._winner: int | None = None
+        self._legal: list[int] | None = None
+        #: the position this state's history starts from (None: the standard start)
+        self._origin: dict[str, Any] | None = None
+        self._settle()
+
+    def _settle(self) -> None:
+        """Decide from the position alone whether the game is over (ARC-E1, ARC-M6, limit)."""
+        g = self.game
+        for p in range(g.num_players):
+            if self._home(p) == CUBES:
+                self._end, self._winner = HOME, p
+                return
+        if self._passes >= g.num_players:
+            self._end = PASSES
+        elif self._ply >= g.move_limit:
+            self._end = LIMIT
+
+    # --- facts of the position ---------------------------------------------------------------
+    def cubes(self, player: int) -> list[str]:
+        """Cell names of a player's cubes."""
+        names = self.game.board.names
+        return [names[c] for c in self._pos[4 * player: 4 * player + 4]]
+
+    def occupied(self) -> int:
+        occ = 0
+        for c in self._pos:
+            occ |= 1 << c
+        return occ
+
+    def distance(self, cell: int) -> int:
+        """ARC-M1: cubes in the three rows through ``cell`` (the cube there included)."""
+        return (self.occupied() & self.game.board.rows_mask[cell]).bit_count()
+
+    def _home(self, player: int) -> int:
+        goal = self.game.goal_mask[player]
+        return sum(1 for c in self._pos[4 * player: 4 * player + 4] if goal >> c & 1)
+
+    def arrived(self) -> list[int]:
+        """Cubes on goal cells, per player (ARC-M5)."""
+        return [self._home(p) for p in range(self.game.num_players)]
+
+    def _released(self, player: int) -> bool:
+        """ARC-M7: may a cube on one of ``player``'s start cells move now? (position alone)"""
+        g = self.game
+        if not g.restrict_release:
+            return True
+        start = g.start_mask[player]
+        mine = self._pos[4 * player: 4 * player + 4]
+        off = sum(1 for c in mine if not start >> c & 1)
+        return off < 2 + self._home(player)
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self._end is not None else self._to_move
+
+    @property
+    def passes(self) -> int:
+        return self._passes
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    @property
+    def end_reason(self) -> str | None:
+        """``"home"`` (ARC-E1), ``"passes"`` (ARC-M6), ``"limit"`` (move limit) or None."""
+        return self._end
+
+    # --- move generation ---------------------------------------------------------------------
+    def _free_for(self, index: int) -> int:
+        """Cells a cube may enter while cube ``index`` moves: not taken, not next to another (ARC-M3)."""
+        g = self.game
+        blocked = 0
+        block = g.block_mask
+        for j, c in enumerate(self._pos):
+            if j != index:
+                blocked |= block[c]
+        return g.all_mask & ~blocked
+
+    def _ends(self, start: int, steps: int, free: int, goal: int) -> int:
+        """Cells a cube on ``start`` can end on with ``steps`` steps through ``free`` cells
+        (ARC-M2), stopping early on a ``goal`` cell (ARC-M4)."""
+        g = self.game
+        nmask = g.board.neighbour_mask
+        if g.revisit:
+            # walks: a set of cells per step is exact
+            front = 1 << start
+            ends = 0
+            for k in range(steps):
+                nxt = 0
+                m = front
+                while m:
+                    low = m & -m
+                    nxt |= nmask[low.bit_length() - 1]
+                    m ^= low
+                front = nxt & free
+                if k < steps - 1:
+                    ends |= front & goal
+            return (ends | front) & ~(1 << start)
+        nbr_bits = g.nbr_bits
+        ends = 0
+        stack = [(start, 1 << start, steps)]
+        pop = stack.pop
+        push = stack.append
+        while stack:
+            c, vis, r = pop()
+            if r == 1:
+                ends |= nmask[c] & free & ~vis
+                continue
+            if r == 2:
+                for m, bit in nbr_bits[c]:
+                    if free & bit and not vis & bit:
+                        if goal & bit:
+                            ends |= bit
+                        ends |= nmask[m] & free & ~(vis | bit)
+                continue
+            r -= 1
+            for m, bit in nbr_bits[c]:
+                if free & bit and not vis & bit:
+                    if goal & bit:
+                        ends |= bit
+                    push((m, vis | bit, r))
+        return ends
+
+    def _movable(self, player: int) -> list[int]:
+        """Indices (into the cube list) of the player's cubes that may move (ARC-M5, ARC-M7)."""
+        g = self.game
+        goal = g.goal_mask[player]
+        start = g.start_mask[player]
+        released = self._released(player)
+        out = []
+        for i in range(4 * player, 4 * player + 4):
+            c = self._pos[i]
+            if goal >> c & 1:
+                continue
+            if not released and start >> c & 1:
+                continue
+            out.append(i)
+        return out
+
+    def _generate(self, player: int) -> list[int]:
+        """Every move of ``player`` (no pass), sorted: one id per start and end cell."""
+        g = self.game
+        pos = self._pos
+        block = g.block_mask
+        base = 4 * player
+        occ = 0
+        others = 0
+        for j, c in enumerate(pos):
+            occ |= 1 << c
+            if not base <= j < base + 4:
+                others |= block[c]
+        mine = pos[base: base + 4]
+        mine_block = [block[c] for c in mine]
+        goal = g.goal_mask[player]
+        start = g.start_mask[player]
+        released = True
+        if g.restrict_release:  # ARC-M7, on the position alone
+            off = 0
+            home = 0
+            for c in mine:
+                if not start >> c & 1:
+                    off += 1
+                if goal >> c & 1:
+                    home += 1
+            released = off < 2 + home
+        rows = g.board.rows_mask
+        all_mask = g.all_mask
+        size = g.size
+        out: list[int] = []
+        for k in range(4):
+            c = mine[k]
+            if goal >> c & 1:  # ARC-M5: arrived cubes stay
+                continue
+            if not released and start >> c & 1:
+                continue
+            blocked = others
+            for k2 in range(4):
+                if k2 != k:
+                    blocked |= mine_block[k2]
+            ends = self._ends(c, (occ & rows[c]).bit_count(), all_mask & ~blocked, goal)
+            first = c * size
+            while ends:
+                low = ends & -ends
+                out.append(first + low.bit_length() - 1)
+                ends ^= low
+        out.sort()
+        return out
+
+    def legal_actions(self) -> list[int]:
+        if self._end is not None:
+            return []
+        if self._legal is None:
+            moves = self._generate(self._to_move)
+            self._legal = moves or [self.game.pass_action]  # ARC-M6
+        return list(self._legal)
+
+    def is_legal(self, action: int) -> bool:
+        if self._end is not None:
+            return False
+        if self._legal is None:
+            self.legal_actions()
+        assert self._legal is not None
+        return action in self._legal
+
+    def _apply(self, action: int) -> None:
+        g = self.game
+        p = self._to_move
+        self._legal = None
+        if action == g.pass_action:
+            self._passes += 1
+            if self._passes >= g.num_players:
+                self._end = PASSES  # ARC-M6
+        else:
+            start, end = divmod(action, g.size)
+            self._pos[self._pos.index(start)] = end
+            self._passes = 0
+            if self._home(p) == CUBES:
+                self._end, self._winner = HOME, p  # ARC-E1
+        self._ply += 1
+        self._to_move = (p + 1) % g.num_players
+        if self._end is None and self._ply >= g.move_limit:
+            self._end = LIMIT
+
+    def clone(self) -> ArchimedesState:
+        other = object.__new__(ArchimedesState)
+        other.game = self.game
+        other.seed = self.seed
+        other.history = list(self.history)
+        other._pos = list(self._pos)
+        other._to_move = self._to_move
+        other._passes = self._passes
+        other._ply = self._ply
+        other._end = self._end
+        other._winner = self._winner
+        other._legal = self._legal  # never mutated in place
+        other._origin = self._origin
+        return other
+
+    # --- notation ----------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        g = self.game
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= g.pass_action:
+            raise IllegalActionError(f"{action!r} is not an archimedes action id (0 to {g.pass_action})")
+        if action == g.pass_action:
+            return "pass"
+        start, end = divmod(action, g.size)
+        return f"{g.board.names[start]}-{g.board.names[end]}"
+
+    def string_to_action(self, text: str) -> int:
+        g = self.game
+        if not isinstance(text, str):
+            raise NotationError(f"a move is a text like a2-a1 or 'pass', not {text!r}")
+        t = text.strip().lower()
+        if t == "pass":
+            return g.pass_action
+        match = _MOVE.match(t)
+        if match is None:
+            raise NotationError(
+                f"cannot read {text.strip()!r}: write a move as START-END with two cell names "
+                "(for example a2-a1), or 'pass'"
+            )
+        cells = []
+        for name in match.groups():
+            if name not in g.board.index:
+                raise NotationError(f"{name} is not a cell of the board ({_cell_help(g.board)})")
+            cells.append(g.board.index[name])
+        return cells[0] * g.size + cells[1]
+
+    def explain_illegal(self, action: object) -> str:
+        g = self.game
+        b = g.board
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= g.pass_action:
+            return f"{action!r} is not an archimedes action id (0 to {g.pass_action})"
+        if self._end is not None:
+            return "the game is over"
+        legal = self.legal_actions()
+        if action in legal:
+            return f"{self.action_to_string(action)} is legal"
+        p = self._to_move
+        who = g.player_name(p)
+        if action == g.pass_action:
+            return (f"{who} cannot pass: a player passes only without a legal move (ARC-M6), "
+                    f"and {len(legal)} moves are legal, e.g. {self.action_to_string(legal[0])}")
+        start, end = divmod(action, g.size)
+        s, e = b.names[start], b.names[end]
+        if start not in self._pos:
+            return f"there is no cube on {s}"
+        i = self._pos.index(start)
+        if i // 4 != p:
+            return f"the cube on {s} belongs to {g.player_name(i // 4)}; {who} is to move"
+        if g.goal_mask[p] >> start & 1:
+            return f"the cube on {s} has arrived and may not move any more (ARC-M5)"
+        if not self._released(p) and g.start_mask[p] >> start & 1:
+            home = self._home(p)
+            return (f"the cube on {s} may not leave its start cell yet (ARC-M7): {who} has "
+                    f"{2 + home} cubes out and {home} home; one more must arrive first")
+        if start == end:
+            return f"a move may not end on its start cell {s} (ARC-M2)"
+        if end in self._pos:
+            return f"{e} is taken by a cube of {g.player_name(self._pos.index(end) // 4)}"
+        steps = self.distance(start)
+        for j, c in enumerate(self._pos):
+            if j != i and g.block_mask[c] >> end & 1:
+                return f"{e} touches the cube on {b.names[c]} (ARC-M3)"
+        goal = g.goal_mask[p]
+        reach = "at most" if goal >> end & 1 else "exactly"
+        path = self._find_path(start, steps, g.all_mask, goal, end)
+        if path is None:
+            return (f"no path of {reach} {steps} steps from {s} reaches {e} "
+                    f"(distance {steps}: ARC-M1, ARC-M2)")
+        example = ""
+        for c in path[1:]:
+            if c in self._pos and c != start:
+                example = f"; {s}-{'-'.join(b.names[x] for x in path[1:])} meets the cube on {b.names[c]}"
+                break
+            touching = [b.names[x] for j, x in enumerate(self._pos) if j != i and g.block_mask[x] >> c & 1]
+            if touching:
+                example = (f"; {s}-{'-'.join(b.names[x] for x in path[1:])}: "
+                           f"{b.names[c]} touches the cube on {touching[0]}")
+                break
+        return (f"every path of {reach} {steps} steps from {s} to {e} enters a cell that is taken "
+                f"or touches another cube (ARC-M3){example}")
+
+    def _find_path(self, start: int, steps: int, free: int, goal: int, end: int) -> list[int] | None:
+        """One path (cells, start first) the ends of :meth:`_ends` allow from ``start`` to ``end``,
+        or None. Slow; for explanations only."""
+        g = self.game
+        nbrs = g.board.neighbours
+        if g.revisit:
+            layers = [1 << start]
+            for _ in range(steps):
+                nxt = 0
+                for c in _bits(layers[-1]):
+                    nxt |= g.board.neighbour_mask[c]
+                layers.append(nxt & free)
+            hits = [
+                k for k in range(1, steps + 1)
+                if layers[k] >> end & 1 and (k == steps or goal >> end & 1)
+            ]
+            if end == start or not hits:
+                return None
+            path = [end]
+            for k in range(hits[0] - 1, -1, -1):
+                path.append(next(c for c in nbrs[path[-1]] if layers[k] >> c & 1))
+            return path[::-1]
+
+        def search(path: list[int], left: int) -> list[int] | None:
+            c = path[-1]
+            for m in nbrs[c]:
+                if free >> m & 1 and m not in path:
+                    if m == end and (left == 1 or goal >> m & 1):
+                        return [*path, m]
+                    if left > 1:
+                        found = search([*path, m], left - 1)
+                        if found is not None:
+                            return found
+            return None
+
+        return search([start], steps)
+
+    # --- results -----------------------------------------------------------------------------
+    def ranks(self) -> list[int]:
+        """Final ranks (0 best): the winner alone first (ARC-E1); otherwise by arrived cubes."""
+        n = self.game.num_players
+        if self._end == HOME:
+            return [0 if p == self._winner else 1 for p in range(n)]
+        home = self.arrived()
+        return [sum(1 for h in home if h > home[p]) for p in range(n)]
+
+    def returns(self) -> list[float]:
+        if self._end is None:
+            return [0.0] * self.game.num_players
+        return returns_from_ranks(self.ranks())
+
+    def scores(self) -> list[float]:
+        return [float(h) for h in self.arrived()]
+
+    def score_details(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "scores": self.scores(),
+            "arrived": self.arrived(),
+            "cubes": [
+                [
+                    {"cell": g.board.names[c], "distance": self.distance(c),
+                     "arrived": bool(g.goal_mask[p] >> c & 1)}
+                    for c in self._pos[4 * p: 4 * p + 4]
+                ]
+                for p in range(g.num_players)
+            ],
+            "to_move": None if self._end is not None else self._to_move,
+            "ended": self._end,
+        }
+
+    def result_text(self) -> str:
+        if self._end is None:
+            return "the game is not over"
+        g = self.game
+        home = "-".join(str(h) for h in self.arrived())
+        if self._end == HOME:
+            assert self._winner is not None
+            return f"{g.player_name(self._winner)} wins: all four cubes home (cubes home {home})"
+        why = ("every player passed in a row" if self._end == PASSES
+               else f"the move limit of {g.move_limit} plies was reached")
+        return f"{super().result_text()} ({why}; cubes home {home})"
+
+    def evaluate(self) -> list[float]:
+        """Per player in [-1, 1]: progress of the cubes towards the goal side (steps still to go,
+        arrived cubes at 0) weighted 0.85, mobility (legal moves, capped at 16) 0.15, minus the
+        mean of the other players' values. At the end: ``returns()``."""
+        if self._end is not None:
+            return self.returns()
+        g = self.game
+        n = g.num_players
+        raw = []
+        for p in range(n):
+            dist = g.goal_distance[p]
+            far = max(dist[c] for c in g.start_cells[p])
+            togo = sum(min(dist[c], far) for c in self._pos[4 * p: 4 * p + 4])
+            progress = 1.0 - togo / (CUBES * far)
+            mobility = min(1.0, len(self._generate(p)) / 16.0)
+            raw.append(0.85 * progress + 0.15 * mobility)
+        out = []
+        for p in range(n):
+            others = sum(raw[q] for q in range(n) if q != p) / (n - 1)
+            out.append(max(-1.0, min(1.0, raw[p] - others)))
+        return out
+
+    # --- views -------------------------------------------------------------------------------
+    def render(self, labels: bool = False) -> str:
+        """The hexagon, row h (side N) at the top: a cube shows its player number and its distance
+        (``1:4``; ``1:*`` once arrived); an empty cell shows ``/\\`` or ``\\/`` (the way it points),
+        or its name with ``labels``."""
+        g = self.game
+        b = g.board
+        owner = {c: i // 4 for i, c in enumerate(self._pos)}
+        width = 4
+        us = [y - z for _, y, z in b.coords]
+        umin, umax = min(us), max(us)
+        by_row: dict[int, dict[int, int]] = {}
+        for i, (x, y, z) in enumerate(b.coords):
+            by_row.setdefault(x, {})[y - z] = i
+        lines = []
+        for x in sorted(by_row, reverse=True):
+            row = by_row[x]
+            slots = []
+            for u in range(umin, umax + 1):
+                c = row.get(u)
+                if c is None:
+                    text = ""
+                elif c in owner:
+                    p = owner[c]
+                    mark = "*" if g.goal_mask[p] >> c & 1 else str(self.distance(c))
+                    text = f"{p + 1}:{mark}"
+                elif labels:
+                    text = b.names[c]
+                else:
+                    up = sum(b.coords[c]) == -1
+                    text = "/\\" if up else "\\/"
+                slots.append(text.center(width))
+            lines.append(" " + "".join(slots).rstrip())
+        lines.append("")
+        for p in range(g.num_players):
+            cubes = []
+            for c in self._pos[4 * p: 4 * p + 4]:
+                mark = "home" if g.goal_mask[p] >> c & 1 else f"distance {self.distance(c)}"
+                cubes.append(f"{b.names[c]} ({mark})")
+            lines.append(
+                f"{p + 1}: {g.player_name(p)}, to side {g.goal_sides[p]}: " + ", ".join(cubes)
+            )
+        if self._end is None:
+            lines.append(f"to move: {g.player_name(self._to_move)}")
+        else:
+            lines.append(self.result_text())
+        return "\n".join(lines)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """Planes of 96 cells (flattened row by row), players seen from ``player`` (k = 0 is
+        ``player``, then the next in turn order): cubes of player k (n planes), goal cells of
+        player k (n planes), each cube's distance / 12 (1 plane), player k to move (n planes, all
+        ones or all zeros)."""
+        g = self.game
+        n = g.num_players
+        size = g.size
+        planes = [[0.0] * size for _ in range(3 * n + 1)]
+        for k in range(n):
+            q = (player + k) % n
+            for c in self._pos[4 * q: 4 * q + 4]:
+                planes[k][c] = 1.0
+                planes[2 * n][c] = self.distance(c) / 12.0
+            for c in _bits(g.goal_mask[q]):
+                planes[n + k][c] = 1.0
+            if self._end is None and self._to_move == q:
+                planes[2 * n + 1 + k] = [1.0] * size
+        return [v for plane in planes for v in plane]
+
+    # --- serialisation -----------------------------------------------------------------------
+    def to_position(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "game": g.name,
+            "players": g.num_players,
+            "revisit": g.revisit,
+            "move_limit": g.move_limit,
+            "cubes": [self.cubes(p) for p in range(g.num_players)],
+            "to_move": self._to_move,
+            "passes": self._passes,
+            "ply": self._ply,
+        }
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {"start": self._origin, "position": self.to_position()}
