@@ -24,6 +24,7 @@ from .variants import REAL_GAMES, combinations, ids, player_counts  # noqa: E402
 
 adapter.register(RaceGame)
 
+MCTS_SHORT_GAME = {"round_limit": 3, "move_limit": 30}
 RACE_COMBINATIONS = [
     {"players": players, "dice": dice, **extra}
     for players in (2, 3)
@@ -125,9 +126,7 @@ def test_state_follows_the_palaestra_state() -> None:
     assert state.palaestra_state.total == 3
     assert str(state) == "total 3/4, player 1 to move"
     assert state.observation_string(0) == "player 0 sees: total 3/4, player 1 to move"
-    np.testing.assert_array_equal(
-        state.observation_tensor(1), state.palaestra_state.observation_tensor(1)
-    )
+    np.testing.assert_array_equal(state.observation_tensor(1), state.palaestra_state.observation_tensor(1))
     assert state.information_state_string(0) == state.history_str()
     state.apply_action(1)  # player 1 reaches 4
     assert state.is_terminal()
@@ -263,6 +262,8 @@ def test_mcts_wins_the_test_game_it_can_solve() -> None:
 @pytest.mark.parametrize("name", REAL_GAMES)
 def test_mcts_plays_every_game_against_the_random_agent(name: str) -> None:
     options = combinations(name)[0]
+    # shorter still than the random simulations: MCTS rolls out to the end at every simulation
+    options.update({k: v for k, v in MCTS_SHORT_GAME.items() if k in options})
     game = load(name, {k: v for k, v in options.items() if k != "players"})
     for seat, seed in ((0, 1), (1, 2)):
         returns = play_mcts_vs_random(game, seat, seed)

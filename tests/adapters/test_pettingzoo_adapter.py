@@ -10,16 +10,16 @@ import pytest
 
 pytest.importorskip("pettingzoo")  # the research extra; CI installs it
 
-from gymnasium import spaces  # noqa: E402
-from pettingzoo import AECEnv  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.test import api_test
 
-from palaestra.adapters.pettingzoo import PalaestraEnv, env  # noqa: E402
-from palaestra.core.errors import IllegalActionError  # noqa: E402
-from palaestra.core.registry import load_game  # noqa: E402
+from palaestra.adapters.pettingzoo import PalaestraEnv, env
+from palaestra.core.errors import IllegalActionError
+from palaestra.core.registry import load_game
 
-from .tinygame import RaceGame  # noqa: E402
-from .variants import REAL_GAMES, combinations, ids  # noqa: E402
+from .tinygame import RaceGame
+from .variants import REAL_GAMES, combinations, ids
 
 #: the warnings PettingZoo's api_test gives every environment with dict observations (its own
 #: classic games are on a list that silences them)
@@ -28,9 +28,7 @@ DICT_OBSERVATION_WARNINGS = (
     "Observation space for each agent probably should be gymnasium.spaces.box",
 )
 
-RACE_COMBINATIONS = [
-    {"players": players, "dice": dice} for players in (2, 3) for dice in (False, True)
-]
+RACE_COMBINATIONS = [{"players": players, "dice": dice} for players in (2, 3) for dice in (False, True)]
 REAL_COMBINATIONS = [(name, options) for name in REAL_GAMES for options in combinations(name)]
 
 
@@ -39,9 +37,7 @@ def run_api_test(environment: Any, num_cycles: int) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         api_test(environment, num_cycles=num_cycles)
-    unexpected = [
-        str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)
-    ]
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)]
     assert unexpected == []
 
 
@@ -89,9 +85,7 @@ def test_observation_and_mask_follow_the_game() -> None:
     e.reset(seed=0)
     assert e.agent_selection == "player_0"
     observation = e.observe("player_0")
-    np.testing.assert_array_equal(
-        observation["observation"], e.unwrapped.state.observation_tensor(0)
-    )
+    np.testing.assert_array_equal(observation["observation"], e.unwrapped.state.observation_tensor(0))
     assert observation["action_mask"].tolist() == [0, 1, 1]
     assert e.observe("player_1")["action_mask"].tolist() == [0, 0, 0]  # not to move
     e.step(np.int64(2))
