@@ -16,7 +16,11 @@ to be an OpenSpiel game. What the adapter maps:
 * **Parameters.** Every :class:`~palaestra.core.game.Option` of the game is an OpenSpiel game
   parameter of the same name and kind (bool, int, str). An option whose default is ``None`` ("not
   set", for example a set-up drawn at random) has the parameter default ``-1`` (int) or ``""``
-  (str), which means "not set".
+  (str), which means "not set". In game strings (``str(game)``, serialised states) the characters
+  ``% , = ( )`` of a text value are written ``%25 %2C %3D %28 %29``
+  (``palaestra_agamemnon(setup=I%2CII%2CIII,...)``), and a text that OpenSpiel would read as a
+  number or a bool has its first character escaped; a text parameter is read with every ``%XX``
+  decoded, so both forms are accepted.
 * **Game type.** Sequential, perfect information, terminal rewards, zero-sum (returns come from
   ``returns_from_ranks``: they sum to 0 for any player count), utilities in [-1, 1]. Chance mode is
   *explicit stochastic* when the game has chance outcomes (``max_chance_outcomes() > 0``),
@@ -36,6 +40,7 @@ tools take it as it is).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,6 +59,30 @@ UNSET_INT = -1
 UNSET_STR = ""
 
 ParamValue = bool | int | str
+
+
+#: characters a text parameter cannot carry in an OpenSpiel game string (``name(key=value,...)``),
+#: written as %XX there; ``%`` itself is escaped so that this is reversible
+_SPECIAL = "%,=()"
+_NUMBER_CHARS = set("+-0123456789.")
+_ESCAPED = re.compile("%([0-9A-Fa-f]{2})")
+
+
+def escape_text(value: str) -> str:
+    """A text option value as an OpenSpiel string parameter: ``I,II,III`` -> ``I%2CII%2CIII``.
+
+    OpenSpiel reads a game string's ``12`` as a number and ``true`` as a bool: such a text gets
+    its first character escaped (``%312``) so that it stays a text.
+    """
+    out = "".join(f"%{ord(c):02X}" if c in _SPECIAL else c for c in value)
+    if value and (set(value) <= _NUMBER_CHARS or value.lower() in ("true", "false")):
+        out = f"%{ord(value[0]):02X}" + out[1:]
+    return out
+
+
+def unescape_text(value: str) -> str:
+    """The inverse of :func:`escape_text` (every ``%XX`` is read as an escape)."""
+    return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), value)
 
 
 def spiel_name(name: str) -> str:
@@ -82,6 +111,8 @@ def parameter_specification(game_cls: type[Game]) -> dict[str, ParamValue]:
             if option.kind is int and option.minimum is not None and option.minimum <= UNSET_INT:
                 raise TypeError(f"option {option.name!r}: {UNSET_INT} is a real value, not 'unset'")
             spec[option.name] = unset
+        elif isinstance(option.default, str):
+            spec[option.name] = escape_text(option.default)
         else:
             spec[option.name] = option.default
     return spec
@@ -97,6 +128,9 @@ def options_from_parameters(game_cls: type[Game], params: Mapping[str, Any]) -> 
             options[key] = value  # unknown: the game raises OptionError naming its options
         elif option.default is None and value == _unset_value(option) and not isinstance(value, bool):
             continue
+        elif option.kind is str:
+            # OpenSpiel reads a game string's "12" as a number: a text option takes it back as text
+            options[key] = unescape_text(value) if isinstance(value, str) else str(value)
         else:
             options[key] = value
     return options
@@ -106,7 +140,9 @@ def parameters_from_options(game: Game) -> dict[str, ParamValue]:
     """OpenSpiel parameters describing a Palaestra game's options (every option present)."""
     params = parameter_specification(type(game))
     for key, value in game.options.items():
-        if value is not None:
+        if isinstance(value, str):
+            params[key] = escape_text(value)
+        elif value is not None:
             params[key] = value
     return params
 

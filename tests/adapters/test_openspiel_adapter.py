@@ -270,3 +270,36 @@ def test_mcts_plays_every_game_against_the_random_agent(name: str) -> None:
         assert len(returns) == game.num_players()
         assert sum(returns) == pytest.approx(0.0)
         assert all(-1.0 <= r <= 1.0 for r in returns)
+
+
+# --- text parameters in game strings ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("label", ["a,b", "x=(y)", "100%", "12", "-1.5", "true", "plain"])
+def test_text_options_survive_the_game_string(label: str) -> None:
+    game = pyspiel.load_game("palaestra_race", {"label": label, "dice": True})
+    assert game.palaestra_game.options["label"] == label
+    again = pyspiel.load_game(str(game))  # OpenSpiel parses the game string back
+    assert again.palaestra_game == game.palaestra_game
+    state = game.new_initial_state()
+    state.apply_action(2)
+    game2, state2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert game2.palaestra_game.options["label"] == label
+    assert str(state2) == str(state)
+
+
+def test_escape_round_trip() -> None:
+    for text in ("I,II,III", "a%2Cb", "(=)", "", "12", "False", "x%"):
+        assert adapter.unescape_text(adapter.escape_text(text)) == text
+    assert adapter.escape_text("I,II,III") == "I%2CII%2CIII"
+    assert adapter.escape_text("12") == "%312"
+    assert adapter.escape_text("plain text") == "plain text"
+
+
+def test_agamemnon_set_up_in_the_game_string() -> None:
+    # AGA-B2: a loom set-up is three classes, written with commas ("I,II,III")
+    setup = "I,II,III"
+    game = pyspiel.load_game("palaestra_agamemnon", {"loom": True, "setup": setup})
+    assert "setup=I%2CII%2CIII" in str(game)
+    assert pyspiel.load_game(str(game)).palaestra_game.options["setup"] == setup
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
