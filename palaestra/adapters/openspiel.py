@@ -213,8 +213,17 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         game_cls = type(self).game_cls
         game = game_cls(**options_from_parameters(game_cls, params or {}))
         super().__init__(game_type(game_cls, game), game_info(game), parameters_from_options(game))
-        #: the Palaestra game (with its options) this OpenSpiel game plays
-        self.palaestra_game = game
+        self._palaestra_game = game
+
+    @property
+    def palaestra_game(self) -> Game:
+        """The Palaestra game (with its options) this OpenSpiel game plays."""
+        game: Game | None = self.__dict__.get("_palaestra_game")
+        if game is None:  # an unpickled game: OpenSpiel restored only its parameters
+            game_cls = type(self).game_cls
+            game = game_cls(**options_from_parameters(game_cls, self.get_parameters()))
+            self._palaestra_game = game
+        return game
 
     def new_initial_state(self, state: object = None) -> SpielState:
         """A new game; OpenSpiel's struct/JSON initial states are not supported."""

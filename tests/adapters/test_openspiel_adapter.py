@@ -303,3 +303,32 @@ def test_agamemnon_set_up_in_the_game_string() -> None:
     assert "setup=I%2CII%2CIII" in str(game)
     assert pyspiel.load_game(str(game)).palaestra_game.options["setup"] == setup
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+# --- other OpenSpiel entry points ------------------------------------------------------------------
+
+
+def test_game_pickles() -> None:
+    game = pyspiel.load_game("palaestra_race", {"players": 3, "label": "a,b"})
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game)
+    assert again.palaestra_game == game.palaestra_game
+    assert again.new_initial_state().palaestra_state.game == game.palaestra_game
+
+
+def test_openspiel_rl_environment_plays_through_the_adapter() -> None:
+    from open_spiel.python import rl_environment
+
+    environment = rl_environment.Environment("palaestra_race", dice=True, players=3)
+    rng = random.Random(0)
+    step = environment.reset()
+    moves = 0
+    while not step.last():
+        player = step.observations["current_player"]
+        assert player in (0, 1, 2)  # chance is sampled inside the environment
+        # without an information-state tensor the environment observes the observation tensor
+        assert len(step.observations["info_state"][player]) == 3 + 5 + 1
+        step = environment.step([rng.choice(step.observations["legal_actions"][player])])
+        moves += 1
+    assert sorted(step.rewards) == [-0.5, -0.5, 1.0]
+    assert moves >= 2
