@@ -12,7 +12,7 @@ pytest.importorskip("pettingzoo")  # the research extra; CI installs it
 
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from palaestra.adapters.pettingzoo import PalaestraEnv, env
 from palaestra.core.errors import IllegalActionError
@@ -64,6 +64,11 @@ def play_random(environment: Any, seed: int) -> tuple[list[Any], dict[str, float
 @pytest.mark.parametrize("options", RACE_COMBINATIONS, ids=ids)
 def test_api_test_on_the_test_game(options: dict[str, Any]) -> None:
     run_api_test(env(game="race", **options), num_cycles=100)
+
+
+def test_seed_and_render_tests_on_the_test_game() -> None:
+    seed_test(lambda: env(game="race", players=3, dice=True, target=15), num_cycles=100)
+    render_test(lambda render_mode=None: env(game="race", dice=True, render_mode=render_mode))
 
 
 def test_spaces_and_agents() -> None:
@@ -177,3 +182,12 @@ def test_every_game_plays_to_the_end_with_returns(name: str) -> None:
     assert state.is_terminal()
     assert totals == {f"player_{p}": r for p, r in enumerate(state.returns())}
     assert isinstance(e.render(), str) and e.render() == state.render()
+
+
+@pytest.mark.parametrize("name", REAL_GAMES)
+def test_seed_and_render_tests_on_every_game(name: str) -> None:
+    options = combinations(name)[-1]  # every variant on, the most players
+    if "unavailable" in options:
+        pytest.fail(f"{name} cannot be loaded: {options['unavailable']}")
+    seed_test(lambda: env(game=name, **options), num_cycles=40)
+    render_test(lambda render_mode=None: env(game=name, render_mode=render_mode, **options))
