@@ -72,3 +72,24 @@ def test_example_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         example.main(["--simulations", "1"])
     assert "at least 2 simulations" in capsys.readouterr().err
+
+
+def test_overhead_example_measures_every_interface(capsys: pytest.CaptureFixture[str]) -> None:
+    path = EXAMPLE.with_name("adapter_overhead.py")
+    spec = importlib.util.spec_from_file_location("adapter_overhead", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    results = module.main(["--game", "race", "--games", "3", "--option", "dice=true"])
+    assert set(results["race"]) == {"engine", "openspiel", "pettingzoo"}
+    assert all(rate > 0 for rate in results["race"].values())
+    # the three interfaces play the same number of actions for the same seed
+    counts = {
+        label: run("race", {"dice": True}, 3, 0)
+        for label, run in (
+            ("engine", module.engine_games),
+            ("openspiel", module.openspiel_games),
+        )
+    }
+    assert counts["engine"] == counts["openspiel"]
+    assert "race" in capsys.readouterr().out
