@@ -46,7 +46,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"), args=FLAGS)
+        b = p.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"), args=FLAGS
+        )
         yield b
         b.close()
 
@@ -56,7 +58,9 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def start_game(page: Any, server: ServerProcess, game: str, seats: list[str], options: dict[str, Any] | None = None) -> str:
+def start_game(
+    page: Any, server: ServerProcess, game: str, seats: list[str], options: dict[str, Any] | None = None
+) -> str:
     page.goto(server.url + "/")
     page.select_option("#game-select", game)
     for name, value in (options or {}).items():
@@ -64,7 +68,9 @@ def start_game(page: Any, server: ServerProcess, game: str, seats: list[str], op
         if isinstance(value, bool):
             field.set_checked(value)
         else:
-            field.select_option(str(value)) if field.evaluate("e => e.tagName") == "SELECT" else field.fill(str(value))
+            field.select_option(str(value)) if field.evaluate("e => e.tagName") == "SELECT" else field.fill(
+                str(value)
+            )
     for i, kind in enumerate(seats):
         page.select_option(f'select[data-seat="{i}"]', kind)
     page.click("#start")
@@ -72,24 +78,38 @@ def start_game(page: Any, server: ServerProcess, game: str, seats: list[str], op
     return str(page.url.rsplit("/", 1)[-1])
 
 
-def play_by_clicking(page: Any, click_move: Any, max_moves: int = 2000) -> None:
-    """Until the result banner shows: wait for our turn, then click a legal move."""
-    for _ in range(max_moves):
+def click_a_legal_move(page: Any) -> None:
+    """Click the first highlighted target of the board (or, for a game without a board renderer,
+    the first legal-move button). Two-step moves (Agamemnon's Warp swap) need two clicks."""
+    targets = page.locator("#board .target")
+    if targets.count():
+        targets.first.click()
+        return
+    if not page.locator("#legal-card").evaluate("d => d.open"):
+        page.click("#legal-card summary")
+    page.locator("#legal button").first.click()
+
+
+def play_by_clicking(page: Any, max_clicks: int = 3000) -> int:
+    """Until the result banner shows: wait for our turn, click, wait for the ply to move on.
+
+    Returns the number of clicks."""
+    for clicks in range(max_clicks):
         page.wait_for_selector('#result-banner, #status[data-mine="1"]', timeout=60000)
         if page.locator("#result-banner").count():
-            return
+            return clicks
         ply = page.get_attribute("#status", "data-ply")
-        click_move(page)
-        page.wait_for_function(
-            "ply => document.querySelector('#result-banner') || document.querySelector('#status').dataset.ply !== ply",
-            arg=ply,
-            timeout=60000,
-        )
+        click_a_legal_move(page)
+        try:
+            page.wait_for_function(
+                "ply => document.querySelector('#result-banner')"
+                " || document.querySelector('#status').dataset.ply !== ply",
+                arg=ply,
+                timeout=1500,
+            )
+        except playwright_api.TimeoutError:
+            continue  # a first click that only selected (a Warp connection): click on
     raise AssertionError("the game did not end")
-
-
-def click_first_legal_button(page: Any) -> None:
-    page.locator("#legal button").first.click()
 
 
 def test_nim_against_the_ai_by_clicking(server: ServerProcess, browser: Any) -> None:
@@ -97,7 +117,7 @@ def test_nim_against_the_ai_by_clicking(server: ServerProcess, browser: Any) -> 
     page = context.new_page()
     start_game(page, server, "nim", ["me", "ai:random"], {"stones": 9})
     page.wait_for_selector("#status")
-    play_by_clicking(page, click_first_legal_button)
+    play_by_clicking(page)
     banner = page.locator("#result-banner").inner_text()
     assert "wins" in banner
     shot(page, "nim-finished")
@@ -110,3 +130,72 @@ def test_nim_against_the_ai_by_clicking(server: ServerProcess, browser: Any) -> 
     page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 1')")
     assert page.locator("#replay-move").inner_text() != "start"
     context.close()
+
+
+def test_agamemnon_against_the_ai_by_clicking_the_board(server: ServerProcess, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_game(page, server, "agamemnon", ["me", "ai:random"])
+    page.wait_for_selector("#board svg [data-space]")
+    assert page.locator("#board svg [data-space]").count() == 32  # AGA-B1 front board
+    assert page.locator("#board svg g[data-conn]").count() == 49
+    page.wait_for_selector('#status[data-mine="1"]')
+    shot(page, "agamemnon-start")
+    clicks = play_by_clicking(page)
+    assert clicks >= 15  # 15 tiles of ours at least (AGA-T1), placed by clicking spaces
+    banner = page.locator("#result-banner").inner_text()
+    assert re.search(r"wins|draw", banner, re.I)
+    shot(page, "agamemnon-finished")
+    assert page.locator("#board svg [data-space] text").count() > 0
+    assert not errors, errors
+    context.close()
+
+
+def test_two_browsers_play_agamemnon_by_invitation_and_a_spectator_watches(
+    server: ServerProcess, browser: Any
+) -> None:
+    host = browser.new_context(viewport={"width": 1200, "height": 850})
+    guest = browser.new_context(viewport={"width": 900, "height": 800})
+    watcher = browser.new_context(viewport={"width": 900, "height": 800})
+    a = host.new_page()
+    game_id = start_game(a, server, "agamemnon", ["me", "friend"], {"defying": True})
+    invite = a.locator("#invites input").first.input_value()
+    assert f"#/join/{game_id}/" in invite
+    b = guest.new_page()
+    b.goto(invite)
+    b.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
+    b.wait_for_selector("#players li[data-seat='1'] >> text=you")
+    s = watcher.new_page()
+    s.goto(f"{server.url}/#/game/{game_id}")
+    s.wait_for_selector("text=You are watching this game.")
+    # Defying the gods (AGA-V3): no chance; players alternate, each on their own page
+    pages = [a, b]
+    for _ in range(12):
+        mover = next(p for p in pages if p.get_attribute("#status", "data-mine") == "1")
+        ply = mover.get_attribute("#status", "data-ply")
+        before = s.locator("#moves li").count()
+        click_a_legal_move(mover)
+        try:
+            mover.wait_for_function(
+                "ply => document.querySelector('#status').dataset.ply !== ply", arg=ply, timeout=1500
+            )
+        except playwright_api.TimeoutError:
+            continue
+        # the spectator sees the move live (websocket), without reloading
+        s.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")
+        for other in pages:
+            other.wait_for_function(
+                "ply => document.querySelector('#status').dataset.ply !== ply", arg=ply, timeout=10000
+            )
+        pages.sort(key=lambda p: p.get_attribute("#status", "data-mine") != "1")
+    assert s.locator("#legal button").count() == 0 and s.locator("#board .target").count() == 0
+    shot(a, "agamemnon-host")
+    shot(b, "agamemnon-guest")
+    shot(s, "agamemnon-spectator")
+    moves_a = a.locator("#moves li").all_inner_texts()
+    assert moves_a == b.locator("#moves li").all_inner_texts() == s.locator("#moves li").all_inner_texts()
+    assert len(moves_a) >= 6
+    for ctx in (host, guest, watcher):
+        ctx.close()

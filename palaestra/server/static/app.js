@@ -294,7 +294,8 @@ async function joinPage(id, token) {
 }
 
 // --- a game, live ------------------------------------------------------------------------------------------
-function seatColour(i) { return PLAYER_COLOURS[i % PLAYER_COLOURS.length]; }
+let seatColours = PLAYER_COLOURS;
+function seatColour(i) { return seatColours[i % seatColours.length]; }
 
 async function gamePage(id) {
   let view = await api(`/api/games/${id}`);
@@ -327,6 +328,7 @@ async function gamePage(id) {
           el("a", { href: `/api/games/${id}/record`, target: "_blank" }, "record (JSON)"))))));
 
   const board = await makeBoard(view.game, boardBox);
+  seatColours = board.colours || PLAYER_COLOURS;
   if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
 
   // invitations this browser made
@@ -350,13 +352,15 @@ async function gamePage(id) {
     if (!token) { toast("It is not your turn", true); return; }
     pending = true;
     try {
-      view = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
+      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
+      pending = false;
+      if (next.ply >= view.ply) view = next;
       draw();
     } catch (err) {
-      toast(err.message, true);
-      if (err.code === "stale_action") view = await api(`/api/games/${id}`), draw();
-    } finally {
       pending = false;
+      toast(err.message, true);
+      view = await api(`/api/games/${id}`);
+      draw();
     }
   }
 
@@ -484,6 +488,7 @@ async function replayPage(id, startPly) {
   document.addEventListener("keydown", onKey);
   function onKey(e) { if (e.key === "ArrowLeft") go(ply - 1); if (e.key === "ArrowRight") go(ply + 1); }
   const board = await makeBoard(game.game, boardBox);
+  seatColours = board.colours || PLAYER_COLOURS;
   let token = 0;
   async function show() {
     const mine = ++token;
