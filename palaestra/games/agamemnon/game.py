@@ -842,6 +842,14 @@ class AgamemnonState(State):
             return SETUP_BASE <= action < MAX_CHANCE
         return False
 
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises :class:`IllegalActionError` with the reason
+        (``explain_illegal``) and changes nothing. Same contract as the core, inlined for speed."""
+        if type(action) is not int or not self.is_legal(action):
+            raise IllegalActionError(self.explain_illegal(action))
+        self._apply(action)
+        self.history.append(action)
+
     def _apply(self, action: int) -> None:
         ph = self._phase
         if ph == PLACE:
