@@ -24,7 +24,7 @@ from .variants import REAL_GAMES, combinations, ids, player_counts  # noqa: E402
 
 adapter.register(RaceGame)
 
-MCTS_SHORT_GAME = {"round_limit": 3, "move_limit": 30}
+MCTS_SHORT_GAME = {"round_limit": 1, "move_limit": 30}
 RACE_COMBINATIONS = [
     {"players": players, "dice": dice, **extra}
     for players in (2, 3)
@@ -217,9 +217,14 @@ def test_player_counts_and_parameters_of_the_real_games() -> None:
 
 
 def play_mcts_vs_random(game: Any, mcts_seat: int, seed: int) -> list[float]:
-    """One complete game: OpenSpiel's MCTSBot in ``mcts_seat``, Palaestra's random agent elsewhere."""
+    """One complete game: OpenSpiel's MCTSBot in ``mcts_seat``, Palaestra's random agent elsewhere.
+
+    Budgets are tiny (4 simulations, rollouts cut after 30 actions): the point is that OpenSpiel's
+    search runs through the adapter to the end of real games, not how well it plays."""
     rng = random.Random(seed)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
+    evaluator = mcts.RandomRolloutEvaluator(
+        n_rollouts=1, random_state=np.random.RandomState(seed), max_length=30
+    )
     bot = mcts.MCTSBot(
         game, uct_c=2.0, max_simulations=4, evaluator=evaluator, random_state=np.random.RandomState(seed)
     )

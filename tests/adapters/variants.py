@@ -16,7 +16,15 @@ from palaestra.core.registry import game_class
 REAL_GAMES = ("agamemnon", "archimedes", "athos")
 
 #: options that keep random games short in tests (only those a game declares are used)
-SHORT_GAME = {"round_limit": 6, "move_limit": 120}
+SHORT_GAME = {"round_limit": 3, "move_limit": 80}
+
+#: variants that are not bool options, played once each besides the bool combinations
+EXTRA_VARIANTS: dict[str, list[dict[str, Any]]] = {
+    # ATH-V2 handicap tiles; ATH-S2 seat order
+    "athos": [{"players": 3, "handicap_player": 1, "handicap_tiles": 3}, {"players": 2, "order": "DB"}],
+    # AGA-V1 loom with a given set-up (AGA-B2) instead of one drawn at random
+    "agamemnon": [{"loom": True, "setup": "I,II,III"}, {"first": 1}],
+}
 
 
 def player_counts(cls: type[Game]) -> list[int]:
@@ -55,6 +63,8 @@ def combinations(name: str) -> list[dict[str, Any]]:
             except OptionError:
                 continue
             out.append(options)
+    for extra in EXTRA_VARIANTS.get(name, []):
+        out.append({**{k: v for k, v in extra.items() if k in declared}, **short})
     return out
 
 
