@@ -1,0 +1,129 @@
+// Archimedes board for the Palaestra web UI (an ES module; no build step).
+//
+// The hexagon of 96 triangular cells, the cubes with their distance (ARC-M1: cubes in the three
+// rows through the cell), the goal sides tinted in the colour of the player who aims there.
+// Playing: click one of your highlighted cubes (its three rows light up), then a highlighted cell.
+// The 96 cells [name, x, y, z] and the six sides, transcribed from ../board.txt (ARC-B1, ARC-B2).
+const CELLS = [["a1",-4,-1,3],["a2",-4,0,3],["a3",-4,0,2],["a4",-4,1,2],["a5",-4,1,1],["a6",-4,2,1],["a7",-4,2,0],["a8",-4,3,0],["a9",-4,3,-1],["b1",-3,-2,3],["b2",-3,-1,3],["b3",-3,-1,2],["b4",-3,0,2],["b5",-3,0,1],["b6",-3,1,1],["b7",-3,1,0],["b8",-3,2,0],["b9",-3,2,-1],["b10",-3,3,-1],["b11",-3,3,-2],["c1",-2,-3,3],["c2",-2,-2,3],["c3",-2,-2,2],["c4",-2,-1,2],["c5",-2,-1,1],["c6",-2,0,1],["c7",-2,0,0],["c8",-2,1,0],["c9",-2,1,-1],["c10",-2,2,-1],["c11",-2,2,-2],["c12",-2,3,-2],["c13",-2,3,-3],["d1",-1,-4,3],["d2",-1,-3,3],["d3",-1,-3,2],["d4",-1,-2,2],["d5",-1,-2,1],["d6",-1,-1,1],["d7",-1,-1,0],["d8",-1,0,0],["d9",-1,0,-1],["d10",-1,1,-1],["d11",-1,1,-2],["d12",-1,2,-2],["d13",-1,2,-3],["d14",-1,3,-3],["d15",-1,3,-4],["e1",0,-4,3],["e2",0,-4,2],["e3",0,-3,2],["e4",0,-3,1],["e5",0,-2,1],["e6",0,-2,0],["e7",0,-1,0],["e8",0,-1,-1],["e9",0,0,-1],["e10",0,0,-2],["e11",0,1,-2],["e12",0,1,-3],["e13",0,2,-3],["e14",0,2,-4],["e15",0,3,-4],["f1",1,-4,2],["f2",1,-4,1],["f3",1,-3,1],["f4",1,-3,0],["f5",1,-2,0],["f6",1,-2,-1],["f7",1,-1,-1],["f8",1,-1,-2],["f9",1,0,-2],["f10",1,0,-3],["f11",1,1,-3],["f12",1,1,-4],["f13",1,2,-4],["g1",2,-4,1],["g2",2,-4,0],["g3",2,-3,0],["g4",2,-3,-1],["g5",2,-2,-1],["g6",2,-2,-2],["g7",2,-1,-2],["g8",2,-1,-3],["g9",2,0,-3],["g10",2,0,-4],["g11",2,1,-4],["h1",3,-4,0],["h2",3,-4,-1],["h3",3,-3,-1],["h4",3,-3,-2],["h5",3,-2,-2],["h6",3,-2,-3],["h7",3,-1,-3],["h8",3,-1,-4],["h9",3,0,-4]];
+const SIDES = {"S":["a2","a4","a6","a8"],"N":["h2","h4","h6","h8"],"SE":["a9","b11","c13","d15"],"NW":["e1","f1","g1","h1"],"SW":["a1","b1","c1","d1"],"NE":["e15","f13","g11","h9"]};
+
+const OPPOSITE = { S: "N", N: "S", NE: "SW", SW: "NE", NW: "SE", SE: "NW" };
+const COLOURS = ["#c62828", "#1565c0", "#2e7d32"];
+const S = 60;
+const H = (S * Math.sqrt(3)) / 2;
+
+function corners(x, y, z) {
+  const cx = ((y - z) * S) / 2;
+  const up = x + y + z === -1;
+  const bottom = -x * H; // SVG y grows downwards: row x = -4 (a) at the bottom
+  const top = bottom - H;
+  return up
+    ? [[cx - S / 2, bottom], [cx + S / 2, bottom], [cx, top]]
+    : [[cx - S / 2, top], [cx + S / 2, top], [cx, bottom]];
+}
+
+export function createBoard(container, helpers) {
+  const { el, svg } = helpers;
+  const root = svg("svg", { viewBox: `${-4.2 * S} ${-4.2 * H} ${8.4 * S} ${8.4 * H}`, role: "img", "aria-label": "Archimedes board" });
+  const info = el("div", { class: "board-extra", id: "arc-extra" });
+  container.append(root, info);
+  const byName = Object.fromEntries(CELLS.map((c) => [c[0], c]));
+  let selected = null;
+
+  function update(view, ctx) {
+    const pos = view.state.position;
+    const details = view.score_details || {};
+    const cubeAt = {};
+    pos.cubes.forEach((cells, p) => cells.forEach((name, i) => {
+      const d = details.cubes && details.cubes[p] && details.cubes[p][i];
+      cubeAt[name] = { player: p, distance: d ? d.distance : null, arrived: d ? d.arrived : false };
+    }));
+    const moves = {};
+    const others = [];
+    for (const l of ctx.interactive ? ctx.legal : []) {
+      const m = /^(\w+)-(\w+)$/.exec(l.move);
+      if (m) (moves[m[1]] ||= {})[m[2]] = l.action;
+      else others.push(l);
+    }
+    if (selected && !(selected in moves)) selected = null;
+    if (!selected && Object.keys(moves).length === 1) selected = Object.keys(moves)[0];
+    // goal cells: player p starts on the side in its name and aims for the opposite side
+    const goalOf = {};
+    view.seats.forEach((seat, p) => {
+      const m = /\((\w+)\)\s*$/.exec(seat.player_name);
+      if (m && OPPOSITE[m[1]]) for (const name of SIDES[OPPOSITE[m[1]]]) goalOf[name] = p;
+    });
+    const sel = selected ? byName[selected] : null;
+    const last = lastMove(view);
+
+    root.replaceChildren();
+    for (const [name, x, y, z] of CELLS) {
+      const pts = corners(x, y, z);
+      const inRow = sel && (x === sel[1] || y === sel[2] || z === sel[3]);
+      let fill = (x + y + z === -1) ? "#f3ead8" : "#e9dcc3";
+      if (name in goalOf) fill = tint(COLOURS[goalOf[name] % 3]);
+      if (inRow) fill = "#fff1b8";
+      const g = svg("g", { "data-cell": name });
+      g.append(svg("polygon", { points: pts.map((p) => p.join(",")).join(" "), fill, stroke: "#a89676", "stroke-width": 1.2 }));
+      const [cx, cy] = centroid(pts);
+      const cube = cubeAt[name];
+      if (cube) {
+        const c = COLOURS[cube.player % 3];
+        const mine = name in moves;
+        g.append(svg("rect", { x: cx - 14, y: cy - 14, width: 28, height: 28, rx: 4, fill: c,
+          stroke: name === selected ? "#ffb300" : name === last ? "#6a1b9a" : "#0008", "stroke-width": name === selected || name === last ? 4 : 1.5 }));
+        g.append(svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: "#fff",
+          text: cube.arrived ? "✓" : cube.distance ?? "" }));
+        g.append(svg("title", { text: `${name}: ${view.seats[cube.player].player_name}${cube.arrived ? ", arrived" : `, distance ${cube.distance}`}` }));
+        if (mine) {
+          g.classList.add(name === selected ? "cube-selected" : "target");
+          g.setAttribute("data-from", name);
+          g.style.cursor = "pointer";
+          g.addEventListener("click", () => { selected = name === selected ? null : name; update(view, ctx); });
+          if (name !== selected) g.append(svg("rect", { x: cx - 18, y: cy - 18, width: 36, height: 36, rx: 6, fill: "none", stroke: "#ffb300", "stroke-width": 3, "pointer-events": "none" }));
+        }
+      } else {
+        g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, fill: "#b3a285", text: name }));
+      }
+      if (selected && moves[selected] && name in moves[selected]) {
+        g.classList.add("target");
+        g.setAttribute("data-action", moves[selected][name]);
+        g.setAttribute("data-move", `${selected}-${name}`);
+        g.style.cursor = "pointer";
+        g.append(svg("circle", { cx, cy, r: 12, class: "target-mark" }));
+        g.addEventListener("click", () => { const a = moves[selected][name]; selected = null; ctx.play(a); });
+      }
+      root.append(g);
+    }
+    info.replaceChildren();
+    if (ctx.interactive) {
+      info.append(el("span", { class: "small", text: selected
+        ? `Cube on ${selected}: distance ${cubeAt[selected] ? cubeAt[selected].distance : "?"}; pick where it goes`
+        : Object.keys(moves).length ? "Pick one of your highlighted cubes" : "" }));
+    }
+    for (const l of others) {
+      info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move, onclick: () => ctx.play(l.action) }, l.move));
+    }
+    if (details.arrived) {
+      info.append(el("span", { class: "small muted", style: "margin-left:auto",
+        text: "arrived: " + details.arrived.map((n, p) => `${view.seats[p].player_name} ${n}/4`).join(" · ") }));
+    }
+  }
+
+  return { colours: COLOURS, update, destroy() { root.remove(); info.remove(); } };
+}
+
+function centroid(pts) {
+  return [(pts[0][0] + pts[1][0] + pts[2][0]) / 3, (pts[0][1] + pts[1][1] + pts[2][1]) / 3];
+}
+
+function tint(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const mix = (c) => Math.round(c + (255 - c) * 0.72);
+  return `rgb(${mix(n >> 16)},${mix((n >> 8) & 255)},${mix(n & 255)})`;
+}
+
+function lastMove(view) {
+  const m = view.moves.length ? /^\w+-(\w+)$/.exec(view.moves[view.moves.length - 1].move) : null;
+  return m ? m[1] : null;
+}
