@@ -106,10 +106,12 @@ def parameter_specification(game_cls: type[Game]) -> dict[str, ParamValue]:
             raise TypeError(f"option {option.name!r} has a kind OpenSpiel cannot carry")
         if option.default is None:
             unset = _unset_value(option)
-            if option.choices is not None and unset in option.choices:
-                raise TypeError(f"option {option.name!r}: {unset!r} is a real value, not 'unset'")
-            if option.kind is int and option.minimum is not None and option.minimum <= UNSET_INT:
-                raise TypeError(f"option {option.name!r}: {UNSET_INT} is a real value, not 'unset'")
+            if option.choices is not None:
+                clash = unset in option.choices
+            else:  # a number "unset" needs a minimum above it; any text but "" is a real value
+                clash = option.kind is int and (option.minimum is None or option.minimum <= UNSET_INT)
+            if clash:
+                raise TypeError(f"option {option.name!r}: {unset!r} would be a real value, not 'unset'")
             spec[option.name] = unset
         elif isinstance(option.default, str):
             spec[option.name] = escape_text(option.default)

@@ -337,3 +337,22 @@ def test_openspiel_rl_environment_plays_through_the_adapter() -> None:
         moves += 1
     assert sorted(step.rewards) == [-0.5, -0.5, 1.0]
     assert moves >= 2
+
+
+def test_unset_values_must_not_be_real_values() -> None:
+    from palaestra.core.game import Option
+
+    class Unbounded(RaceGame):
+        name = "unbounded"
+        OPTIONS = (*RaceGame.OPTIONS, Option("offset", int, None, "any whole number"))
+
+    with pytest.raises(TypeError, match="'offset': -1 would be a real value"):
+        adapter.parameter_specification(Unbounded)
+
+    class Bounded(RaceGame):
+        name = "bounded"
+        OPTIONS = (*RaceGame.OPTIONS, Option("offset", int, None, "a seat", minimum=0, maximum=3))
+
+    assert adapter.parameter_specification(Bounded)["offset"] == -1
+    assert adapter.options_from_parameters(Bounded, {"offset": -1}) == {}
+    assert adapter.options_from_parameters(Bounded, {"offset": 2}) == {"offset": 2}
