@@ -977,7 +977,7 @@ class AthosState(State):
         winners = [s for s in range(g.num_sides) if ranks[s] == 0]
         names = [" and ".join(g.player_name(p) for p in g.members[s]) for s in winners]
         how = "" if self.finishers else f" after the round limit of {g.round_limit} (ATH-E3)"
-        if len(winners) == g.num_sides:
+        if len(winners) == g.num_sides and not self.finishers:
             return "draw" + how
         if len(winners) == 1:
             verb = "win" if g.teams else "wins"
