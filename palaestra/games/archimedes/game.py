@@ -438,12 +438,17 @@ class ArchimedesState(State):
         out.sort()
         return out
 
+    def compute_legal_actions(self) -> list[int]:
+        """The legal actions generated afresh, without the per-state cache (benchmarks)."""
+        if self._end is not None:
+            return []
+        return self._generate(self._to_move) or [self.game.pass_action]  # ARC-M6
+
     def legal_actions(self) -> list[int]:
         if self._end is not None:
             return []
         if self._legal is None:
-            moves = self._generate(self._to_move)
-            self._legal = moves or [self.game.pass_action]  # ARC-M6
+            self._legal = self.compute_legal_actions()
         return list(self._legal)
 
     def is_legal(self, action: int) -> bool:
