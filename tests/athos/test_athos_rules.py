@@ -6,7 +6,7 @@ import pytest
 
 from palaestra.core.errors import IllegalActionError, NotationError
 from palaestra.games.athos import AthosGame
-from palaestra.games.athos.game import MOVE, OPEN, OVER, PLACE, RELOCATED, RUBBLE, STONE
+from palaestra.games.athos.game import MOVE, OPEN, OVER, PLACE, RELOCATED, RUBBLE, STONE, AthosState
 
 from .helpers import cut_off_monks, play, position
 
@@ -19,13 +19,12 @@ def rubble(*fields: str) -> list[dict[str, str]]:
     return [{"field": f, "side": "rubble"} for f in fields]
 
 
-def tile_on(s: object, name: str) -> int:
-    st = s  # type: ignore[assignment]
-    return st.tile[st.board.field(name)]  # type: ignore[attr-defined, no-any-return]
+def tile_on(s: AthosState, name: str) -> int:
+    return s.tile[s.board.field(name)]
 
 
-def legal_strings(s: object) -> set[str]:
-    return {s.action_to_string(a) for a in s.legal_actions()}  # type: ignore[attr-defined]
+def legal_strings(s: AthosState) -> set[str]:
+    return {s.action_to_string(a) for a in s.legal_actions()}
 
 
 # --- set-up ---------------------------------------------------------------------------------------
@@ -72,10 +71,13 @@ def test_ath_t1_six_points_split_among_monks_and_lapse() -> None:
 
 
 def test_ath_t2_rubble_blocks_open_tile_does_not() -> None:
-    s = position(monks=[["B", "B", "h1"], ["D", "D", "D"]], tiles=[
-        {"field": "h2", "side": "rubble"} if False else {"field": "i2", "side": "rubble"},
-        {"field": "g2", "side": "open"},
-    ])
+    s = position(
+        monks=[["B", "B", "h1"], ["D", "D", "D"]],
+        tiles=[
+            {"field": "i2", "side": "rubble"},
+            {"field": "g2", "side": "open"},
+        ],
+    )
     assert "h1-i2" not in legal_strings(s)
     assert "holds rubble" in s.explain_illegal(s.string_to_action("h1-i2"))
     assert "h1-g2" in legal_strings(s)
@@ -197,7 +199,7 @@ def test_ath_p1_sealing_allowed_when_no_monk_is_cut_off() -> None:
 def test_ath_p1_flip_to_rubble_may_not_seal() -> None:
     s = position(
         monks=[["B", "B", "B"], ["D", "D", "D"]],
-        tiles=rubble(*ROW13[:-1]) + [{"field": "t13", "side": "open"}, {"field": "d1", "side": "open"}],
+        tiles=[*rubble(*ROW13[:-1]), {"field": "t13", "side": "open"}, {"field": "d1", "side": "open"}],
     )
     assert "flip t13" not in legal_strings(s)
     assert "ATH-P1" in s.explain_illegal(s.string_to_action("flip t13"))
@@ -261,8 +263,9 @@ def test_ath_t7_stone_protects_tile_with_a_monk_and_twice_per_game() -> None:
         stones_left=[1, 2],
     )
     # the only tile holds a monk and a stone: no relocation possible, and no free tile for a stone
-    assert legal_strings(s) == {"end-turn"} | {f"place {s.board.names[f]}" for f in range(s.board.n)
-                                              if s.board.names[f] != "k2"}
+    assert legal_strings(s) == {"end-turn"} | {
+        f"place {s.board.names[f]}" for f in range(s.board.n) if s.board.names[f] != "k2"
+    }
     s2 = position(
         monks=[["B", "B", "k2"], ["D", "D", "D"]],
         tiles=[{"field": "k2", "side": "open"}, {"field": "m2", "side": "rubble"}],
@@ -282,8 +285,14 @@ def test_ath_t7_stone_protects_tile_with_a_monk_and_twice_per_game() -> None:
     assert "stone k2" in legal_strings(s3)
     play(s3, "stone k2")
     assert s3.stone[s3.board.field("k2")] == 0
-    s4 = position(monks=[["B", "B", "B"], ["D", "D", "D"]], tiles=rubble("k8"), phase="stone",
-                  points=0, stones_left=[0, 2], stones=[])
+    s4 = position(
+        monks=[["B", "B", "B"], ["D", "D", "D"]],
+        tiles=rubble("k8"),
+        phase="stone",
+        points=0,
+        stones_left=[0, 2],
+        stones=[],
+    )
     assert not any(m.startswith(("relocate", "stone")) for m in legal_strings(s4))
     assert "no Athos stone left" in s4.explain_illegal(s4.string_to_action("relocate k8>m8"))
 
@@ -314,10 +323,32 @@ def test_ath_t8_placement_limits(players: int, total: int, per: int) -> None:
 
 
 def test_ath_t8_tiles_go_on_free_fields_rubble_side_up_and_run_out() -> None:
-    s = position(monks=[["B", "B", "k2"], ["D", "D", "D"]], phase="stone", points=0,
-                 tiles=[{"field": f, "side": "rubble", "terrain": "forest"} for f in
-                        ["h3", "j3", "p3", "r3", "g4", "i4", "q4", "s4", "i2", "q2", "h9", "j9", "p9", "r9",
-                         "g10", "i10"]])
+    s = position(
+        monks=[["B", "B", "k2"], ["D", "D", "D"]],
+        phase="stone",
+        points=0,
+        tiles=[
+            {"field": f, "side": "rubble", "terrain": "forest"}
+            for f in [
+                "h3",
+                "j3",
+                "p3",
+                "r3",
+                "g4",
+                "i4",
+                "q4",
+                "s4",
+                "i2",
+                "q2",
+                "h9",
+                "j9",
+                "p9",
+                "r9",
+                "g10",
+                "i10",
+            ]
+        ],
+    )
     assert s.supply[s.board.terrains.index("forest")] == 0
     assert "used up" in s.explain_illegal(s.string_to_action("place q10"))
     assert "monk stands" in s.explain_illegal(s.string_to_action("place k2"))
@@ -429,8 +460,14 @@ def test_ath_v3_bare_stone_keeps_tiles_off() -> None:
     play(s, "stone k8")
     assert "place k8" not in legal_strings(s)
     assert "Athos stone stands" in s.explain_illegal(s.string_to_action("place k8"))
-    s2 = position(g, phase="stone", points=0, tiles=rubble("m8"), stones=[{"field": "k8", "player": 1}],
-                  stones_left=[2, 1])
+    s2 = position(
+        g,
+        phase="stone",
+        points=0,
+        tiles=rubble("m8"),
+        stones=[{"field": "k8", "player": 1}],
+        stones_left=[2, 1],
+    )
     assert "relocate m8>k8" not in legal_strings(s2)
     s3 = position(AthosGame(), phase="stone", points=0)
     assert not any(m.startswith("stone") for m in legal_strings(s3))
