@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 from typing import Any
 
@@ -19,7 +20,7 @@ from palaestra.core.errors import IllegalActionError
 from palaestra.core.registry import load_game
 
 from .tinygame import RaceGame
-from .variants import REAL_GAMES, combinations, ids
+from .variants import REAL_GAMES, combinations, ids, richest
 
 #: the warnings PettingZoo's api_test gives every environment with dict observations (its own
 #: classic games are on a list that silences them)
@@ -186,8 +187,39 @@ def test_every_game_plays_to_the_end_with_returns(name: str) -> None:
 
 @pytest.mark.parametrize("name", REAL_GAMES)
 def test_seed_and_render_tests_on_every_game(name: str) -> None:
-    options = combinations(name)[-1]  # every variant on, the most players
+    options = richest(name)  # every variant on, the most players
     if "unavailable" in options:
         pytest.fail(f"{name} cannot be loaded: {options['unavailable']}")
     seed_test(lambda: env(game=name, **options), num_cycles=40)
     render_test(lambda render_mode=None: env(game=name, render_mode=render_mode, **options))
+
+
+@pytest.mark.parametrize("name", REAL_GAMES)
+def test_observations_stay_in_the_declared_bounds_over_whole_games(name: str) -> None:
+    # full-length random games (no short limits), every variant on and every variant off
+    from palaestra.core.game import sample_outcome
+
+    from .variants import SHORT_GAME
+
+    for options in (combinations(name)[0], richest(name)):
+        if "unavailable" in options:
+            pytest.fail(f"{name} cannot be loaded: {options['unavailable']}")
+        full = {k: v for k, v in options.items() if k not in SHORT_GAME}
+        e = env(game=name, **full)
+        space = e.observation_space("player_0")["observation"]
+        game = e.unwrapped.game
+        rng = random.Random(0)
+        state = game.new_initial_state()
+        step = 0
+        while True:
+            if step % 7 == 0 or state.is_terminal():
+                for player in range(game.num_players):
+                    observation = np.asarray(state.observation_tensor(player), dtype=np.float32)
+                    assert space.contains(observation.reshape(space.shape)), (name, full, step)
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            step += 1

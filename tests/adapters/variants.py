@@ -70,3 +70,11 @@ def combinations(name: str) -> list[dict[str, Any]]:
 
 def ids(options: dict[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "default"
+
+
+def richest(name: str) -> dict[str, Any]:
+    """The combination with the most players and the most variants on."""
+    return max(
+        combinations(name),
+        key=lambda o: (o.get("players", 0), sum(1 for v in o.values() if v is True)),
+    )
