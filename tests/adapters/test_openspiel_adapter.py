@@ -45,7 +45,9 @@ def load(name: str, options: dict[str, Any]) -> Any:
 
 def test_the_three_games_are_registered() -> None:
     assert adapter.UNAVAILABLE == {}
-    assert sorted(adapter.REGISTERED) == ["palaestra_agamemnon", "palaestra_archimedes", "palaestra_athos"]
+    three = {"palaestra_agamemnon", "palaestra_archimedes", "palaestra_athos"}
+    # (the test game 'race' joins the list if the module was first imported during a test)
+    assert three <= set(adapter.REGISTERED) <= three | {"palaestra_race"}
     for name in adapter.REGISTERED:
         assert name in pyspiel.registered_names()
 
