@@ -162,6 +162,8 @@ def test_position_defaults_and_inferred_players() -> None:
         ({"cubes": start_cubes(2), "to_move": 2}, "'to_move' is a player number from 0 to 1, not 2"),
         ({"cubes": start_cubes(2), "to_move": "1"}, "'to_move' is a whole number"),
         ({"cubes": start_cubes(2), "passes": 3}, "'passes' (passes in a row) is from 0 to 2"),
+        ({"cubes": start_cubes(2), "to_move": 1, "passes": 1},
+         "'passes' is 1, but player 1 (S) has a legal move here (a2-b4) and cannot have passed"),
         ({"cubes": start_cubes(2), "ply": -1}, "'ply' is 0 or more"),
         ({"cubes": start_cubes(2), "cube": []}, "unknown field 'cube'"),
         ({"cubes": [["h2", "h4", "h6", "h8"], ["a2", "a4", "a6", "a8"]]}, "all have four cubes home"),

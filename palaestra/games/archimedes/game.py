@@ -210,6 +210,16 @@ class ArchimedesGame(Game):
                 " and ".join(game.player_name(p) for p in home) + " all have four cubes home"
             )
         state = ArchimedesState(game, pos, to_move=to_move, passes=passes, ply=ply)
+        if not home:
+            # the players who passed just before had no move here (ARC-M6): the position is static
+            for back in range(1, passes + 1):
+                p = (to_move - back) % n
+                passed = state._generate(p)
+                if passed:
+                    raise PositionError(
+                        f"'passes' is {passes}, but {game.player_name(p)} has a legal move here "
+                        f"({state.action_to_string(passed[0])}) and cannot have passed"
+                    )
         state._origin = state.to_position()
         return state
 
