@@ -66,9 +66,15 @@ class Ref:
         d = self.distance(start)
         out: set[str] = set()
 
+        seen: set[tuple[str, int]] = set()
+
         def walk(path: list[str]) -> None:
             here = path[-1]
             steps = len(path) - 1
+            if self.revisit:  # a walk's future depends only on where it is and how far it went
+                if (here, steps) in seen:
+                    return
+                seen.add((here, steps))
             if (steps == d or (steps > 0 and here in self.goals(p))) and here != start:
                 out.add(here)
             if steps == d:

@@ -108,3 +108,26 @@ def test_record_replay_and_round_trips(g: ArchimedesGame, seed: int) -> None:
     assert replayed.to_position() == s.to_position()
     assert replayed.history == s.history
     again.check_result(replayed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from([2, 3]),
+    st.booleans(),
+    st.lists(st.integers(min_value=0, max_value=95), min_size=12, max_size=12, unique=True),
+    st.integers(min_value=0, max_value=2),
+)
+def test_random_positions_match_the_reference(
+    players: int, revisit: bool, cells: list[int], to_move: int
+) -> None:
+    """ARC-M1..M5 and ARC-M7 on arbitrary placements (touching cubes, cubes home, cubes on start
+    cells), compared with the naive generator."""
+    g = palaestra.load_game("archimedes", players=players, revisit=revisit)
+    assert isinstance(g, ArchimedesGame)
+    names = [g.board.names[c] for c in cells[: 4 * players]]
+    cubes = [names[4 * p: 4 * p + 4] for p in range(players)]
+    if any(all(g.goal_mask[p] >> g.board.cell(c) & 1 for c in cubes[p]) for p in range(players)):
+        return  # a player already home: the position is over
+    s = g.state_from_position({"cubes": cubes, "to_move": to_move % players})
+    ref = Ref(cubes, to_move % players, revisit)
+    assert sorted(s.action_to_string(a) for a in s.legal_actions()) == ref.moves()
