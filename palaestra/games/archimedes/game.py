@@ -31,8 +31,6 @@ from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
 CUBES = 4
 #: start side of each player, by player count (ARC-S1, ARC-S2)
 START_SIDES: dict[int, tuple[str, ...]] = {2: ("S", "N"), 3: ("S", "NE", "NW")}
-SIDE_WORDS = {"S": "south", "N": "north", "SE": "south-east", "NW": "north-west",
-              "SW": "south-west", "NE": "north-east"}
 #: how the game ended
 HOME, PASSES, LIMIT = "home", "passes", "limit"
 DEFAULT_MOVE_LIMIT = 1000
