@@ -233,11 +233,12 @@ def test_render() -> None:
     s = game().new_initial_state()
     text = s.render()
     lines = text.splitlines()
-    assert lines[0].split() == ["/\\", "2:4", "/\\", "2:4", "/\\", "2:4", "/\\", "2:4", "/\\"]
-    assert lines[7].split() == ["\\/", "1:4", "\\/", "1:4", "\\/", "1:4", "\\/", "1:4", "\\/"]
+    assert lines[0].split() == ["NW", "N", "NE"] and lines[9].split() == ["SW", "S", "SE"]
+    assert lines[1].split() == ["/\\", "2:4", "/\\", "2:4", "/\\", "2:4", "/\\", "2:4", "/\\"]
+    assert lines[8].split() == ["\\/", "1:4", "\\/", "1:4", "\\/", "1:4", "\\/", "1:4", "\\/"]
     assert "a2 (distance 4)" in text and "to move: player 1 (S)" in text
     labelled = s.render(labels=True)
-    assert "a1" in labelled and "d15" in labelled and "e1" in labelled.splitlines()[3]
+    assert "a1" in labelled and "d15" in labelled and "e1" in labelled.splitlines()[4]
     home = position({"cubes": [["h4", "g4", "e4", "c9"], ["b2", "b6", "f12", "d15"]]})
     assert "1:*" in home.render() and "h4 (home)" in home.render()
 

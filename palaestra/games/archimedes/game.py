@@ -693,9 +693,9 @@ class ArchimedesState(State):
 
     # --- views -------------------------------------------------------------------------------
     def render(self, labels: bool = False) -> str:
-        """The hexagon, row h (side N) at the top: a cube shows its player number and its distance
-        (``1:4``; ``1:*`` once arrived); an empty cell shows ``/\\`` or ``\\/`` (the way it points),
-        or its name with ``labels``."""
+        """The hexagon, row h (side N) at the top, the six sides named around it: a cube shows its
+        player number and its distance (``1:4``; ``1:*`` once arrived); an empty cell shows ``/\\``
+        or ``\\/`` (the way it points), or its name with ``labels``."""
         g = self.game
         b = g.board
         owner = {c: i // 4 for i, c in enumerate(self._pos)}
@@ -705,7 +705,14 @@ class ArchimedesState(State):
         by_row: dict[int, dict[int, int]] = {}
         for i, (x, y, z) in enumerate(b.coords):
             by_row.setdefault(x, {})[y - z] = i
-        lines = []
+        span = (umax - umin + 1) * width
+        half = (span - width) // 2
+
+        def sides(left: str, middle: str, right: str) -> str:
+            text = f"    {left}".ljust(half + 1) + middle.center(width) + f"{right}   ".rjust(half)
+            return text.rstrip()
+
+        lines = [sides("NW", "N", "NE")]
         for x in sorted(by_row, reverse=True):
             row = by_row[x]
             slots = []
@@ -724,6 +731,7 @@ class ArchimedesState(State):
                     text = "/\\" if up else "\\/"
                 slots.append(text.center(width))
             lines.append(" " + "".join(slots).rstrip())
+        lines.append(sides("SW", "S", "SE"))
         lines.append("")
         for p in range(g.num_players):
             cubes = []
