@@ -98,7 +98,10 @@ GOOD = PACKAGE_FILE.read_text(encoding="utf-8")
         (lambda t: t.replace("0 1 strength", "0 1"), "expected 'SPACE SPACE KIND'"),
         (lambda t: t.replace("0 1 strength", "a b strength"), "spaces are whole numbers"),
         (lambda t: t[: t.rindex("[loom]")], "section [loom] is missing"),
-        (lambda t: t.replace("0 1 strength\n", "").replace("0 4 strength\n", ""), "space 0 has no connection"),
+        (
+            lambda t: t.replace("0 1 strength\n", "").replace("0 4 strength\n", ""),
+            "space 0 has no connection",
+        ),
         (lambda t: "0 1 strength\n" + t, "before any section"),
         (lambda t: t.replace("spaces 33\n", ""), "must start with 'spaces N'"),
         # with class IV empty, space 31 would no longer be the only space with only IV connections

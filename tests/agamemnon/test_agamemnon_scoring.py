@@ -34,7 +34,7 @@ def string_of(state: AgamemnonState, a: int, b: int) -> dict[str, Any]:
     """The string (score_details entry) holding connection a-b."""
     for string in state.score_details()["strings"]:
         if [a, b] in string["connections"]:
-            return string
+            return dict(string)
     raise AssertionError(f"no string holds {a}-{b}")
 
 
@@ -65,12 +65,13 @@ def test_aga_sc1_an_empty_space_cuts_a_string() -> None:
 
 
 def test_aga_sc1_a_tile_on_the_empty_space_joins_the_strings() -> None:
-    # the same, with an orange W1 on 0: {0-1, 0-4, 4-9} with 2 spears each side is tied
-    state = position([(1, 0, "W1"), (4, 1, "W2"), (0, 0, "W1")], to_move=0)
+    # the same, with an orange W1 on 0 (and a black W1 far away on 30): {0-1, 0-4, 4-9} with
+    # 2 spears each side is tied
+    state = position([(1, 0, "W1"), (4, 1, "W2"), (0, 0, "W1"), (30, 1, "W1")], to_move=0)
     s = string_of(state, 0, 1)
     assert sorted(s["connections"]) == [[0, 1], [0, 4], [4, 9]]
     assert s["controller"] is None
-    assert state.scores() == [1.0, 0.0]  # only the force connection 1-5
+    assert state.scores() == [1.0, 2.0]  # force 1-5 orange; strength 29-30 30-31 black
 
 
 # --- AGA-T5 Weft ----------------------------------------------------------------------------------
@@ -78,12 +79,13 @@ def test_aga_sc1_a_tile_on_the_empty_space_joins_the_strings() -> None:
 
 def test_aga_t5_a_weft_cuts_the_strings_through_its_space() -> None:
     # as above but the tile on 0 is an orange Weft: 0-1 (orange W1) and {0-4, 4-9} (black W2) split
-    state = position([(1, 0, "W1"), (4, 1, "W2"), (0, 0, "WEFT")], to_move=0)
+    state = position([(1, 0, "W1"), (4, 1, "W2"), (0, 0, "WEFT"), (30, 1, "W1")], to_move=0)
     assert string_of(state, 0, 1)["connections"] == [[0, 1]]
     assert string_of(state, 0, 1)["controller"] == 0
     assert sorted(string_of(state, 0, 4)["connections"]) == [[0, 4], [4, 9]]
     assert string_of(state, 0, 4)["controller"] == 1  # the Weft has no spears
-    assert state.scores() == [2.0, 2.0]
+    # strength: 0-1 orange 1, {0-4, 4-9} black 2, {29-30, 30-31} black 2; force 1-5 orange 1
+    assert state.scores() == [2.0, 4.0]
 
 
 def test_aga_t5_a_weft_counts_as_one_tile_for_the_force_of_each_string_it_ends() -> None:
@@ -359,4 +361,3 @@ def test_aga_sc1_to_sc4_engine_agrees_with_the_reference_along_random_games(
             assert clone.evaluate() == pytest.approx(state.evaluate())
             assert state._maps is not None
             assert [float(x) for x in _points(state._maps, state._masks, game.ends)] == points
-

@@ -229,7 +229,7 @@ def state_from_position(game: AgamemnonGame, doc: Mapping[str, Any]) -> Agamemno
     options["first"] = first
     mover = first if t % 2 == 0 else 1 - first
     by_player = [sum(1 for _, p, _ in tiles if p == q) for q in (0, 1)]
-    want_first = (placed + 1) // 2
+    want_first = sum(1 for i in range(placed) if turn_of_tile(i) % 2 == 0)
     if by_player[first] != want_first or by_player[1 - first] != placed - want_first:
         raise PositionError(
             f"with {placed} tiles placed and {PLAYER_NAMES[first]} starting, "
