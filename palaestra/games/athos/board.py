@@ -54,6 +54,7 @@ class Board:
         self.cols = [c for c, _, _ in cells]
         self.rows = [r for _, r, _ in cells]
         self.terrain = [t for _, _, t in cells] + [-1] * 6
+        self.ordinary = range(self.n)
         self.start_ids = [self.n + i for i in range(5)]
         self.summit = self.n + 5
         self.size = self.n + 6  # all nodes

@@ -226,6 +226,8 @@ class AthosState(State):
         self.tile = [NONE] * b.size
         self.tterr = [-1] * b.size
         self.rubble = [False] * b.size
+        #: open neighbours of every node (kept up to date by _set_tile)
+        self.oadj: list[tuple[int, ...]] = list(b.adj)
         self.stone = [-1] * b.size
         self.occ = [0] * b.size
         self.monks: list[list[int]] = [[game.start_of[p]] * MONKS for p in range(n)]
@@ -261,6 +263,7 @@ class AthosState(State):
         c.tile = self.tile[:]
         c.tterr = self.tterr[:]
         c.rubble = self.rubble[:]
+        c.oadj = self.oadj[:]
         c.stone = self.stone[:]
         c.occ = self.occ[:]
         c.monks = [m[:] for m in self.monks]
@@ -305,34 +308,28 @@ class AthosState(State):
         """
         if self._struct is None:
             b = self.board
-            adj = b.adj
-            rubble = self.rubble
+            oadj = self.oadj
             size = b.size
             disc = [0] * size
             low = [0] * size
-            parent = [-1] * size
             sep: dict[int, list[tuple[int, int]]] = {}
             root = b.summit
             disc[root] = low[root] = 1
             t = 1
-            stack = [(root, iter(adj[root]))]
+            stack = [(root, -1, iter(oadj[root]))]
             while stack:
-                v, it = stack[-1]
+                v, p, it = stack[-1]
                 for w in it:
-                    if rubble[w]:
-                        continue
                     dw = disc[w]
                     if not dw:
                         t += 1
                         disc[w] = low[w] = t
-                        parent[w] = v
-                        stack.append((w, iter(adj[w])))
+                        stack.append((w, v, iter(oadj[w])))
                         break
                     if dw < low[v]:  # the parent edge too: harmless for cut vertices
                         low[v] = dw
                 else:
                     stack.pop()
-                    p = parent[v]
                     if p >= 0:
                         lv = low[v]
                         if lv < low[p]:
@@ -395,7 +392,7 @@ class AthosState(State):
         info = self._reloc.get(g)
         if info is None:
             b = self.board
-            adj = b.adj
+            oadj = self.oadj
             rubble = self.rubble
             label = [-1] * b.size
             label[g] = -2
@@ -407,8 +404,8 @@ class AthosState(State):
                 stack = [start]
                 while stack:
                     u = stack.pop()
-                    for w in adj[u]:
-                        if label[w] == -1 and not rubble[w]:
+                    for w in oadj[u]:
+                        if label[w] == -1:
                             label[w] = k
                             stack.append(w)
                 k += 1
@@ -424,15 +421,14 @@ class AthosState(State):
             dist = [-1] * b.size
             dist[b.summit] = 0
             frontier = [b.summit]
-            rubble = self.rubble
-            adj = b.adj
+            oadj = self.oadj
             d = 0
             while frontier:
                 d += 1
                 nxt = []
                 for u in frontier:
-                    for w in adj[u]:
-                        if dist[w] < 0 and not rubble[w]:
+                    for w in oadj[u]:
+                        if dist[w] < 0:
                             dist[w] = d
                             nxt.append(w)
                 frontier = nxt
@@ -586,18 +582,15 @@ class AthosState(State):
             for f in fields
             if not tile[f] and not occ[f] and stone[f] < 0
         ]
-        crit = self._crit
-        if crit is None and self._struct is None:
+        if self._crit is None and self._struct is None and len(cands) <= 40:
+            # few candidates: the local test on each is cheaper than a search, which is made
+            # only if some candidate is not settled by it
             safe = self._locally_safe
-            unsure = [f for f in cands if not safe(f)]
-            if unsure:
-                crit = self._critical()
-                out.extend(base + f for f in cands if f not in crit)
-            else:
+            if all(safe(f) for f in cands):
                 out.extend(base + f for f in cands)
-            return
-        if crit is None:
-            crit = self._critical()
+                return
+        # one search serves every candidate
+        crit = self._critical()
         out.extend(base + f for f in cands if f not in crit)
 
     def _handicap_actions(self) -> list[int]:
@@ -666,15 +659,13 @@ class AthosState(State):
                 tile = self.tile
                 occ = self.occ
                 stone = self.stone
-                for f in range(b.n):
-                    t = tile[f]
-                    if not t or occ[f] or stone[f] >= 0:
-                        continue
-                    if self.double >= 0:
-                        if self._flip_problem(f) is None:
-                            out.append(base + f)
-                    elif t == RUBBLE or self._block_ok(f):
-                        out.append(base + f)
+                flippable = [f for f in b.ordinary if tile[f] and not occ[f] and stone[f] < 0]
+                if self.double >= 0:
+                    out.extend(base + f for f in flippable if self._flip_problem(f) is None)
+                else:
+                    # open tiles are few: the local test usually spares the search
+                    ok = self._block_ok
+                    out.extend(base + f for f in flippable if tile[f] == RUBBLE or ok(f))
             if self.double < 0:
                 out.append(g.A_END_MOVE)
             out.sort()
@@ -833,7 +824,14 @@ class AthosState(State):
     def _set_tile(self, f: int, side: int, terrain: int) -> None:
         self.tile[f] = side
         self.tterr[f] = terrain
-        self.rubble[f] = side == RUBBLE
+        blocked = side == RUBBLE
+        if self.rubble[f] != blocked:
+            rubble = self.rubble
+            rubble[f] = blocked
+            adj = self.board.adj
+            oadj = self.oadj
+            for u in adj[f]:
+                oadj[u] = tuple(w for w in adj[u] if not rubble[w])
 
     def _apply(self, action: int) -> None:
         g = self.game
