@@ -211,7 +211,7 @@ class MatchResult:
 
     def table(self) -> str:
         title = f"{self.game}"
-        set_options = {k: v for k, v in self.options.items() if v is not None}
+        set_options = {k: v for k, v in self.options.items() if v is not None and v is not False}
         if set_options:
             title += " (" + ", ".join(f"{k}={v}" for k, v in set_options.items()) + ")"
         played = sum(1 for o in self.outcomes if o.returns is not None)

@@ -7,7 +7,7 @@ from palaestra.core.errors import OptionError
 from palaestra.core.game import State
 
 
-def expected_value(state: State, player: int, chance_depth: int = 2) -> float:
+def expected_value(state: State, player: int, chance_depth: int = 1) -> float:
     """``state.evaluate()[player]``, averaged over chance outcomes when ``state`` is a chance node.
 
     Chance nodes that follow chance nodes are expanded too, up to ``chance_depth`` levels; deeper
@@ -27,7 +27,7 @@ def expected_value(state: State, player: int, chance_depth: int = 2) -> float:
     return state.evaluate()[player]
 
 
-def action_values(state: State, chance_depth: int = 2) -> list[tuple[int, float]]:
+def action_values(state: State, chance_depth: int = 1) -> list[tuple[int, float]]:
     """Every legal action with the mover's expected heuristic value one ply ahead."""
     player = state.current_player
     out = []
@@ -54,7 +54,7 @@ class GreedyAgent(Agent):
         seed: int | None = None,
         epsilon: float = 0.0,
         noise: float = 0.0,
-        chance_depth: int = 2,
+        chance_depth: int = 1,
     ) -> None:
         super().__init__(seed)
         if not 0.0 <= epsilon <= 1.0:

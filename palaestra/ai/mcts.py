@@ -13,7 +13,8 @@
   the state with ``evaluate()`` (``rollout_depth=None``: play to the end; ``0``: evaluate the leaf).
 * **Wide nodes.** ``widen=C`` turns on progressive widening: a decision node visited ``n`` times
   has at most ``ceil(C * (n + 1) ** widen_alpha)`` children. Actions enter in the order given by
-  ``order``: ``random`` (shuffled with the seed) or ``eval`` (best one-ply ``evaluate`` first).
+  ``order``: ``random`` (shuffled with the seed) or ``eval`` (a random sample of ``eval_cap``
+  actions judged by one-ply ``evaluate`` enter first, best first; the others follow at random).
   This keeps games whose turns are many small actions (Athos) from spreading the tree thin.
 * **Tree reuse.** Between moves the agent keeps the subtree reached by the actions played since
   its last search (checked against the history and the position itself).
@@ -92,6 +93,7 @@ class MCTSAgent(Agent):
         widen: float | None = None,
         widen_alpha: float = 0.5,
         order: str = "random",
+        eval_cap: int = 24,
         workers: int = 1,
         reuse: bool = True,
     ) -> None:
@@ -120,6 +122,9 @@ class MCTSAgent(Agent):
         self.widen = float(widen) if widen is not None else None
         self.widen_alpha = float(widen_alpha)
         self.order = order
+        if not isinstance(eval_cap, int) or eval_cap < 1:
+            raise OptionError(f"mcts: eval_cap is a whole number of at least 1, not {eval_cap}")
+        self.eval_cap = eval_cap
         self.workers = workers
         self.reuse = bool(reuse)
         self._root: Node | None = None
@@ -312,12 +317,19 @@ class MCTSAgent(Agent):
     def _expansion_order(self, state: State) -> list[int]:
         """The legal actions in the reverse of the order they enter the tree (``pop()`` takes next)."""
         actions = state.legal_actions()
+        self.rng.shuffle(actions)  # random order, and random among equal values below
         if self.order == "eval" and len(actions) > 1:
-            values = dict(action_values(state, chance_depth=0))
-            self.rng.shuffle(actions)  # random among equal values
-            actions.sort(key=lambda a: values[a])
-        else:
-            self.rng.shuffle(actions)
+            # judge at most eval_cap actions (a random sample); they enter first, best first
+            sample = actions[-self.eval_cap :]
+            rest = actions[: -self.eval_cap] if len(actions) > self.eval_cap else []
+            player = state.current_player
+            values = {}
+            for a in sample:
+                child = state.clone()
+                child.apply_action(a)
+                values[a] = child.evaluate()[player] if not child.is_terminal() else child.returns()[player]
+            sample.sort(key=lambda a: values[a])
+            actions = rest + sample
         return actions
 
     def _rollout(self, state: State) -> list[float]:

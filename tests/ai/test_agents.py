@@ -190,7 +190,7 @@ def test_mcts_max_n_takes_the_last_stones() -> None:
 
 def test_mcts_progressive_widening_bounds_the_children() -> None:
     state = WideGame(width=3, choices=200).new_initial_state()
-    agent = MCTSAgent(seed=0, iterations=400, widen=1.0, widen_alpha=0.5, order="eval")
+    agent = MCTSAgent(seed=0, iterations=400, widen=1.0, widen_alpha=0.5, order="eval", eval_cap=200)
     action = agent.select_action(state)
     root = agent.root
     assert root is not None and root.visits == 400
