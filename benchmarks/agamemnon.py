@@ -1,0 +1,130 @@
+"""Agamemnon speed on one core: full random games per second and score evaluations per second.
+
+Usage: python benchmarks/agamemnon.py [--seconds S] [--variant loom|oracle|defying ...]
+
+Random games go through the public protocol only (legal_actions, chance_outcomes + sample_outcome,
+apply_action, returns), as an agent or a driver would. Score evaluations are measured three ways
+on positions sampled from random games:
+
+* from scratch: the flood fill that scores a position with no history (``palaestra score``,
+  finished games);
+* incremental: a copy of a state, one placement, then the live score (``scores``) or the heuristic
+  (``evaluate``) -- what a search does at every node; the engine keeps the strings up to date
+  after the first request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from palaestra.core.game import sample_outcome
+from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
+from palaestra.games.agamemnon.game import _points
+
+
+def random_game(game: AgamemnonGame, rng: random.Random) -> AgamemnonState:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    state.returns()
+    return state
+
+
+def rate(seconds: float, batch: Callable[[], int]) -> float:
+    """Calls of ``batch`` (each returns how many items it did) for ``seconds``; items per second."""
+    done = 0
+    start = time.perf_counter()
+    while True:
+        done += batch()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def sample_positions(game: AgamemnonGame, n: int, rng: random.Random) -> list[AgamemnonState]:
+    """States where a player is about to place a tile, from random games (all stages of a game)."""
+    out: list[AgamemnonState] = []
+    while len(out) < n:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+                continue
+            if state.phase == "place" and rng.random() < 0.25:
+                out.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return out[:n]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--variant", action="append", default=[], choices=["loom", "oracle", "defying"])
+    args = parser.parse_args()
+    options = {v: True for v in args.variant}
+    game = AgamemnonGame(**options)
+    rng = random.Random(2026)
+    print(f"Agamemnon {options or 'front board, no variant'} — Python {platform.python_version()}, one core")
+
+    games = rate(args.seconds, lambda: (random_game(game, rng), 1)[1])
+    print(f"random games:                          {games:9.0f} /s")
+
+    positions = sample_positions(game, 400, rng)
+    late = [s for s in positions if s.tiles_placed >= 24]
+    ends = game.ends
+
+    def scratch(states: list[AgamemnonState]) -> Callable[[], int]:
+        def run() -> int:
+            for s in states:
+                assert s._maps is not None
+                _points(s._maps, s._masks, ends)
+            return len(states)
+
+        return run
+
+    print(f"score from scratch (all stages):       {rate(args.seconds, scratch(positions)):9.0f} /s")
+    print(f"score from scratch (24+ tiles placed): {rate(args.seconds, scratch(late)):9.0f} /s")
+
+    for s in positions:
+        s.scores()  # the first request builds the incremental strings
+    moves = [(s, rng.choice([a for a in s.legal_actions() if a < 330])) for s in positions]
+
+    def child(read: Callable[[AgamemnonState], object]) -> Callable[[], int]:
+        def run() -> int:
+            for s, a in moves:
+                c = s.clone()
+                c.apply_action(a)
+                read(c)
+            return len(moves)
+
+        return run
+
+    clones = rate(args.seconds, child(lambda c: None))
+    scored = rate(args.seconds, child(lambda c: c.scores()))
+    evaluated = rate(args.seconds, child(lambda c: c.evaluate()))
+    print(f"clone + place a tile:                  {clones:9.0f} /s")
+    print(f"clone + place a tile + scores():       {scored:9.0f} /s")
+    print(f"clone + place a tile + evaluate():     {evaluated:9.0f} /s")
+    reads = [s.clone() for s in positions]
+
+    def read_scores() -> int:
+        for c in reads:
+            c.scores()
+        return len(reads)
+
+    print(f"scores() of a state kept up to date:   {rate(args.seconds, read_scores):9.0f} /s")
+
+
+if __name__ == "__main__":
+    main()
