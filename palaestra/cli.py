@@ -35,6 +35,10 @@ OptionOpt = Annotated[
     typer.Option("--option", "-o", help="Set a game option, KEY=VALUE (repeatable)."),
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for chance and agents.")]
+BoardOpt = Annotated[
+    Path | None,
+    typer.Option("--board", help="Play on this board file (games with a `board` option: Athos)."),
+]
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -44,9 +48,13 @@ def fail(message: str, code: int = 1) -> None:
 
 
 def build_game(
-    name: str, players: int | None, variants: list[str] | None, options: list[str] | None
+    name: str,
+    players: int | None,
+    variants: list[str] | None,
+    options: list[str] | None,
+    board: Path | None = None,
 ) -> Game:
-    """A game from the command line's --players, --variant and --option values."""
+    """A game from the command line's --players, --variant, --option and --board values."""
     cls = game_class(name)
     given: dict[str, object] = {}
     declared = {o.name: o for o in cls.OPTIONS}
@@ -63,6 +71,10 @@ def build_game(
         given[key.strip().replace("-", "_")] = value.strip()
     if players is not None:
         given["players"] = players
+    if board is not None:
+        if "board" not in declared:
+            raise PalaestraError(f"{name} has one board only: it takes no --board")
+        given["board"] = str(board.resolve())
     return load_game(name, **given)
 
 
@@ -115,6 +127,7 @@ def play(
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    board: BoardOpt = None,
     vs: Annotated[
         str | None,
         typer.Option(help="Agent for every seat but yours (e.g. random); hot seat when absent."),
@@ -142,7 +155,7 @@ def play(
         path = record or resume
         typer.echo(f"resumed {resume}: {_moves(len(rec.moves))} replayed")
     else:
-        game = build_game(game_name, players, variant, option)
+        game = build_game(game_name, players, variant, option, board)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         names = [game.player_name(p) for p in range(game.num_players)]
@@ -270,6 +283,7 @@ def perft(
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    board: BoardOpt = None,
     position: Annotated[Path | None, typer.Option(help="Start from this position (JSON).")] = None,
     divide: Annotated[bool, typer.Option(help="Print the count below each first move.")] = False,
 ) -> None:
@@ -281,7 +295,7 @@ def perft(
         if state.game.name != game_name.lower():
             raise PalaestraError(f"{position} is a position of {state.game.name}, not {game_name}")
     else:
-        state = build_game(game_name, players, variant, option).new_initial_state()
+        state = build_game(game_name, players, variant, option, board).new_initial_state()
     if divide and depth >= 1:
         total = 0
         for move, count in pf.divide(state, depth):
@@ -301,6 +315,7 @@ def match(
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    board: BoardOpt = None,
     workers: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
     seed: SeedOpt = None,
     record_dir: Annotated[Path | None, typer.Option(help="Save every game's record here.")] = None,
@@ -314,7 +329,7 @@ def match(
     specs = [a.strip() for a in agents.split(",") if a.strip()]
     if players is None and len(specs) > 2:
         players = len(specs)
-    game = build_game(game_name, players, variant, option)
+    game = build_game(game_name, players, variant, option, board)
     if len(specs) != game.num_players:
         raise PalaestraError(f"{game.title} here has {game.num_players} seats; give as many agents")
     with Progress(disable=as_json or not sys.stderr.isatty(), transient=True) as progress:

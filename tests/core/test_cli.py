@@ -120,3 +120,33 @@ def test_perft_and_divide(tmp_path: Path) -> None:
     pos.write_text(json.dumps({"game": "nim", "pile": 2}))
     result = runner.invoke(app, ["perft", "nim", "--depth", "2", "--position", str(pos)])
     assert result.output.strip() == "2"
+
+
+def test_board_flag_plays_on_another_board_file(tmp_path: Path) -> None:
+    import palaestra.games.athos as athos_pkg
+
+    shipped = Path(athos_pkg.__file__).parent / "board.json"
+    copy = tmp_path / "my-board.json"
+    doc = json.loads(shipped.read_text())
+    copy.write_text(json.dumps(doc))
+    default = runner.invoke(app, ["perft", "athos", "--depth", "1"])
+    other = runner.invoke(app, ["perft", "athos", "--depth", "1", "--board", str(copy)])
+    assert default.exit_code == 0 and other.exit_code == 0, other.output
+    assert other.output == default.output  # the same board, read from the given file
+    # a broken board: one of the summit's fields removed from the field list
+    doc["fields"] = [
+        f for f in doc["fields"] if f"{chr(ord('a') + f['col'])}{f['row']}" != doc["summit"][0]
+    ]
+    bad = tmp_path / "bad-board.json"
+    bad.write_text(json.dumps(doc))
+    broken = runner.invoke(app, ["perft", "athos", "--depth", "1", "--board", str(bad)])
+    assert broken.exit_code == 1
+    assert "bad-board.json" in broken.output and "summit" in broken.output
+    missing = runner.invoke(app, ["play", "athos", "--board", str(tmp_path / "none.json")], input="quit\n")
+    assert missing.exit_code == 1 and "cannot be read" in missing.output
+
+
+def test_board_flag_is_refused_by_a_game_with_one_board() -> None:
+    result = runner.invoke(app, ["perft", "nim", "--depth", "1", "--board", "x.json"])
+    assert result.exit_code == 1
+    assert "takes no --board" in result.output
