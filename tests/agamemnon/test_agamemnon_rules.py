@@ -264,7 +264,9 @@ def test_aga_b2_every_set_up_fills_three_classes_and_leaves_one_space_out(setup:
 
 def test_options_are_checked() -> None:
     with pytest.raises(OptionError, match="needs the loom"):
-        AgamemnonGame(setup="I,II,III")
+        AgamemnonGame(loom=False, setup="I,II,III")
+    implied = AgamemnonGame(setup="I,II,III")  # a set-up implies the loom
+    assert implied.loom and implied == AgamemnonGame(loom=True, setup="I,II,III")
     with pytest.raises(OptionError):
         AgamemnonGame(loom=True, setup="I,I,II")
     with pytest.raises(OptionError):

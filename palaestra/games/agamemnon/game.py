@@ -531,14 +531,17 @@ class AgamemnonGame(Game):
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
+        if self.options["setup"] is not None:
+            # a loom set-up implies the loom (so that a position's options {"setup": ...} load)
+            if "loom" in options and self.options["loom"] is False:
+                raise OptionError("option 'setup' (the loom set-up) needs the loom variant")
+            self.options["loom"] = True
         self.loom = bool(self.options["loom"])
         self.oracle = bool(self.options["oracle"])
         self.defying = bool(self.options["defying"])
         first = self.options["first"]
         self.first = first if isinstance(first, int) else 0
         setup = self.options["setup"]
-        if setup is not None and not self.loom:
-            raise OptionError("option 'setup' (the loom set-up) needs the loom variant")
         self.setup_index = SETUP_NAMES.index(str(setup)) if setup is not None else -1
         self.board: Board = load_boards()["loom" if self.loom else "front"]
         self._maps_cache: dict[tuple[int, ...], _KindMaps] = {}
