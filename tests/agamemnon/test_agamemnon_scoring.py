@@ -361,3 +361,64 @@ def test_aga_sc1_to_sc4_engine_agrees_with_the_reference_along_random_games(
             assert clone.evaluate() == pytest.approx(state.evaluate())
             assert state._maps is not None
             assert [float(x) for x in _points(state._maps, state._masks, game.ends)] == points
+
+
+# --- AGA-SC3 leadership further down the ranks ------------------------------------------------------
+# leadership string {14-18, 14-19, 16-19, 18-20, 18-23} (six spaces); other strings used below:
+# strength {12-16, 16-17} and {19-24}; force {11-14, 13-14}, {19-21}, {15-20, 20-25}, {23-24, 23-25}
+
+
+def _six_leaders(black_on_23: str) -> AgamemnonState:
+    tiles = [(14, 0, "A"), (16, 1, "A"), (19, 1, "B"), (18, 0, "B"), (20, 0, "D"), (23, 1, black_on_23)]
+    return position(tiles, to_move=1)
+
+
+def test_aga_sc3_leadership_equal_twice_then_the_third_rank_decides() -> None:
+    # A = A, B = B, then black's C outranks orange's D
+    state = _six_leaders("C")
+    lead = string_of(state, 14, 18)
+    assert sorted(lead["connections"]) == [[14, 18], [14, 19], [16, 19], [18, 20], [18, 23]]
+    assert lead["controller"] == 1
+    # orange: force 11-14 13-14, 15-20 20-25 (4); black: strength 12-16 16-17, 19-24 (3),
+    # force 19-21, 23-24 23-25 (3), leadership 5
+    assert state.scores() == [4.0, 11.0]
+
+
+def test_aga_sc3_the_third_rank_decides_the_other_way() -> None:
+    # A = A, B = B, then orange's D outranks black's E
+    state = _six_leaders("E")
+    assert string_of(state, 14, 18)["controller"] == 0
+    assert state.scores() == [9.0, 6.0]
+
+
+def test_aga_sc3_leaders_equal_on_every_rank_control_nothing() -> None:
+    state = _six_leaders("D")  # A, B, D on both sides
+    assert string_of(state, 14, 18)["controller"] is None
+    assert state.scores() == [4.0, 6.0]
+
+
+# --- AGA-T4 / AGA-V1: the loom's out-of-play space (project reading, docs/agamemnon.md) -----------------
+
+
+def test_aga_t4_aga_v1_a_warp_may_move_a_string_tile_onto_a_connection_to_the_out_of_play_space() -> None:
+    # loom I,II,III: IV is empty, 31 out of play. At 30: 26-30 L, 30-32 L, 28-30 and 30-31 empty
+    state = position(
+        [(26, 0, "A"), (0, 1, "W1"), (1, 1, "W1"), (30, 0, "WARP")],
+        board="loom",
+        options={"setup": "I,II,III"},
+        to_move=0,
+        warp=30,
+    )
+    assert state.out_of_play == 31
+    # orange: leadership {26-30, 30-32} 2, force {21-26, 24-26, 26-27} 3; black: strength 0-1,
+    # force 0-2 and 1-5
+    assert state.scores() == [5.0, 3.0]
+    swaps = [state.action_to_string(a) for a in state.legal_actions()]
+    assert "swap 30-31 30-32" in swaps and "swap 28-30 30-31" not in swaps  # two empty: nothing moves
+    state.apply_action(state.string_to_action("swap 30-32 30-31"))
+    lead = string_of(state, 26, 30)
+    assert sorted(lead["connections"]) == [[26, 30], [30, 31]] and lead["controller"] == 0
+    assert state.scores() == [5.0, 3.0]
+    # the space stays out of play: no tile may go there
+    state.apply_action(state.string_to_action("draw W2"))
+    assert state.explain_illegal(state.string_to_action("W2@31")) == "space 31 is out of play"
