@@ -419,3 +419,19 @@ def test_render_shows_tiles_kinds_score_and_pools() -> None:
     assert " 12  o:W2      7S 11L 16S 17F" in text
     assert "labels" not in text and "Trojans" in state.render(labels=True)
     assert "set-up" in AgamemnonGame(loom=True).new_initial_state().render()
+
+
+def test_aga_t1_aga_t4_a_warp_as_the_last_tile_still_gets_its_swap_before_the_end() -> None:
+    # 29 tiles down: orange all 15 (spaces 0-14), black all but one Warp (15-28); black holds it
+    orange = ["A", "B", "C", "D", "E", "W1", "W1", "W1", "W2", "W2", "W3", "WARP", "WARP", "WEFT", "WEFT"]
+    black = [c for c in orange if c != "WARP"] + ["WARP"]
+    tiles = [(s, 0, c) for s, c in enumerate(orange)] + [(15 + i, 1, c) for i, c in enumerate(black)]
+    state = position(tiles, to_move=1, hand=["WARP"])
+    assert state.phase == "place" and state.current_player == 1
+    assert sorted({a % 33 for a in state.legal_actions()}) == [29, 30, 31]  # one of the 3 free spaces
+    play(state, "WARP@29")
+    assert state.phase == "warp" and not state.is_terminal()
+    play(state, "swap 25-29 29-30")  # leadership 25-29 and strength 29-30 change places
+    kinds = {(a, b): k for a, b, k in state.connection_kinds()}
+    assert kinds[(25, 29)] == "strength" and kinds[(29, 30)] == "leadership"
+    assert state.is_terminal() and state.tiles_placed == 30
