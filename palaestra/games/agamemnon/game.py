@@ -413,6 +413,9 @@ def _inc_insert(
         if not weft:
             members = bit
             acc = at
+            # union by size: the largest string met keeps its root; only the others are relabelled
+            root = s
+            kept = 0
             while rest:
                 xb = rest & -rest
                 rest ^= xb
@@ -426,7 +429,11 @@ def _inc_insert(
                         elif hv < 0:
                             h1 += hv
                         soft -= inc[_SOFT + off + r]
-                        members |= inc[_MEM + off + r]
+                        mem = inc[_MEM + off + r]
+                        if mem.bit_count() > kept.bit_count():
+                            root = r
+                            kept = mem
+                        members |= mem
                         acc |= inc[_ACC + off + r]
                 elif k == FORCE and occ_before & xb:
                     # the Weft on x alone held the one-connection string s-x
@@ -436,16 +443,16 @@ def _inc_insert(
                     else:
                         h1 -= 1
                         soft += 0.5
-            mm = members
+            mm = members & ~kept
             while mm:
                 yb = mm & -mm
                 mm ^= yb
-                inc[off + yb.bit_length() - 1] = s
-            inc[_MEM + off + s] = members
-            inc[_ACC + off + s] = acc
+                inc[off + yb.bit_length() - 1] = root
+            inc[_MEM + off + root] = members
+            inc[_ACC + off + root] = acc
             hv, sv = _value(k, (acc | members) & occ, (acc >> _SPACE_BITS).bit_count(), m)
-            inc[_HARD + off + s] = hv
-            inc[_SOFT + off + s] = sv
+            inc[_HARD + off + root] = hv
+            inc[_SOFT + off + root] = sv
             if hv > 0:
                 h0 += hv
             elif hv < 0:
