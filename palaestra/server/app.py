@@ -72,6 +72,11 @@ class Resign(BaseModel):
     token: str
 
 
+class Undo(BaseModel):
+    token: str = Field(description="the secret token of the seat to move")
+    ply: int = Field(description="the ply the client saw (the undo is refused if the game moved on)")
+
+
 # --- helpers -------------------------------------------------------------------------------------
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
@@ -248,6 +253,22 @@ def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> Fas
     @app.post("/api/games/{game_id}/resign", summary="Resign a seat (ends the game)")
     async def resign(request: Request, game_id: str, body: Resign) -> dict[str, Any]:
         return (await hub_of(request).resign(game_id, body.token)).view()
+
+    @app.post("/api/games/{game_id}/undo", summary="Take back your own last action of this turn")
+    async def undo(request: Request, game_id: str, body: Undo) -> dict[str, Any]:
+        return (await hub_of(request).undo(game_id, body.token, body.ply)).view()
+
+    @app.get(
+        "/api/games/{game_id}/analysis",
+        summary="The AI's view of a move of a finished game (strong agent, small budget)",
+    )
+    async def analysis(
+        request: Request,
+        game_id: str,
+        ply: Annotated[int, Query(ge=0, description="moves before the one analysed")],
+        top: Annotated[int, Query(ge=1, le=10)] = 3,
+    ) -> dict[str, Any]:
+        return await hub_of(request).analysis(game_id, ply, top)
 
     @app.get("/api/games/{game_id}/record", summary="The game record (core record JSON, format 1)")
     async def record(request: Request, game_id: str) -> dict[str, Any]:

@@ -37,6 +37,7 @@ class GameRow(Base):
     seats: Mapped[list[dict[str, Any]]] = mapped_column(sa.JSON)
     seed: Mapped[int] = mapped_column(sa.BigInteger)
     ply: Mapped[int] = mapped_column(sa.Integer)
+    version: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     status: Mapped[str] = mapped_column(sa.String(16), index=True)
     record: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
     snapshot: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
@@ -94,6 +95,7 @@ class StoredGame:
     snapshot: dict[str, Any]
     created_at: datetime
     updated_at: datetime
+    version: int = 0
 
 
 def _stored(row: GameRow) -> StoredGame:
@@ -109,6 +111,7 @@ def _stored(row: GameRow) -> StoredGame:
         dict(row.snapshot),
         row.created_at,
         row.updated_at,
+        row.version,
     )
 
 
@@ -135,6 +138,7 @@ class Store:
                     seats=game.seats,
                     seed=game.seed,
                     ply=game.ply,
+                    version=game.version,
                     status=game.status,
                     record=game.record,
                     snapshot=game.snapshot,
@@ -147,16 +151,18 @@ class Store:
         self,
         game_id: str,
         *,
-        expect_ply: int,
+        expect_version: int,
+        version: int,
         ply: int,
         status: str,
         record: dict[str, Any],
         snapshot: dict[str, Any],
         seats: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Write a new state; refuses (StorageError) if the row is not at ``expect_ply``."""
+        """Write a new state; refuses (StorageError) if the row is not at ``expect_version``."""
         values: dict[str, Any] = {
             "ply": ply,
+            "version": version,
             "status": status,
             "record": record,
             "snapshot": snapshot,
@@ -166,18 +172,24 @@ class Store:
             values["seats"] = seats
         with self.engine.begin() as conn:
             result = conn.execute(
-                sa.update(GameRow).where(GameRow.id == game_id, GameRow.ply == expect_ply).values(**values)
+                sa.update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == expect_version)
+                .values(**values)
             )
             if result.rowcount != 1:
                 raise StorageError(f"game {game_id} was changed elsewhere; reload it")
 
-    def update_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
+    def update_seats(
+        self, game_id: str, seats: list[dict[str, Any]], *, expect_version: int, version: int
+    ) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
+            result = conn.execute(
                 sa.update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(seats=seats, updated_at=datetime.now(UTC))
+                .where(GameRow.id == game_id, GameRow.version == expect_version)
+                .values(seats=seats, version=version, updated_at=datetime.now(UTC))
             )
+            if result.rowcount != 1:
+                raise StorageError(f"game {game_id} was changed elsewhere; reload it")
 
     def get(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as session:

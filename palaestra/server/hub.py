@@ -34,6 +34,7 @@ from palaestra.core.game import CHANCE, Game, State, returns_from_ranks
 from palaestra.core.record import Record, now
 from palaestra.core.registry import load_game
 from palaestra.server.db import StorageError, Store, StoredGame
+from palaestra.server.webhooks import can_undo, web_data
 
 log = logging.getLogger("palaestra.server")
 
@@ -41,6 +42,10 @@ log = logging.getLogger("palaestra.server")
 AI_LEVELS = ("random", "beginner", "casual", "strong", "expert")
 #: the agent asked for hints (falls back to the strongest level that exists)
 HINT_LEVELS = ("strong", "casual", "beginner", "random")
+#: the AI's view of the moves of a finished game: the strong agent on a small budget
+ANALYSIS_SPECS = {"strong": "strong:iterations=150,rollout_depth=6"}
+#: how many positions before the last actions a session keeps in memory for undo
+UNDO_DEPTH = 64
 
 
 class ApiError(Exception):
@@ -125,7 +130,12 @@ class Session:
     subscribers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
     runner: asyncio.Task[None] | None = None
-    version: int = 0  # bumped on every change (ply, seats, resignation)
+    version: int = 0  # bumped on every change (action, undo, seats, resignation); stored
+    #: (state before, action) of the latest actions, newest last, for undo (not stored: after a
+    #: restart the state before is rebuilt from the record)
+    undo_stack: list[tuple[State, int]] = field(default_factory=list)
+    #: the AI's view of finished games' moves, by ply (computed on demand)
+    analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def ply(self) -> int:
@@ -146,6 +156,25 @@ class Session:
             return False
         player = self.state.current_player
         return player == CHANCE or (0 <= player < len(self.seats) and self.seats[player].kind == "ai")
+
+    def undo_seat(self) -> int | None:
+        """The seat that may take back the last action now (None: nothing to undo).
+
+        Only an action of the seat still to move, while the game goes on, and only if the game's
+        ``can_undo`` hook allows it (see palaestra/server/webhooks.py). Known from the undo stack
+        of this session; after a restart the undo endpoint rebuilds the state before from the
+        record, the view just does not advertise it."""
+        if self.status != "active" or not self.record.moves or not self.undo_stack:
+            return None
+        player = self.state.current_player
+        if self.record.moves[-1].player != player or not 0 <= player < len(self.seats):
+            return None
+        if self.seats[player].kind != "human":
+            return None
+        before, action = self.undo_stack[-1]
+        if len(before.history) != self.ply - 1:
+            return None
+        return player if can_undo(before, action, self.state) else None
 
     # --- views ------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
@@ -172,6 +201,7 @@ class Session:
             "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
             "seed": self.seed,
             "ply": self.ply,
+            "version": self.version,
             "status": self.status,
             "current_player": player,
             "to_move": _who(self.game, player),
@@ -180,6 +210,8 @@ class Session:
             "result": self.record.result,
             "moves": [m.to_json() for m in self.record.moves],
             "legal": legal,
+            "undo": self.undo_seat() if human_to_move else None,
+            "web": web_data(self.game),
             "state": state.to_json(),
             "text": state.render(),
             "created": self.created_at.isoformat(timespec="seconds"),
@@ -339,6 +371,7 @@ class Hub:
             state.to_json(),
             stamp,
             stamp,
+            0,
         )
         await asyncio.to_thread(self.store.insert, stored)
         self.sessions[game_id] = session
@@ -423,6 +456,104 @@ class Hub:
         await self._broadcast(session)
         return session
 
+    async def undo(self, game_id: str, token: str, ply: int) -> Session:
+        """Take back the seat's own last action of the current turn, where the game allows it.
+
+        The record loses that move (it never happened for the other players: nobody moved since,
+        and undoable actions reveal nothing), so the stored record stays replayable; the game's
+        ``version`` still goes up, so every client sees the change."""
+        session = await self.get(game_id)
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            if session.status != "active" or session.state.is_terminal():
+                raise ApiError(409, "game_over", "the game is over")
+            if ply != session.ply:
+                raise ApiError(
+                    409,
+                    "stale_action",
+                    f"this undo was meant for move {ply}, but the game is at move {session.ply}; "
+                    "reload and try again",
+                )
+            moves = session.record.moves
+            if not moves or moves[-1].player != seat or session.state.current_player != seat:
+                raise ApiError(409, "cannot_undo", "only your own last action, while it is still your turn")
+            if session.undo_stack and len(session.undo_stack[-1][0].history) == session.ply - 1:
+                before, action = session.undo_stack[-1]
+                from_stack = True
+            else:
+                before, action = await asyncio.to_thread(_state_before_last, session.record)
+                from_stack = False
+            if not can_undo(before, action, session.state):
+                raise ApiError(
+                    409, "cannot_undo", f"{moves[-1].move} cannot be taken back (the rules do not allow it)"
+                )
+            record = copy.deepcopy(session.record)
+            record.moves.pop()
+            record.result = None
+            record.ended = None
+            await self._write(session, before.clone(), record, "active")
+            if from_stack:
+                session.undo_stack.pop()
+        await self._broadcast(session)
+        return session
+
+    async def analysis(self, game_id: str, ply: int, top: int) -> dict[str, Any]:
+        """The AI's view of move ``ply + 1`` of a finished game: the strong agent (small budget) on
+        the position before it, its top moves and how the move played ranks among them."""
+        session = await self.get(game_id)
+        if session.status != "finished":
+            raise ApiError(409, "not_finished", "the AI's view of the moves is shown once the game is over")
+        moves = session.record.moves
+        if not 0 <= ply < len(moves):
+            raise ApiError(400, "bad_ply", f"the game has moves 0 to {len(moves) - 1}, not {ply}")
+        cached = session.analyses.get(ply)
+        if cached is not None and len(cached["top"]) >= min(top, cached["of"]):
+            return _trim(cached, top)
+        record = session.record
+        spec = next((ANALYSIS_SPECS.get(lv, lv) for lv in HINT_LEVELS if lv in self.levels), "random")
+
+        def build() -> dict[str, Any]:
+            try:
+                state = record.replay(ply)
+            except RecordError as err:
+                raise ApiError(500, "broken_game", str(err)) from None
+            move = moves[ply]
+            played = state.string_to_action(move.move)
+            out: dict[str, Any] = {
+                "ply": ply,
+                "player": move.player,
+                "to_move": _who(session.game, move.player),
+                "played": {"action": played, "move": move.move},
+                "agent": None,
+                "top": [],
+                "of": 0,
+                "played_rank": None,
+                "played_value": None,
+                "chance": state.is_chance_node(),
+            }
+            if state.is_chance_node():
+                return out
+            legal = state.legal_actions()
+            agent = self.agent_factory(spec, session.seed + ply)
+            ranked = agent.analyse(state, min(len(legal), 50))
+            values = {a: float(v) for a, v in ranked}
+            order = [a for a, _ in ranked]
+            out["agent"] = spec
+            out["of"] = len(ranked)
+            out["top"] = [
+                {"action": a, "move": state.action_to_string(a), "value": values[a]} for a in order[:10]
+            ]
+            if played in values:
+                out["played_rank"] = order.index(played) + 1
+                out["played_value"] = values[played]
+            return out
+
+        result = await asyncio.to_thread(build)
+        session.analyses[ply] = result
+        return _trim(result, top)
+
     # --- the server's own moves ---------------------------------------------------------------
     def _kick(self, session: Session) -> None:
         if self._closing or not session.waiting_for_server():
@@ -481,19 +612,22 @@ class Hub:
     # --- writing ----------------------------------------------------------------------------
     async def _apply(self, session: Session, action: int) -> None:
         """Apply a legal action to copies, commit them, then make them current (lock held)."""
-        state = session.state.clone()
+        before = session.state
+        state = before.clone()
         record = copy.deepcopy(session.record)
         record.apply(state, action)
         status = "finished" if state.is_terminal() else "active"
         await self._write(session, state, record, status)
+        session.undo_stack.append((before, action))
+        del session.undo_stack[:-UNDO_DEPTH]
 
     async def _write(self, session: Session, state: State, record: Record, status: str) -> None:
-        old_ply = session.ply
         try:
             await asyncio.to_thread(
                 self.store.update,
                 session.id,
-                expect_ply=old_ply,
+                expect_version=session.version,
+                version=session.version + 1,
                 ply=len(record.moves),
                 status=status,
                 record=record.to_json(),
@@ -511,7 +645,16 @@ class Hub:
         session.version += 1
 
     async def _write_seats(self, session: Session, seats: list[Seat]) -> None:
-        await asyncio.to_thread(self.store.update_seats, session.id, [s.to_json() for s in seats])
+        try:
+            await asyncio.to_thread(
+                self.store.update_seats,
+                session.id,
+                [s.to_json() for s in seats],
+                expect_version=session.version,
+                version=session.version + 1,
+            )
+        except StorageError as err:
+            raise ApiError(503, "storage_error", str(err)) from None
         session.seats = seats
         session.updated_at = datetime.now(UTC)
         session.version += 1
@@ -563,6 +706,19 @@ class Hub:
         return out
 
 
+def _state_before_last(record: Record) -> tuple[State, int]:
+    """The state before the record's last move, and that move's action."""
+    try:
+        before = record.replay(len(record.moves) - 1)
+        return before, before.string_to_action(record.moves[-1].move)
+    except (RecordError, PalaestraError) as err:
+        raise ApiError(500, "broken_game", f"the game does not replay: {err}") from None
+
+
+def _trim(analysis: dict[str, Any], top: int) -> dict[str, Any]:
+    return {**analysis, "top": analysis["top"][:top]}
+
+
 def _iso(value: Any) -> str:
     return value.isoformat(timespec="seconds") if isinstance(value, datetime) else str(value)
 
@@ -592,7 +748,18 @@ def _session_from_stored(stored: StoredGame) -> Session:
     seats = [Seat.from_json(s) for s in stored.seats]
     created = _aware(stored.created_at)
     updated = _aware(stored.updated_at)
-    return Session(stored.id, game, seats, stored.seed, state, record, stored.status, created, updated)
+    return Session(
+        stored.id,
+        game,
+        seats,
+        stored.seed,
+        state,
+        record,
+        stored.status,
+        created,
+        updated,
+        version=stored.version,
+    )
 
 
 def _aware(stamp: datetime) -> datetime:

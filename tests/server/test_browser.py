@@ -235,3 +235,72 @@ def test_archimedes_against_the_ai_by_clicking_the_board(server: ServerProcess, 
     shot(page, "archimedes-finished")
     assert not errors, errors
     context.close()
+
+
+def test_athos_against_the_ai_by_clicking_with_undo_and_confirmation(
+    server: ServerProcess, browser: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 1300, "height": 950})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # one round (ATH-E3's software round limit) keeps the game short
+    start_game(page, server, "athos", ["me", "ai:random"], {"round_limit": 1})
+    page.wait_for_selector("#board svg [data-field]")
+    fields = page.locator("#board svg [data-field]")
+    assert fields.count() > 110 + 6  # ATH-B2: at least 110 ordinary fields, start fields A-E, summit
+    for special in ("A", "B", "C", "D", "E", "summit"):
+        assert page.locator(f'#board [data-field="{special}"]').count() == 1
+    assert page.locator('#board [data-field="B"] [data-monk="0"]').count() == 3  # ATH-S1: 2 players on B, D
+    assert page.locator('#board [data-field="D"] [data-monk="1"]').count() == 3
+    page.wait_for_selector('#status[data-mine="1"]')
+    assert page.get_attribute("#athos-points", "data-points") == "6"  # ATH-T1
+    shot(page, "athos-start")
+    # our three monks share B, so B is selected already: its neighbours are the targets
+    targets = page.locator("#board svg [data-action]")
+    assert set(targets.evaluate_all("ts => ts.map(t => t.dataset.move)")) == {"B-h1", "B-j1", "B-A", "B-C"}
+    page.click('#board [data-move="B-h1"]')
+    page.wait_for_function("document.querySelector('#athos-points').dataset.points === '5'")
+    assert page.locator('#board [data-field="h1"] [data-monk="0"]').count() == 1
+    # undo (server side): the step is taken back, the record forgets it
+    page.wait_for_selector("#undo:not([disabled])")
+    page.click("#undo")
+    page.wait_for_function("document.querySelector('#athos-points').dataset.points === '6'")
+    assert page.locator('#board [data-field="B"] [data-monk="0"]').count() == 3
+    assert page.locator("#moves li").count() == 0
+    assert page.locator("#undo").is_disabled()
+    # play the round by clicking; ending the turn needs a confirmation
+    play_by_clicking(page)
+    assert page.locator("#result-banner").count() == 1
+    moves = page.locator("#moves li").all_inner_texts()
+    assert any("end-turn" in m for m in moves)
+    assert any("place" in m for m in moves)  # tiles were placed by clicking free fields
+    assert page.locator('#board [data-tile="rubble"]').count() > 0
+    shot(page, "athos-finished")
+    assert not errors, errors
+    context.close()
+
+
+def test_athos_end_turn_asks_for_confirmation(server: ServerProcess, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    start_game(page, server, "athos", ["me", "ai:random"], {"round_limit": 1})
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.click("#athos-end-move")
+    page.wait_for_selector("#athos-end-turn")
+    ply = page.get_attribute("#status", "data-ply")
+    page.click("#athos-end-turn")
+    page.wait_for_selector("#athos-confirm-end")
+    assert page.get_attribute("#status", "data-ply") == ply  # nothing was sent yet
+    page.click("text=Not yet")
+    page.wait_for_selector("#athos-end-turn")
+    assert page.locator("#athos-confirm-end").count() == 0
+    # the placement counts per terrain (ATH-T8: 2 players, 2 per terrain, 8 in all)
+    assert page.locator("#athos-placed-total").inner_text() == "0 / 8"
+    page.locator("#board [data-move^='place ']").first.click()
+    page.wait_for_function("document.querySelector('#athos-placed-total').textContent === '1 / 8'")
+    assert page.locator("#athos-terrains td.placed", has_text="1 / 2").count() == 1
+    page.click("#athos-end-turn")
+    page.click("#athos-confirm-end")
+    page.wait_for_selector("#result-banner")
+    context.close()

@@ -313,8 +313,9 @@ async function gamePage(id) {
   const hintList = el("ol", { class: "hints", id: "hints" });
   const hintButton = el("button", { class: "secondary", id: "hint", type: "button" }, "Hint");
   const resignButton = el("button", { class: "secondary", id: "resign", type: "button" }, "Resign");
+  const undoButton = el("button", { class: "secondary", id: "undo", type: "button", title: "take back your last action of this turn" }, "Undo");
   const invitesBox = el("div", { id: "invites" });
-  const actions = el("div", { class: "card" }, el("div", { class: "field" }, hintButton, resignButton), hintList);
+  const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintList);
 
   app.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` })), resultBox, boardBox),
@@ -354,7 +355,7 @@ async function gamePage(id) {
     try {
       const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
       pending = false;
-      if (next.ply >= view.ply) view = next;
+      if (next.version >= view.version) view = next;
       draw();
     } catch (err) {
       pending = false;
@@ -363,6 +364,22 @@ async function gamePage(id) {
       draw();
     }
   }
+
+  undoButton.addEventListener("click", async () => {
+    if (pending) return;
+    const token = myTokens[view.undo];
+    if (!token) return;
+    pending = true;
+    try {
+      const next = await api(`/api/games/${id}/undo`, { method: "POST", body: { token, ply: view.ply } });
+      if (next.version >= view.version) view = next;
+    } catch (err) {
+      toast(err.message, true);
+      view = await api(`/api/games/${id}`);
+    }
+    pending = false;
+    draw();
+  });
 
   hintButton.addEventListener("click", async () => {
     const token = myTokens[view.current_player];
@@ -406,6 +423,7 @@ async function gamePage(id) {
       statusBox.textContent = seat && seat.kind === "ai" ? `${view.to_move} (AI) is thinking…` : `Waiting for ${view.to_move}`;
     }
     statusBox.dataset.ply = view.ply;
+    statusBox.dataset.version = view.version;
     statusBox.dataset.mine = myTurn ? "1" : "0";
     // result
     if (view.status === "finished" && view.result) {
@@ -421,6 +439,8 @@ async function gamePage(id) {
     // legal moves as buttons (always available; boards add clicking on the board itself)
     legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, onclick: () => play(l.action) }, l.move)));
     hintButton.disabled = !myTurn;
+    const canUndo = myTurn && view.undo !== null && view.undo !== undefined && mySeats.includes(view.undo);
+    undoButton.disabled = !canUndo;
     resignButton.disabled = view.status !== "active";
     if (!myTurn) hintList.replaceChildren();
     board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, mySeats, replay: false });
@@ -437,7 +457,7 @@ async function gamePage(id) {
     socket.addEventListener("open", () => { connEl.className = "conn on"; retry = 500; });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "state" && message.game.ply >= view.ply) { view = message.game; draw(); }
+      if (message.type === "state" && message.game.version >= view.version) { view = message.game; draw(); }
     });
     socket.addEventListener("close", () => {
       connEl.className = "conn off";
@@ -466,6 +486,11 @@ async function replayPage(id, startPly) {
   const lastMove = el("div", { class: "muted", id: "replay-move" });
   const scores = el("ul", { class: "players" });
   const movesBox = el("ol", { class: "moves" });
+  const finished = game.status === "finished";
+  const aiBox = el("div", { class: "card", id: "ai-view" });
+  const aiToggle = el("input", { type: "checkbox", id: "ai-view-toggle", disabled: !finished });
+  let aiOn = false;
+  aiToggle.addEventListener("change", () => { aiOn = aiToggle.checked; show(); });
   const go = (n) => { ply = Math.max(0, Math.min(total, n)); slider.value = ply; show(); };
   app.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `Replay: ${game.title} `, el("span", { class: "muted small", text: `#${id}` })),
@@ -479,6 +504,8 @@ async function replayPage(id, startPly) {
       lastMove, boardBox),
     el("aside", { class: "side" },
       el("div", { class: "card" }, el("h3", { text: "Score" }), scores),
+      el("div", { class: "card" }, el("label", { class: "small" }, aiToggle,
+        finished ? " Show the AI's view of each move" : " The AI's view of the moves is shown once the game is over"), aiBox),
       game.result ? el("div", { class: "card", text: capitalise(game.result.text) }) : null,
       el("div", { class: "card" }, el("h3", { text: "Moves" }), movesBox),
       el("a", { href: `#/game/${id}` }, "Back to the game"))));
@@ -500,6 +527,26 @@ async function replayPage(id, startPly) {
     scores.replaceChildren(...game.seats.map((s, i) => el("li", {}, el("span", { class: "swatch", style: `background:${seatColour(i)}` }), s.player_name, el("span", { class: "score", text: formatScore(r.scores[i]) }))));
     const view = { ...game, ply, state: r.state, text: r.text, scores: r.scores, current_player: r.current_player, legal: [], moves: game.moves.slice(0, ply), status: ply === total ? game.status : "active" };
     board.update(view, { interactive: false, legal: [], play: () => {}, mySeats: [], replay: true });
+    await showAi(mine);
+  }
+  // the AI's view of the move that led to this position (computed on demand by the server)
+  async function showAi(mine) {
+    aiBox.replaceChildren();
+    if (!aiOn || ply === 0) return;
+    aiBox.append(el("p", { class: "muted small", text: "the AI is looking at this move…" }));
+    let a;
+    try { a = await api(`/api/games/${id}/analysis?ply=${ply - 1}&top=3`); } catch (err) { aiBox.replaceChildren(el("p", { class: "small", text: err.message })); return; }
+    if (mine !== token) return;
+    const who = a.player >= 0 ? game.seats[a.player].player_name : "chance";
+    if (a.chance) { aiBox.replaceChildren(el("p", { class: "small", text: `Move ${ply}: a chance draw (${a.played.move}).` })); return; }
+    const verdict = a.played_rank === 1 ? "the AI's first choice"
+      : a.played_rank ? `the AI's choice #${a.played_rank} of ${a.of} (value ${a.played_value.toFixed(2)})`
+        : `not among the ${a.of} moves the AI looked at`;
+    aiBox.replaceChildren(
+      el("p", { class: "small", id: "ai-verdict" }, el("strong", { text: `Move ${ply}, ${who}: ${a.played.move}` }), ` is ${verdict}.`),
+      el("ol", { class: "hints", id: "ai-top" }, a.top.map((t) => el("li", { class: t.action === a.played.action ? "played" : "" },
+        `${t.move} `, el("span", { class: "muted", text: `(${t.value.toFixed(2)})` })))),
+      el("p", { class: "muted small", text: `values: expected outcome for ${who}, -1 to 1 (${a.agent})` }));
   }
   await show();
   cleanup = () => { document.removeEventListener("keydown", onKey); board.destroy && board.destroy(); };
