@@ -252,10 +252,58 @@ def test_mcts_workers_merge_root_visits() -> None:
 
 
 def test_mcts_time_budget_stops() -> None:
-    agent = MCTSAgent(seed=0, time=0.05)
+    # the time budget ends the search long before a huge iteration cap (no speed figure asserted:
+    # only that the clock, not the cap, stopped it, and not before the budget was spent)
+    cap = 10**9
+    agent = MCTSAgent(seed=0, time=0.2, iterations=cap, reuse=False)
     state = TTTGame().new_initial_state()
     assert agent.select_action(state) in state.legal_actions()
-    assert agent.last.iterations >= 1
+    assert 1 <= agent.last.iterations < cap
+    assert agent.last.seconds >= 0.2
+    only_time = MCTSAgent(seed=0, time=0.05)
+    assert only_time.iterations is None
+    only_time.select_action(state)
+    assert only_time.last.iterations >= 1
+
+
+def test_mcts_iteration_budget_wins_over_a_long_time_budget() -> None:
+    agent = MCTSAgent(seed=0, time=60.0, iterations=120, reuse=False)
+    agent.select_action(TTTGame().new_initial_state())
+    assert agent.last.iterations == 120
+
+
+def test_mcts_iteration_budget_counts_only_new_simulations_after_reuse() -> None:
+    game = TTTGame()
+    agent = MCTSAgent(seed=2, iterations=300)
+    state = game.new_initial_state()
+    a = agent.select_action(state)
+    state.apply_action(a)
+    state.apply_action(next(x for x in state.legal_actions()))
+    agent.select_action(state)
+    assert agent.last.iterations == 300
+    assert agent.root is not None and agent.root.visits == 300 + agent.last.reused_visits
+
+
+# --- analyse: top candidates with values ------------------------------------------------------
+def test_mcts_analyse_ranks_the_winning_move_first() -> None:
+    # X: 0 1, O: 3 4 -> X to move; 2 wins at once (and 5 must not be ignored by O next)
+    state = play(TTTGame(), [0, 3, 1, 4])
+    agent = MCTSAgent(seed=1, iterations=400)
+    top = agent.analyse(state, top=3)
+    assert len(top) == 3
+    assert top[0][0] == 2 and top[0][1] == pytest.approx(1.0)
+    assert len({a for a, _ in top}) == 3 and all(a in state.legal_actions() for a, _ in top)
+    visits = {a: ch.visits for a, ch in agent.root.children.items()} if agent.root else {}
+    assert [visits[a] for a, _ in top] == sorted((visits[a] for a, _ in top), reverse=True)
+
+
+def test_greedy_analyse_gives_the_best_values_in_order() -> None:
+    state = play(TTTGame(), [0, 3, 1])  # O to move must block at 2
+    top = GreedyAgent(seed=0).analyse(state, top=4)
+    values = [v for _, v in top]
+    assert values == sorted(values, reverse=True) and len(top) == 4
+    assert all(a in state.legal_actions() for a, _ in top)
+    assert make_agent("casual", seed=0).analyse(state, top=4) == top  # a level delegates to its agent
 
 
 # --- every agent: legality and reproducibility -----------------------------------------------------------

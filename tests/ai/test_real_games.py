@@ -22,6 +22,7 @@ SETUPS = [
     ("athos", {}),
     ("athos", {"players": 3}),
     ("athos", {"players": 4}),
+    ("athos", {"players": 4, "teams": True}),
 ]
 
 

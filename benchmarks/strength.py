@@ -1,0 +1,181 @@
+"""Strength of the levels: the arena over pairings of levels, per game and player count.
+
+    .venv/bin/python benchmarks/strength.py [--setups "agamemnon;archimedes/2;athos/4t"]
+        [--pairs beginner-random,casual-beginner,...] [--games 200] [--expert-games 10]
+        [--quick] [--seed 1] [--jsonl FILE]
+
+A *setup* is ``GAME`` or ``GAME/PLAYERS`` (``t`` after the count: Athos teams), optionally
+followed by ``:key=value,...`` game options (``archimedes/2:move_limit=300``); setups are
+separated by ``;``. A *pairing* is
+``UPPER-LOWER`` (two agent specs; levels, ``random``, ``greedy``, ``mcts:...``). By default the
+pairings are the adjacent levels (beginner-random, casual-beginner, strong-casual, expert-strong)
+and expert-random. Each pairing is one arena match (``palaestra.ai.arena.run_match``, seats
+rotated, one process); pairings with ``expert`` play ``--expert-games`` games, the others
+``--games``. ``--quick``: 10 games, 2 with expert (a smoke run).
+
+For every pairing it prints the arena's table, then a summary row: the upper agent's score
+(its mean score fraction, 95% interval), its wins / draws / losses over its seat-games, the Elo
+difference with its interval, and the time taken; at the end a Markdown table of all rows.
+A move taking longer than ``--move-time-limit`` seconds (default 10, the expert's promise) loses
+the game and shows in the failures column. With ``--jsonl`` each summary row is appended to that
+file as soon as it is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import sys
+from datetime import UTC, datetime
+from time import perf_counter
+from typing import Any
+
+from palaestra.ai.arena import Z95, run_match
+from palaestra.ai.base import parse_value
+from palaestra.core.registry import load_game
+
+DEFAULT_SETUPS = "agamemnon;archimedes/2;athos/2"
+DEFAULT_PAIRS = "beginner-random,casual-beginner,strong-casual,expert-strong,expert-random"
+
+
+def parse_setup(text: str) -> tuple[str, dict[str, Any], str]:
+    """``"athos/4t:round_limit=60"`` -> ``("athos", {"players": 4, "teams": True, ...}, label)``."""
+    head, _, rest = text.strip().partition(":")
+    name, _, count = head.partition("/")
+    options: dict[str, Any] = {}
+    if count:
+        if count.endswith("t"):
+            options["teams"] = True
+            count = count[:-1]
+        options["players"] = int(count)
+    for part in rest.split(","):
+        if part.strip():
+            key, _, value = part.partition("=")
+            options[key.strip()] = parse_value(value)
+    return name, options, text.strip()
+
+
+def summary(result: Any, label: str, pair: str, seconds: float) -> dict[str, Any]:
+    upper = result.stats()[0]
+    m = len(upper.fractions)
+    mean = upper.score_fraction
+    half = None
+    if m > 1 and mean is not None:
+        var = sum((x - mean) ** 2 for x in upper.fractions) / (m - 1)
+        half = Z95 * math.sqrt(var / m)
+    elo, lo, hi = upper.elo()
+    return {
+        "setup": label,
+        "pair": pair,
+        "games": sum(1 for o in result.outcomes if o.returns is not None),
+        "seat_games": upper.games,
+        "score": mean,
+        "score_half": half,
+        "wins": upper.wins,
+        "draws": upper.draws,
+        "losses": upper.losses,
+        "elo": elo,
+        "elo_low": lo,
+        "elo_high": hi,
+        "failures": len(result.failures),
+        "seconds": round(seconds, 1),
+        "seed": result.seed,
+    }
+
+
+def fmt_elo(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"
+
+
+def row(s: dict[str, Any]) -> str:
+    score = "-"
+    if s["score"] is not None:
+        score = f"{100 * s['score']:.1f}%"
+        if s["score_half"] is not None:
+            lo = max(0.0, s["score"] - s["score_half"])
+            hi = min(1.0, s["score"] + s["score_half"])
+            score += f" [{100 * lo:.1f}, {100 * hi:.1f}]"
+    wdl = f"{s['wins']}/{s['draws']}/{s['losses']}"
+    elo = f"{fmt_elo(s['elo'])} [{fmt_elo(s['elo_low'])}, {fmt_elo(s['elo_high'])}]"
+    return (
+        f"| {s['setup']} | {s['pair']} | {s['games']} | {score} | {wdl} | {elo} | "
+        f"{s['failures']} | {s['seconds']:.0f} |"
+    )
+
+
+HEADER = (
+    "| setup | upper-lower | games | score of upper [95% CI] | upper W/D/L (seat-games) | "
+    "Elo diff [95% CI] | failures | seconds |\n|---|---|---|---|---|---|---|---|"
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--setups", default=DEFAULT_SETUPS, help="setups separated by ;")
+    parser.add_argument("--pairs", default=DEFAULT_PAIRS, help="comma-separated UPPER-LOWER pairings")
+    parser.add_argument("--games", type=int, default=200, help="games per pairing without expert")
+    parser.add_argument("--expert-games", type=int, default=10, help="games per pairing with expert")
+    parser.add_argument("--quick", action="store_true", help="10 games, 2 with expert")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--move-time-limit", type=float, default=10.0, help="seconds per move before an agent loses (0: none)"
+    )
+    parser.add_argument("--jsonl", default="", help="append each summary row to this file")
+    args = parser.parse_args()
+    if args.quick:
+        args.games, args.expert_games = 10, 2
+    setups = [s for s in args.setups.split(";") if s.strip()]
+    print(
+        f"# strength, {platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} cpus, one process, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    )
+    rows = []
+    for text in setups:
+        name, options, label = parse_setup(text)
+        game = load_game(name, **options)
+        for pair in args.pairs.split(","):
+            upper, _, lower = pair.strip().partition("-")
+            n = args.expert_games if "expert" in (upper + lower) else args.games
+            if n <= 0:
+                continue
+            start = perf_counter()
+
+            def progress(done: int, total: int, start: float = start, tag: str = f"{label} {pair}") -> None:
+                if done % 10 == 0 or done == total:
+                    print(
+                        f"  {tag}: {done}/{total} games, {perf_counter() - start:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+
+            result = run_match(
+                game,
+                [upper, lower],
+                n,
+                seed=args.seed,
+                progress=progress,
+                move_time_limit=args.move_time_limit or None,
+            )
+            s = summary(result, label, pair.strip(), perf_counter() - start)
+            print(result.table())
+            print(row(s), flush=True)
+            rows.append(s)
+            if args.jsonl:
+                with open(args.jsonl, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(s) + "\n")
+    print()
+    print(HEADER)
+    for s in rows:
+        print(row(s))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
