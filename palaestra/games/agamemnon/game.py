@@ -529,8 +529,8 @@ class AgamemnonGame(Game):
             "setup",
             str,
             None,
-            "loom set-up: the classes of strength, force and leadership, e.g. I,II,III "
-            "(unset: drawn at random)",
+            "loom set-up (implies the loom): the classes of strength, force and leadership, "
+            "e.g. I,II,III (unset: drawn at random)",
             choices=SETUP_NAMES,
         ),
         Option("first", int, 0, "the starting player (0 orange, 1 black)", choices=(0, 1)),
