@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from palaestra.core.errors import IllegalActionError
 from palaestra.core.game import CHANCE, sample_outcome
 from palaestra.core.record import Record
+from palaestra.core.registry import load_game
 from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
 
 COMBINATIONS: list[dict[str, Any]] = [
@@ -129,6 +130,9 @@ def check_round_trips(state: AgamemnonState) -> None:
     position = json.loads(json.dumps(state.to_position()))
     from_pos = game.state_from_position(position)
     assert from_pos.to_position() == position
+    # as `palaestra score FILE` reads it: the game built from the position's own options
+    via_options = load_game("agamemnon", **position.get("options", {})).state_from_position(position)
+    assert via_options.to_position() == position
     assert from_pos.scores() == state.scores()
     assert from_pos.score_details() == state.score_details()
     assert from_pos.is_terminal() == state.is_terminal()
