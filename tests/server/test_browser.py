@@ -233,6 +233,18 @@ def test_archimedes_against_the_ai_by_clicking_the_board(server: ServerProcess, 
     play_by_clicking(page)
     assert page.locator("#result-banner").count() == 1
     shot(page, "archimedes-finished")
+    # the replay viewer shows the AI's view of each move of the finished game (on demand)
+    page.click("text=Replay this game")
+    page.wait_for_selector("#replay-slider")
+    page.check("#ai-view-toggle")
+    page.wait_for_selector("#ai-verdict")
+    last = page.locator("#ai-verdict").inner_text()
+    assert re.match(r"Move \d+, ", last)
+    assert page.locator("#ai-top li").count() >= 1
+    page.click("#replay-first")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('#ai-verdict')?.textContent.startsWith('Move 1,')")
+    shot(page, "archimedes-replay-ai")
     assert not errors, errors
     context.close()
 

@@ -487,7 +487,7 @@ async function replayPage(id, startPly) {
   const scores = el("ul", { class: "players" });
   const movesBox = el("ol", { class: "moves" });
   const finished = game.status === "finished";
-  const aiBox = el("div", { class: "card", id: "ai-view" });
+  const aiBox = el("div", { id: "ai-view" });
   const aiToggle = el("input", { type: "checkbox", id: "ai-view-toggle", disabled: !finished });
   let aiOn = false;
   aiToggle.addEventListener("change", () => { aiOn = aiToggle.checked; show(); });
@@ -495,11 +495,11 @@ async function replayPage(id, startPly) {
   app.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `Replay: ${game.title} `, el("span", { class: "muted small", text: `#${id}` })),
       el("div", { class: "replay-bar" },
-        el("button", { type: "button", class: "secondary", id: "replay-first", onclick: () => go(0) }, "⏮"),
+        el("button", { type: "button", class: "secondary", id: "replay-first", title: "first", onclick: () => go(0) }, "|◀"),
         el("button", { type: "button", class: "secondary", id: "replay-prev", onclick: () => go(ply - 1) }, "◀"),
         slider,
         el("button", { type: "button", class: "secondary", id: "replay-next", onclick: () => go(ply + 1) }, "▶"),
-        el("button", { type: "button", class: "secondary", id: "replay-last", onclick: () => go(total) }, "⏭"),
+        el("button", { type: "button", class: "secondary", id: "replay-last", title: "last", onclick: () => go(total) }, "▶|"),
         label),
       lastMove, boardBox),
     el("aside", { class: "side" },
