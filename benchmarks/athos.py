@@ -39,9 +39,7 @@ def run(players: int, round_limit: int, seconds: float, seed: int) -> None:
         f"{players} players, round limit {round_limit}: {games} random games, {actions} actions "
         f"({actions / games:.0f} per game; {mix})"
     )
-    print(
-        f"  actions generated+applied per second: {actions / wall:,.0f} wall, {actions / cpu:,.0f} cpu"
-    )
+    print(f"  actions generated+applied per second: {actions / wall:,.0f} wall, {actions / cpu:,.0f} cpu")
     print(f"  random games per second: {games / wall:.2f} wall, {games / cpu:.2f} cpu")
 
 

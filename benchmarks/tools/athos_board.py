@@ -1,4 +1,4 @@
-"""Generate Palaestra's own Athos board (ATH-B1/B2) once: ``python benchmarks/tools/athos_board.py``.
+"""Generate Palaestra's own Athos board (ATH-B1/B2): ``python benchmarks/tools/athos_board.py [--check]``.
 
 The result is the data file ``palaestra/games/athos/board.json``; the game never runs this script.
 The geometry is a mountain of centred hex rows in doubled coordinates (a field at ``(col, row)``
@@ -11,6 +11,7 @@ the right half. Seeds are tried until every ATH-B2 constraint and the design goa
 
 from __future__ import annotations
 
+import argparse
 import heapq
 import json
 import random
@@ -26,6 +27,7 @@ TERRAINS = ["meadow", "forest", "olive", "heath", "vine"]
 # Row widths from the bottom (row 1) to the top; neighbouring rows differ in parity.
 WIDTHS = [10, 9, 10, 9, 10, 11, 10, 9, 10, 9, 10, 9, 8, 9, 8, 7]
 CENTRE = 12  # the mirror column
+BOARD = ROOT / "palaestra" / "games" / "athos" / "board.json"
 
 
 def geometry() -> list[tuple[int, int]]:
@@ -37,10 +39,19 @@ def geometry() -> list[tuple[int, int]]:
             cells.append((first + 2 * k, row))
     # Cliffs (not fields), given on the left half and mirrored: they make corridors.
     cliffs_left = [
-        (7, 5), (9, 5), (8, 6),                     # a lower-left crag: three lanes
-        (11, 9), (10, 10), (12, 10),                # the central ridge (mirrored: 5 hexes)
-        (7, 11), (8, 12),                           # an upper-left crag: a flank corridor
-        (9, 13),                                    # a notch below the summit
+        # a lower-left crag: three lanes
+        (7, 5),
+        (9, 5),
+        (8, 6),
+        # the central ridge (mirrored: 5 hexes)
+        (11, 9),
+        (10, 10),
+        (12, 10),
+        # an upper-left crag: a flank corridor
+        (7, 11),
+        (8, 12),
+        # a notch below the summit
+        (9, 13),
     ]
     cliffs = set()
     for c, r in cliffs_left:
@@ -138,16 +149,30 @@ def good(doc: dict[str, object]) -> bool:
     return not board.cut_fields()
 
 
+def render(doc: dict[str, object]) -> str:
+    text = json.dumps(doc, indent=None, separators=(",", ":"))
+    # one field per line for readable diffs
+    text = text.replace('{"col"', '\n  {"col"').replace('],"starts"', '\n ],"starts"')
+    return text + "\n"
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=BOARD, help="where to write (default: the shipped board)")
+    parser.add_argument(
+        "--check", action="store_true", help="only check that the shipped board is what the generator makes"
+    )
+    args = parser.parse_args()
     for seed in range(1, 200000):
         doc = build(seed)
         if good(doc):
-            out = ROOT / "palaestra" / "games" / "athos" / "board.json"
-            text = json.dumps(doc, indent=None, separators=(",", ":"))
-            # one field per line for readable diffs
-            text = text.replace('{"col"', '\n  {"col"').replace('],"starts"', '\n ],"starts"')
-            out.write_text(text + "\n", encoding="utf-8")
-            print(f"seed {seed}: wrote {out}")
+            text = render(doc)
+            if args.check:
+                same = BOARD.read_text(encoding="utf-8") == text
+                print(f"seed {seed}: {BOARD} {'matches' if same else 'DIFFERS from'} the generator")
+                raise SystemExit(0 if same else 1)
+            args.out.write_text(text, encoding="utf-8")
+            print(f"seed {seed}: wrote {args.out}")
             return
     raise SystemExit("no seed gave a good board")
 

@@ -378,7 +378,12 @@ class AthosState(State):
             return f not in crit
         if self._struct is None and self._locally_safe(f):
             return True
-        return f not in self._critical()
+        disc, sep = self._struct or self._structure()
+        intervals = sep.get(f)
+        if not intervals:
+            return True
+        marks = [disc[v] for ms in self.monks for v in ms]
+        return not any(lo <= m < hi for lo, hi in intervals for m in marks)
 
     def _reloc_ok(self, f: int, g: int) -> bool:
         """ATH-P1 for relocating the rubble tile on ``f`` to the free field ``g``.
