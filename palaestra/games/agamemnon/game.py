@@ -215,10 +215,13 @@ def _points(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, 
     occ = m[_OCC]
     passable = m[_PASS]
     look = maps.look
+    own0, own1 = m[0], m[9]
     # strength
     t = look[STRENGTH]
     rem = passable & maps.sact[STRENGTH]
     a1, a2, a4, b1, b2, b4 = m[1], m[2], m[3], m[10], m[11], m[12]
+    spear0 = a1 | a2 | a4
+    spear1 = b1 | b2 | b4
     while rem:
         frontier = rem & -rem
         comp = acc = 0
@@ -231,6 +234,14 @@ def _points(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, 
             frontier = acc & passable & ~comp
         rem &= ~comp
         s = (acc | comp) & occ
+        # one-sided strings need no sums (weavers alone have no spears: a tie)
+        if not s & spear1:
+            if s & spear0:
+                p0 += (acc >> _SPACE_BITS).bit_count()
+            continue
+        if not s & spear0:
+            p1 += (acc >> _SPACE_BITS).bit_count()
+            continue
         lead = (
             (s & a1).bit_count()
             + 2 * (s & a2).bit_count()
@@ -246,7 +257,6 @@ def _points(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, 
     # force
     t = look[FORCE]
     rem = passable & maps.sact[FORCE]
-    own0, own1 = m[0], m[9]
     covered = 0
     while rem:
         frontier = rem & -rem
@@ -261,11 +271,16 @@ def _points(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, 
         rem &= ~comp
         covered |= acc
         s = (acc | comp) & occ
-        lead = (s & own0).bit_count() - (s & own1).bit_count()
-        if lead > 0:
+        if not s & own1:
             p0 += (acc >> _SPACE_BITS).bit_count()
-        elif lead < 0:
+        elif not s & own0:
             p1 += (acc >> _SPACE_BITS).bit_count()
+        else:
+            lead = (s & own0).bit_count() - (s & own1).bit_count()
+            if lead > 0:
+                p0 += (acc >> _SPACE_BITS).bit_count()
+            elif lead < 0:
+                p1 += (acc >> _SPACE_BITS).bit_count()
     wefts = m[_WEFTS]
     if wefts:
         # force connections with no tiled non-Weft end: one-connection strings where only Wefts count
@@ -298,6 +313,12 @@ def _points(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, 
             rem &= ~comp
             s = (acc | comp) & leaders
             if s:
+                if not s & own1:
+                    p0 += (acc >> _SPACE_BITS).bit_count()
+                    continue
+                if not s & own0:
+                    p1 += (acc >> _SPACE_BITS).bit_count()
+                    continue
                 for r in range(4, 9):
                     if s & m[r]:
                         if not s & m[r + 9]:
