@@ -289,6 +289,16 @@ def test_athos_against_the_ai_by_clicking_with_undo_and_confirmation(
     assert any("place" in m for m in moves)  # tiles were placed by clicking free fields
     assert page.locator('#board [data-tile="rubble"]').count() > 0
     shot(page, "athos-finished")
+    # the replay viewer draws the same map, position by position
+    page.click("text=Replay this game")
+    page.wait_for_selector("#replay-slider")
+    page.click("#replay-first")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 0')")
+    page.wait_for_function(
+        "document.querySelectorAll('#board [data-field=\"B\"] [data-monk=\"0\"]').length === 3"
+    )
+    assert page.locator("#board [data-tile]").count() == 0
+    assert page.locator("#board [data-action], #board .target").count() == 0
     assert not errors, errors
     context.close()
 
