@@ -221,7 +221,8 @@ export function createBoard(container, helpers) {
         g.classList.add("target");
         g.setAttribute("data-action", dest[name].action);
         g.setAttribute("data-move", dest[name].move);
-        g.append(svg("circle", { cx, cy, r: 7, class: "target-mark" }));
+        g.append(outline("target-mark"));
+        g.append(svg("circle", { cx, cy, r: 4, fill: "#e65100", "pointer-events": "none" }));
         g.addEventListener("click", () => { from = null; ctx.play(dest[name].action); });
       } else if (pick[name]) {
         g.classList.add("target");
