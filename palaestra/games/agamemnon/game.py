@@ -47,6 +47,8 @@ TOTAL_TILES = 30
 STACK_NAMES = ("leaders", "weavers", "warriors")
 STACK_CODES = ((A, B, C, D, E), (WARP, WEFT), (W1, W2, W3))
 STACK_OF = (0, 0, 0, 0, 0, 2, 2, 2, 1, 1)
+#: per stack, 1 for the codes in it (masks a pool's counts)
+_STACK_KEEP = tuple(tuple(1 if STACK_OF[c] == st else 0 for c in range(10)) for st in range(3))
 #: tiles placed in each of the 16 turns (AGA-T1)
 TURN_TILES = (1,) + (2,) * 14 + (1,)
 NUM_TURNS = len(TURN_TILES)
@@ -787,8 +789,7 @@ class AgamemnonState(State):
         base = 10 * self._mover
         counts = self._pools[base : base + 10]
         if self._pending:
-            stack = STACK_CODES[self._pending[0]]
-            return [n if c in stack else 0 for c, n in enumerate(counts)]
+            return [n * k for n, k in zip(counts, _STACK_KEEP[self._pending[0]], strict=True)]
         return counts
 
     def legal_actions(self) -> list[int]:
@@ -829,9 +830,16 @@ class AgamemnonState(State):
         return []
 
     def _stack_available(self, st: int) -> bool:
+        """AGA-V2: the stack ``st`` holds more tiles than it is already named for this turn."""
         base = 10 * self._mover
-        pools = self._pools
-        return sum(pools[base + c] for c in STACK_CODES[st]) > self._pending.count(st)
+        p = self._pools
+        if st == 0:
+            n = p[base] + p[base + 1] + p[base + 2] + p[base + 3] + p[base + 4]
+        elif st == 1:
+            n = p[base + WARP] + p[base + WEFT]
+        else:
+            n = p[base + W1] + p[base + W2] + p[base + W3]
+        return n > self._pending.count(st)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self._phase
@@ -858,7 +866,9 @@ class AgamemnonState(State):
                 return self._redraw_allowed() and (WARP if action == ASIDE_WARP else WEFT) in self._hand
             return False
         if ph == DRAW:
-            return 0 <= action < NUM_CODES and self._draw_counts()[action] > 0
+            if not 0 <= action < NUM_CODES or self._pools[10 * self._mover + action] <= 0:
+                return False
+            return not self._pending or STACK_OF[action] == self._pending[0]
         if ph == SWAP:
             if action == NOSWAP:
                 return True
