@@ -419,6 +419,8 @@ def test_render_shows_tiles_kinds_score_and_pools() -> None:
     assert " 12  o:W2      7S 11L 16S 17F" in text
     assert "labels" not in text and "Trojans" in state.render(labels=True)
     assert "set-up" in AgamemnonGame(loom=True).new_initial_state().render()
+    defying = play(AgamemnonGame(defying=True).new_initial_state(), "C@12")
+    assert "orange (o): 14 left to place: A B D E" in defying.render()
 
 
 def test_aga_t1_aga_t4_a_warp_as_the_last_tile_still_gets_its_swap_before_the_end() -> None:

@@ -61,7 +61,8 @@ def render(state: AgamemnonState, labels: bool = False) -> str:
     lines.append(f"Score: orange {p0} — black {p1}")
     for p in (0, 1):
         left = state.pool(p)
-        line = f"{PLAYER_NAMES[p]:>6} ({_OWNER_MARK[p]}): {len(left):2d} to draw: {' '.join(left) or '-'}"
+        what = "left to place" if game.defying else "to draw"
+        line = f"{PLAYER_NAMES[p]:>6} ({_OWNER_MARK[p]}): {len(left):2d} {what}: {' '.join(left) or '-'}"
         if p == state._mover and state._phase != END:
             if state._hand:
                 line += f" | drawn: {' '.join(CODES[c] for c in state._hand)}"
