@@ -282,6 +282,7 @@ def test_options_are_checked() -> None:
 def test_aga_v2_oracle_names_the_stack_of_every_draw_before_drawing() -> None:
     state = AgamemnonGame(oracle=True).new_initial_state()
     assert state.phase == "stack" and state.current_player == 0
+    assert "orange to name the stack of the next draw" in state.render()
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
         "stack leaders",
         "stack weavers",

@@ -14,6 +14,7 @@ from palaestra.games.agamemnon.game import (
     SETUP,
     SETUP_NAMES,
     SPEARS,
+    STACK,
     STACK_NAMES,
     SWAP,
     TURN_TILES,
@@ -54,6 +55,8 @@ def render(state: AgamemnonState, labels: bool = False) -> str:
         status = f"Turn {t + 1}/{NUM_TURNS}: {who} to "
         if state._phase == SWAP:
             status += f"choose the Warp's swap on space {state._warp} (or noswap)"
+        elif state._phase == STACK:
+            status += f"name the stack of the next draw, then place {state._todo} tile(s)"
         else:
             status += f"place {state._todo} of {TURN_TILES[t]} tile(s)"
         lines.append(status)
