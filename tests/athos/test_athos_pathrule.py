@@ -210,3 +210,15 @@ def test_ath_p1_dense_reference_finds_refusals() -> None:
             if a not in legal and "ATH-P1" in state.explain_illegal(a):
                 refused += 1
     assert refused > 0
+
+
+def test_ath_p1_iterative_search_for_large_boards_agrees() -> None:
+    """Boards too large for the recursive search use an iterative one; both give the same answer."""
+    for seed in range(15):
+        game = AthosGame(players=2 + seed % 3)
+        state = game.state_from_position(dense_position(game, random.Random(seed), "place"))
+        disc, sep = state._structure()
+        disc2, sep2 = state._structure_iterative()
+        assert disc2 == disc
+        sep2.pop(game.board.summit, None)  # the summit is never rubble: its entry is not used
+        assert {f: sorted(v) for f, v in sep2.items()} == {f: sorted(v) for f, v in sep.items()}

@@ -98,6 +98,10 @@ class Board:
         # directed edges: step action ids
         self.edges: list[tuple[int, int]] = [(u, v) for u in range(self.size) for v in self.adj[u]]
         self.edge_id = {e: i for i, e in enumerate(self.edges)}
+        #: for every node, its neighbours with the id of the step there: ((v, step id), ...)
+        self.out: list[tuple[tuple[int, int], ...]] = [
+            tuple((v, self.edge_id[(u, v)]) for v in self.adj[u]) for u in range(self.size)
+        ]
 
     # --- lookup ------------------------------------------------------------------------------
     def field(self, name: str) -> int:

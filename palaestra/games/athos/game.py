@@ -42,6 +42,8 @@ TEAM_ORDER = "ADBE"
 COLOURS = ("red", "blue", "green", "yellow")
 # most actions in one turn: 14 steps (6 points + 8 bonus), end-move, relocate, stone, 8 tiles, end-turn
 MAX_TURN_ACTIONS = 26
+# boards with more nodes than this use the iterative path-rule search (Python's call stack)
+RECURSIVE_SEARCH_NODES = 600
 
 
 def _runs(mask: int) -> int:
@@ -251,6 +253,7 @@ class AthosState(State):
         self._crit: frozenset[int] | None = None
         self._dist: list[int] | None = None
         self._reloc: dict[int, tuple[list[int], frozenset[int]]] = {}
+        self._tiles: list[int] | None = None
         if game.handicap_tiles:
             self.phase = HANDICAP
             self.handicap_left = game.handicap_tiles
@@ -285,6 +288,7 @@ class AthosState(State):
         c._crit = self._crit
         c._dist = self._dist
         c._reloc = {}
+        c._tiles = self._tiles
         return c
 
     def _changed(self) -> None:
@@ -306,42 +310,80 @@ class AthosState(State):
         pre-order intervals ``[start, end)`` of its DFS children whose subtree is cut off from the
         summit when ``c`` becomes rubble (``low >= disc[c]``: Tarjan's cut-vertex condition).
         """
+        if self._struct is None and self.board.size > RECURSIVE_SEARCH_NODES:
+            self._struct = self._structure_iterative()
         if self._struct is None:
-            b = self.board
             oadj = self.oadj
-            size = b.size
-            disc = [0] * size
-            low = [0] * size
+            disc = [0] * self.board.size
             sep: dict[int, list[tuple[int, int]]] = {}
-            root = b.summit
-            disc[root] = low[root] = 1
-            t = 1
-            stack = [(root, -1, iter(oadj[root]))]
-            while stack:
-                v, p, it = stack[-1]
-                for w in it:
+            count = 1
+
+            def visit(v: int) -> int:
+                # returns low[v]; recursion depth is bounded by the board's size
+                nonlocal count
+                count += 1
+                d = disc[v] = count
+                low = d
+                for w in oadj[v]:
                     dw = disc[w]
                     if not dw:
-                        t += 1
-                        disc[w] = low[w] = t
-                        stack.append((w, v, iter(oadj[w])))
-                        break
-                    if dw < low[v]:  # the parent edge too: harmless for cut vertices
-                        low[v] = dw
-                else:
-                    stack.pop()
-                    if p >= 0:
-                        lv = low[v]
-                        if lv < low[p]:
-                            low[p] = lv
-                        if lv >= disc[p]:
-                            interval = (disc[v], t + 1)
-                            if p in sep:
-                                sep[p].append(interval)
+                        lw = visit(w)
+                        if lw < low:
+                            low = lw
+                        if lw >= d:
+                            interval = (disc[w], count + 1)
+                            if v in sep:
+                                sep[v].append(interval)
                             else:
-                                sep[p] = [interval]
+                                sep[v] = [interval]
+                    elif dw < low:  # the parent edge too: harmless for cut vertices
+                        low = dw
+                return low
+
+            root = self.board.summit
+            disc[root] = 1
+            for w in oadj[root]:
+                if not disc[w]:
+                    visit(w)
             self._struct = (disc, sep)
         return self._struct
+
+    def _structure_iterative(self) -> tuple[list[int], dict[int, list[tuple[int, int]]]]:
+        """:meth:`_structure` without recursion, for boards too large for Python's call stack."""
+        b = self.board
+        oadj = self.oadj
+        size = b.size
+        disc = [0] * size
+        low = [0] * size
+        sep: dict[int, list[tuple[int, int]]] = {}
+        root = b.summit
+        disc[root] = low[root] = 1
+        t = 1
+        stack = [(root, -1, iter(oadj[root]))]
+        while stack:
+            v, p, it = stack[-1]
+            for w in it:
+                dw = disc[w]
+                if not dw:
+                    t += 1
+                    disc[w] = low[w] = t
+                    stack.append((w, v, iter(oadj[w])))
+                    break
+                if dw < low[v]:  # the parent edge too: harmless for cut vertices
+                    low[v] = dw
+            else:
+                stack.pop()
+                if p >= 0:
+                    lv = low[v]
+                    if lv < low[p]:
+                        low[p] = lv
+                    if lv >= disc[p]:
+                        interval = (disc[v], t + 1)
+                        if p in sep:
+                            sep[p].append(interval)
+                        else:
+                            sep[p] = [interval]
+        return disc, sep
 
     def _critical(self) -> frozenset[int]:
         """Fields that, made rubble, would cut a monk in play off the summit (cached per state)."""
@@ -382,8 +424,13 @@ class AthosState(State):
         intervals = sep.get(f)
         if not intervals:
             return True
-        marks = [disc[v] for ms in self.monks for v in ms]
-        return not any(lo <= m < hi for lo, hi in intervals for m in marks)
+        for ms in self.monks:
+            for v in ms:
+                m = disc[v]
+                for lo, hi in intervals:
+                    if lo <= m < hi:
+                        return False
+        return True
 
     def _reloc_ok(self, f: int, g: int) -> bool:
         """ATH-P1 for relocating the rubble tile on ``f`` to the free field ``g``.
@@ -647,24 +694,22 @@ class AthosState(State):
         if phase == MOVE:
             b = self.board
             out: list[int] = []
+            occ = self.occ
             if self.points >= 1:
-                edge_id = b.edge_id
                 rubble = self.rubble
                 plain = self.double < 0
-                occ = self.occ
                 n = b.n
                 for u in set(self.monks[self.seat]):
-                    for v in b.adj[u]:
+                    for v, e in b.out[u]:
                         if rubble[v]:
                             continue
                         if (plain and (v >= n or occ[v] == 0)) or self._step_problem(u, v) is None:
-                            out.append(edge_id[(u, v)])
+                            out.append(e)
             if self.points >= FLIP_COST:
                 base = g.A_FLIP
                 tile = self.tile
-                occ = self.occ
                 stone = self.stone
-                flippable = [f for f in b.ordinary if tile[f] and not occ[f] and stone[f] < 0]
+                flippable = [f for f in self._tiled() if not occ[f] and stone[f] < 0]
                 if self.double >= 0:
                     out.extend(base + f for f in flippable if self._flip_problem(f) is None)
                 else:
@@ -826,7 +871,15 @@ class AthosState(State):
             return "open", action - g.A_OPEN, -1
         return "end-turn", -1, -1
 
+    def _tiled(self) -> list[int]:
+        """The ordinary fields holding a tile, in order (cached per tile layout)."""
+        if self._tiles is None:
+            tile = self.tile
+            self._tiles = [f for f in self.board.ordinary if tile[f]]
+        return self._tiles
+
     def _set_tile(self, f: int, side: int, terrain: int) -> None:
+        self._tiles = None
         self.tile[f] = side
         self.tterr[f] = terrain
         blocked = side == RUBBLE
