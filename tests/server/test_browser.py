@@ -326,3 +326,19 @@ def test_athos_end_turn_asks_for_confirmation(server: ServerProcess, browser: An
     page.click("#athos-confirm-end")
     page.wait_for_selector("#result-banner")
     context.close()
+
+
+@pytest.mark.parametrize("game", ["athos", "archimedes", "agamemnon"])
+def test_boards_fit_a_phone_screen(server: ServerProcess, browser: Any, game: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2
+    )
+    page = context.new_page()
+    start_game(page, server, game, ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    box = page.locator("#board svg").bounding_box()
+    assert box is not None and 300 <= box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing sticks out
+    assert page.locator("#board .target").count() > 0  # something to tap
+    shot(page, f"{game}-phone")
+    context.close()
