@@ -1,11 +1,18 @@
 """Athos engine speed: actions generated and applied per second, random games per second.
 
-    .venv/bin/python benchmarks/athos.py [--seconds 10] [--players 2] [--round-limit 150]
+    .venv/bin/python benchmarks/athos.py [--seconds 10] [--players 2 3 4] [--round-limit 150]
 
-One "action" is one ``legal_actions()`` call plus one ``apply_action()`` of a uniformly random
-legal action (the way random playouts and tree searches use the engine). Figures are printed for
-wall-clock time and for CPU time of this process (steadier on a busy machine). Results are
-recorded in docs/benchmarks.md (section "Athos").
+Three figures per player count (uniformly random legal actions, default options):
+
+* playout: one ``legal_actions()`` call plus one ``apply_action()`` of a random legal action, the
+  way random playouts and tree searches use the engine (the aim is 20,000 actions/s), and whole
+  random games per second;
+* generated: ``legal_actions()`` alone, on copies of states met in those games with every cache
+  cleared (the path-rule search is redone for each);
+* applied: ``apply_action()`` alone (with its legality check), replaying the games' actions.
+
+Figures are printed for wall-clock time and for CPU time of this process (steadier on a busy
+machine). Results are recorded in docs/benchmarks.md (section "Athos").
 """
 
 from __future__ import annotations
@@ -16,7 +23,16 @@ import random
 import time
 
 from palaestra.games.athos import AthosGame
-from palaestra.games.athos.game import PHASE_NAMES
+from palaestra.games.athos.game import PHASE_NAMES, AthosState
+
+
+def clocks() -> tuple[float, float]:
+    return time.perf_counter(), time.process_time()
+
+
+def rates(count: int, start: tuple[float, float], digits: int = 0) -> str:
+    wall, cpu = (now - then for now, then in zip(clocks(), start, strict=True))
+    return f"{count / wall:,.{digits}f} wall, {count / cpu:,.{digits}f} cpu"
 
 
 def run(players: int, round_limit: int, seconds: float, seed: int) -> None:
@@ -24,28 +40,52 @@ def run(players: int, round_limit: int, seconds: float, seed: int) -> None:
     rng = random.Random(seed)
     actions = games = 0
     per_phase: dict[str, int] = {}
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - wall0 < seconds or games == 0:
+    sample: list[AthosState] = []
+    histories: list[list[int]] = []
+    start = clocks()
+    while time.perf_counter() - start[0] < seconds or games == 0:
         state = game.new_initial_state()
         while not state.is_terminal():
-            per_phase[PHASE_NAMES[state.phase]] = per_phase.get(PHASE_NAMES[state.phase], 0) + 1
+            phase = PHASE_NAMES[state.phase]
+            per_phase[phase] = per_phase.get(phase, 0) + 1
+            if len(sample) < 5000 and rng.random() < 0.05:
+                sample.append(state.clone())
             state.apply_action(rng.choice(state.legal_actions()))
             actions += 1
+        histories.append(state.history)
         games += 1
-    wall = time.perf_counter() - wall0
-    cpu = time.process_time() - cpu0
+    playout = rates(actions, start)
+    games_rate = rates(games, start, 2)
     mix = ", ".join(f"{k} {100 * v / actions:.0f}%" for k, v in sorted(per_phase.items()))
     print(
         f"{players} players, round limit {round_limit}: {games} random games, {actions} actions "
         f"({actions / games:.0f} per game; {mix})"
     )
-    print(f"  actions generated+applied per second: {actions / wall:,.0f} wall, {actions / cpu:,.0f} cpu")
-    print(f"  random games per second: {games / wall:.2f} wall, {games / cpu:.2f} cpu")
+    print(f"  playout (legal_actions + apply_action) per second: {playout}")
+    print(f"  random games per second: {games_rate}")
+
+    for s in sample:
+        s._changed()  # no cached path-rule search
+    start = clocks()
+    generated = 0
+    for s in sample:
+        s.legal_actions()
+        generated += 1
+    print(f"  legal_actions() per second (no cache, {generated} states): {rates(generated, start)}")
+
+    start = clocks()
+    applied = 0
+    for history in histories:
+        state = game.new_initial_state()
+        for a in history:
+            state.apply_action(a)
+        applied += len(history)
+    print(f"  apply_action() per second ({applied} actions): {rates(applied, start)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--seconds", type=float, default=10.0, help="time per configuration")
+    parser.add_argument("--seconds", type=float, default=10.0, help="playout time per player count")
     parser.add_argument("--players", type=int, nargs="*", default=[2], help="player counts")
     parser.add_argument("--round-limit", type=int, default=150, help="ATH-E3 round limit")
     parser.add_argument("--seed", type=int, default=1)
