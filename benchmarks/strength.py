@@ -1,17 +1,17 @@
 """Strength of the levels: the arena over pairings of levels, per game and player count.
 
     .venv/bin/python benchmarks/strength.py [--setups "agamemnon;archimedes/2;athos/4t"]
-        [--pairs beginner-random,casual-beginner,...] [--games 200] [--expert-games 10]
+        [--pairs "beginner-random;casual-beginner;..."] [--games 200] [--expert-games 10]
         [--quick] [--seed 1] [--jsonl FILE]
 
 A *setup* is ``GAME`` or ``GAME/PLAYERS`` (``t`` after the count: Athos teams), optionally
 followed by ``:key=value,...`` game options (``archimedes/2:move_limit=300``); setups are
-separated by ``;``. A *pairing* is
-``UPPER-LOWER`` (two agent specs; levels, ``random``, ``greedy``, ``mcts:...``). By default the
-pairings are the adjacent levels (beginner-random, casual-beginner, strong-casual, expert-strong)
-and expert-random. Each pairing is one arena match (``palaestra.ai.arena.run_match``, seats
-rotated, one process); pairings with ``expert`` play ``--expert-games`` games, the others
-``--games``. ``--quick``: 10 games, 2 with expert (a smoke run).
+separated by ``;``. A *pairing* is ``UPPER-LOWER``, two agent specs (levels, ``random``,
+``greedy``, ``mcts:...``); pairings are separated by ``;``. By default the pairings are the
+adjacent levels (beginner-random, casual-beginner, strong-casual, expert-strong) and
+expert-random. Each pairing is one arena match (``palaestra.ai.arena.run_match``, seats rotated,
+one process); pairings with ``expert`` play ``--expert-games`` games, the others ``--games``.
+``--quick``: 10 games, 2 with expert (a smoke run).
 
 For every pairing it prints the arena's table, then a summary row: the upper agent's score
 (its mean score fraction, 95% interval), its wins / draws / losses over its seat-games, the Elo
@@ -38,7 +38,7 @@ from palaestra.ai.base import parse_value
 from palaestra.core.registry import load_game
 
 DEFAULT_SETUPS = "agamemnon;archimedes/2;athos/2"
-DEFAULT_PAIRS = "beginner-random,casual-beginner,strong-casual,expert-strong,expert-random"
+DEFAULT_PAIRS = "beginner-random;casual-beginner;strong-casual;expert-strong;expert-random"
 
 
 def parse_setup(text: str) -> tuple[str, dict[str, Any], str]:
@@ -119,7 +119,7 @@ HEADER = (
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setups", default=DEFAULT_SETUPS, help="setups separated by ;")
-    parser.add_argument("--pairs", default=DEFAULT_PAIRS, help="comma-separated UPPER-LOWER pairings")
+    parser.add_argument("--pairs", default=DEFAULT_PAIRS, help="UPPER-LOWER pairings separated by ;")
     parser.add_argument("--games", type=int, default=200, help="games per pairing without expert")
     parser.add_argument("--expert-games", type=int, default=10, help="games per pairing with expert")
     parser.add_argument("--quick", action="store_true", help="10 games, 2 with expert")
@@ -140,7 +140,7 @@ def main() -> int:
     for text in setups:
         name, options, label = parse_setup(text)
         game = load_game(name, **options)
-        for pair in args.pairs.split(","):
+        for pair in [p for p in args.pairs.split(";") if p.strip()]:
             upper, _, lower = pair.strip().partition("-")
             n = args.expert_games if "expert" in (upper + lower) else args.games
             if n <= 0:

@@ -13,8 +13,9 @@
   the state with ``evaluate()`` (``rollout_depth=None``: play to the end; ``0``: evaluate the leaf).
 * **Wide nodes.** ``widen=C`` turns on progressive widening: a decision node visited ``n`` times
   has at most ``ceil(C * (n + 1) ** widen_alpha)`` children. Actions enter in the order given by
-  ``order``: ``random`` (shuffled with the seed) or ``eval`` (a random sample of ``eval_cap``
-  actions judged by one-ply ``evaluate`` enter first, best first; the others follow at random).
+  ``order``: ``random`` (shuffled with the seed) or ``eval`` (actions judged by one-ply
+  ``evaluate`` enter first, best first: all of them at the root, a random sample of ``eval_cap``
+  at other nodes; the others follow at random).
   This keeps games whose turns are many small actions (Athos) from spreading the tree thin.
 * **Tree reuse.** Between moves the agent keeps the subtree reached by the actions played since
   its last search (checked against the history and the position itself).
@@ -167,6 +168,9 @@ class MCTSAgent(Agent):
             raise OptionError("the search needs a state where a player is to move")
         root = self._root_for(state)
         reused = root.visits
+        if self.order == "eval" and root.untried and len(root.untried) > 1:
+            # a reused root was judged as an inner node (a sample): judge all its untried actions
+            root.untried = self._judged(state, root.untried)
         mover = state.current_player
         start = perf_counter()
         workers = self.workers
@@ -282,7 +286,7 @@ class MCTSAgent(Agent):
                 path.append(node)
                 continue
             if node.untried is None:
-                node.untried = self._expansion_order(state)
+                node.untried = self._expansion_order(state, everything=node is root)
             if node.untried and (
                 self.widen is None
                 or len(node.children) < math.ceil(self.widen * (node.visits + 1) ** self.widen_alpha)
@@ -314,23 +318,30 @@ class MCTSAgent(Agent):
             for i in range(num_players):
                 v[i] += result[i]
 
-    def _expansion_order(self, state: State) -> list[int]:
-        """The legal actions in the reverse of the order they enter the tree (``pop()`` takes next)."""
+    def _expansion_order(self, state: State, everything: bool = False) -> list[int]:
+        """The legal actions in the reverse of the order they enter the tree (``pop()`` takes next).
+
+        With ``order=eval`` the root's actions are all judged (``everything``), other nodes' a
+        random sample of ``eval_cap``."""
         actions = state.legal_actions()
         self.rng.shuffle(actions)  # random order, and random among equal values below
         if self.order == "eval" and len(actions) > 1:
             # judge at most eval_cap actions (a random sample); they enter first, best first
-            sample = actions[-self.eval_cap :]
-            rest = actions[: -self.eval_cap] if len(actions) > self.eval_cap else []
-            player = state.current_player
-            values = {}
-            for a in sample:
-                child = state.clone()
-                child.apply_action(a)
-                values[a] = child.evaluate()[player] if not child.is_terminal() else child.returns()[player]
-            sample.sort(key=lambda a: values[a])
-            actions = rest + sample
+            cap = len(actions) if everything else self.eval_cap
+            rest = actions[:-cap] if len(actions) > cap else []
+            actions = rest + self._judged(state, actions[-cap:])
         return actions
+
+    @staticmethod
+    def _judged(state: State, actions: list[int]) -> list[int]:
+        """``actions`` sorted by the mover's one-ply ``evaluate`` (best last; stable for ties)."""
+        player = state.current_player
+        values = {}
+        for a in actions:
+            child = state.clone()
+            child.apply_action(a)
+            values[a] = child.evaluate()[player] if not child.is_terminal() else child.returns()[player]
+        return sorted(actions, key=lambda a: values[a])
 
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng

@@ -201,6 +201,29 @@ def test_mcts_progressive_widening_bounds_the_children() -> None:
     assert plain.root is not None and len(plain.root.children) == 100  # one new child per iteration
 
 
+def test_mcts_eval_order_judges_every_root_action_and_samples_below() -> None:
+    # eval_cap=5: the root still judges all 200 numbers (199 enters first); a node below judges
+    # only a sample of 5, so its first child is the best of 5 random numbers, not 199
+    state = WideGame(width=3, choices=200).new_initial_state()
+    agent = MCTSAgent(seed=0, iterations=1, widen=0.5, order="eval", eval_cap=5)
+    agent._search(state)
+    assert agent.root is not None and list(agent.root.children) == [199]
+    # widen=0.5: the root keeps one child for its first visits, so the second simulation expands
+    # a node below it
+    agent = MCTSAgent(seed=0, iterations=2, widen=0.5, order="eval", eval_cap=5)
+    agent._search(state)
+    assert agent.root is not None
+    child = agent.root.children[199]
+    assert child.untried is not None and len(child.untried) == 199
+    judged = child.untried[-4:]  # the rest of the judged sample, best last
+    assert judged == sorted(judged)
+    # after a move the reused root judges all its untried actions again
+    state.apply_action(199)
+    agent._search(state)
+    assert agent.root is child and child.untried is not None
+    assert child.untried[-1] == max(a for a in range(200) if a not in child.children)
+
+
 # --- mcts: budgets, reuse, workers ------------------------------------------------------------
 def test_mcts_iteration_budget_is_respected() -> None:
     state = TTTGame().new_initial_state()
