@@ -28,6 +28,7 @@ from palaestra.core.game import Game
 from palaestra.core.registry import game_class, game_names, load_game
 from palaestra.server.db import Store, default_database_url
 from palaestra.server.hub import ApiError, Hub
+from palaestra.server.webhooks import web_module
 
 STATIC = Path(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder
@@ -141,6 +142,7 @@ def games_meta() -> list[dict[str, Any]]:
                 "options": [_option_doc(o) for o in cls.OPTIONS],
                 "seatings": seatings,
                 "renderer": f"/games/{name}/web/board.js" if web and (web / "board.js").is_file() else None,
+                "undo": hasattr(web_module(name), "can_undo"),
             }
         )
     return out

@@ -239,6 +239,12 @@ def test_two_writers_cannot_both_win(db_url: str) -> None:
 def test_every_game_has_a_renderer_and_athos_its_map(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     renderers = {g["name"]: g["renderer"] for g in meta["games"]}
+    assert {g["name"]: g["undo"] for g in meta["games"]} == {
+        "athos": True,
+        "archimedes": False,
+        "agamemnon": False,
+        "nim": False,
+    }
     for name in ("athos", "archimedes", "agamemnon"):
         assert renderers[name] == f"/games/{name}/web/board.js"
         r = client.get(renderers[name])

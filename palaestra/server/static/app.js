@@ -330,6 +330,8 @@ async function gamePage(id) {
 
   const board = await makeBoard(view.game, boardBox);
   seatColours = board.colours || PLAYER_COLOURS;
+  const gameInfo = (await meta()).games.find((g) => g.name === view.game);
+  undoButton.hidden = !(gameInfo && gameInfo.undo);  // games whose rules allow taking actions back
   if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
 
   // invitations this browser made
