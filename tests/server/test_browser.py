@@ -342,3 +342,42 @@ def test_boards_fit_a_phone_screen(server: ServerProcess, browser: Any, game: st
     assert page.locator("#board .target").count() > 0  # something to tap
     shot(page, f"{game}-phone")
     context.close()
+
+
+def test_athos_athos_stone_and_hint_by_clicking(server: ServerProcess, browser: Any) -> None:
+    """ATH-T7 through the board: relocate a tile (pick it, then its new field), put the stone."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_game(page, server, "athos", ["me", "ai:random"], {"round_limit": 2})
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.click("#hint")  # the strong agent's top moves for this position
+    page.wait_for_selector("#hints li:not(.muted)")
+    assert page.locator("#hints li").count() >= 1
+    # round 1: no movement, one tile, end of turn
+    page.click("#athos-end-move")
+    page.locator("#board [data-move^='place ']").first.click()
+    page.wait_for_function("document.querySelector('#athos-placed-total').textContent === '1 / 8'")
+    page.click("#athos-end-turn")
+    page.click("#athos-confirm-end")
+    # round 2: after the movement, use a stone
+    page.wait_for_function(
+        "document.querySelector('#status').dataset.mine === '1'"
+        " && document.querySelector('#athos-points')?.dataset.points === '6'"
+    )
+    page.click("#athos-end-move")
+    page.click("#athos-stone")
+    page.locator("#board [data-pick]").first.click()  # the tile to relocate
+    page.locator("#board [data-move^='relocate ']").first.click()  # its new field
+    page.wait_for_selector("#board [data-move^='stone ']")  # ATH-T7 (b): now the stone
+    page.locator("#board [data-move^='stone ']").first.click()
+    page.wait_for_selector('#board [data-stone="0"]')
+    moves = page.locator("#moves li").all_inner_texts()
+    assert any("relocate" in m for m in moves) and any("stone" in m for m in moves)
+    shot(page, "athos-stone")
+    page.click("#athos-end-turn")
+    page.click("#athos-confirm-end")
+    page.wait_for_selector("#result-banner")
+    assert not errors, errors
+    context.close()

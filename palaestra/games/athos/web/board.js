@@ -144,6 +144,7 @@ export function createBoard(container, helpers) {
     } else {
       for (const [f, a] of Object.entries(legal.places)) dest[f] = { action: a, move: `place ${f}` };
     }
+    const many = Object.keys(dest).length > 12;
     const select = (f) => { from = from === f ? null : f; rerender(); };
     const lastField = lastTarget(view);
 
@@ -221,7 +222,13 @@ export function createBoard(container, helpers) {
         g.classList.add("target");
         g.setAttribute("data-action", dest[name].action);
         g.setAttribute("data-move", dest[name].move);
-        g.append(outline("target-mark"));
+        if (many) {  // most fields (placing tiles): a ring keeps the terrain colours readable
+          const o = outline("target-ring");
+          o.setAttribute("stroke", "#e65100");
+          o.setAttribute("stroke-width", 2.5);
+          o.setAttribute("pointer-events", "none");
+          g.append(o);
+        } else g.append(outline("target-mark"));
         g.append(svg("circle", { cx, cy, r: 4, fill: "#e65100", "pointer-events": "none" }));
         g.addEventListener("click", () => { from = null; ctx.play(dest[name].action); });
       } else if (pick[name]) {
