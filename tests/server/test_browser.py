@@ -381,3 +381,21 @@ def test_athos_athos_stone_and_hint_by_clicking(server: ServerProcess, browser: 
     page.wait_for_selector("#result-banner")
     assert not errors, errors
     context.close()
+
+
+def test_athos_handicap_tiles_either_side_up(server: ServerProcess, browser: Any) -> None:
+    """ATH-V2: the handicap player places its tiles on the board, open side up when ticked."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    start_game(page, server, "athos", ["me", "ai:random"], {"handicap_player": 0, "handicap_tiles": 2})
+    page.wait_for_selector("#athos-open")
+    assert "Handicap" in page.locator("#athos-bar").inner_text()
+    page.check("#athos-open")
+    page.locator("#board [data-move$=' open']").first.click()
+    page.wait_for_selector('#board [data-tile="open"]')
+    page.locator("#board [data-move^='place ']:not([data-move$=' open'])").first.click()
+    page.wait_for_selector('#board [data-tile="rubble"]')
+    # the handicap is over: the first turn begins with six movement points (ATH-T1)
+    page.wait_for_selector('#athos-points[data-points="6"]')
+    assert page.locator("#athos-open").count() == 0
+    context.close()
