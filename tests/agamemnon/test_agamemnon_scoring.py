@@ -422,3 +422,31 @@ def test_aga_t4_aga_v1_a_warp_may_move_a_string_tile_onto_a_connection_to_the_ou
     # the space stays out of play: no tile may go there
     state.apply_action(state.string_to_action("draw W2"))
     assert state.explain_illegal(state.string_to_action("W2@31")) == "space 31 is out of play"
+
+
+def test_aga_sc1_to_sc4_the_strings_cache_gives_the_same_scores_when_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The from-scratch score caches the strings of each part of the board per game; a tiny limit
+    (cleared all the time) and a shared cache over Warp swaps still give the reference scores."""
+    import palaestra.games.agamemnon.game as engine
+
+    monkeypatch.setattr(engine, "_MEMO_LIMIT", 3)
+    for loom in (False, True):
+        game = AgamemnonGame(loom=loom)
+        for seed in range(3):
+            rng = random.Random(seed)
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+                if state._maps is None:
+                    continue
+                points = [0, 0]
+                for _, conns, ctrl in reference_strings(state):
+                    if ctrl is not None:
+                        points[ctrl] += len(conns)
+                assert list(_points(state._maps, state._masks, game.ends)) == points
+            assert len(game._strings_memo) <= 3

@@ -107,6 +107,8 @@ OBS_SIZE = OBS_SCORE + 2  # 1078
 
 _SPACE_BITS = 33  # connection bits of a lookup value start here
 _SPACES_MASK = (1 << _SPACE_BITS) - 1
+#: entries of a game's strings cache (_KindMaps.memo; cleared when full)
+_MEMO_LIMIT = 100_000
 
 
 class _KindMaps:
@@ -116,9 +118,16 @@ class _KindMaps:
     by kind-``k`` connections (low 33 bits) and the mask of those connections (shifted by 33): a
     flood fill needs one dict look-up per space. ``sact[k]``: spaces with a kind-``k`` connection;
     ``allc[k]``: the kind-``k`` connections.
+
+    ``parts[k]``: the components of the kind-``k`` connections with every space passable, each as
+    (space mask, connection mask shifted by 33). The strings inside one part depend only on its
+    connections and on which of its spaces hold a non-Weft tile, so ``memo`` (one dict per game,
+    shared by all its assignments: parts a Warp did not touch keep their entries) caches them under
+    ``connection mask << 33 | passable spaces``. A pure cache, bounded in size: the same answer as
+    a flood fill; see :meth:`strings_in`.
     """
 
-    __slots__ = ("allc", "kinds", "look", "sact")
+    __slots__ = ("allc", "kinds", "look", "memo", "parts", "sact")
 
     def __init__(
         self,
@@ -126,14 +135,70 @@ class _KindMaps:
         look: tuple[dict[int, int], ...],
         sact: tuple[int, ...],
         allc: tuple[int, ...],
+        memo: dict[int, tuple[tuple[int, int, int], ...]],
+        parts: tuple[tuple[tuple[int, int], ...], ...] | None = None,
     ) -> None:
         self.kinds = kinds
         self.look = look
         self.sact = sact
         self.allc = allc
+        self.memo = memo
+        self.parts = parts if parts is not None else tuple(self._parts(k) for k in range(3))
+
+    def _parts(self, k: int) -> tuple[tuple[int, int], ...]:
+        """The components of the kind-``k`` connections, every space passable: (spaces, connections
+        shifted by 33)."""
+        t = self.look[k]
+        rem = self.sact[k]
+        out = []
+        while rem:
+            comp = acc = 0
+            frontier = rem & -rem
+            while frontier:
+                comp |= frontier
+                while frontier:
+                    bit = frontier & -frontier
+                    acc |= t[bit]
+                    frontier ^= bit
+                frontier = acc & _SPACES_MASK & ~comp
+            rem &= ~comp
+            out.append((comp, acc & ~_SPACES_MASK))
+        return tuple(out)
+
+    def strings_in(self, k: int, cshift: int, key: int) -> tuple[tuple[int, int, int], ...]:
+        """The kind-``k`` strings through the passable spaces ``key`` of the part whose shifted
+        connection mask is ``cshift``: for each, the mask of its spaces and connection ends, the
+        mask of its connections, and their count."""
+        memo = self.memo
+        found = memo.get(cshift | key)
+        if found is not None:
+            return found
+        t = self.look[k]
+        rem = key
+        out = []
+        while rem:
+            frontier = rem & -rem
+            comp = acc = 0
+            while frontier:
+                comp |= frontier
+                while frontier:
+                    bit = frontier & -frontier
+                    acc |= t[bit]
+                    frontier ^= bit
+                frontier = acc & key & ~comp
+            rem &= ~comp
+            conns = acc >> _SPACE_BITS
+            out.append(((acc | comp) & _SPACES_MASK, conns, conns.bit_count()))
+        result = tuple(out)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[cshift | key] = result
+        return result
 
     @classmethod
-    def build(cls, board: Board, kinds: tuple[int, ...]) -> _KindMaps:
+    def build(
+        cls, board: Board, kinds: tuple[int, ...], memo: dict[int, tuple[tuple[int, int, int], ...]]
+    ) -> _KindMaps:
         look: list[dict[int, int]] = [{1 << x: 0 for x in range(board.num_spaces)} for _ in range(3)]
         allc = [0, 0, 0]
         sact = [0, 0, 0]
@@ -146,7 +211,7 @@ class _KindMaps:
             look[k][1 << b] |= (1 << a) | cbit
             allc[k] |= 1 << c
             sact[k] |= (1 << a) | (1 << b)
-        return cls(kinds, tuple(look), tuple(sact), tuple(allc))
+        return cls(kinds, tuple(look), tuple(sact), tuple(allc), memo)
 
     def swapped(self, board: Board, c1: int, c2: int) -> _KindMaps:
         """The maps after a Warp swaps the string tiles of connections ``c1`` and ``c2`` (AGA-T4)."""
@@ -177,7 +242,12 @@ class _KindMaps:
         sact = list(self.sact)
         for k in touched:
             sact[k] = sum(bit for bit, v in look[k].items() if v)
-        return _KindMaps(tuple(kinds), tuple(look), tuple(sact), tuple(allc))
+        maps = _KindMaps(tuple(kinds), tuple(look), tuple(sact), tuple(allc), self.memo, self.parts)
+        parts = list(self.parts)
+        for k in touched:  # the kinds whose connections changed get their own parts
+            parts[k] = maps._parts(k)
+        maps.parts = tuple(parts)
+        return maps
 
 
 def _lead(k: int, s: int, m: list[int]) -> int:
@@ -216,77 +286,64 @@ def _points(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, 
     p0 = p1 = 0
     occ = m[_OCC]
     passable = m[_PASS]
-    look = maps.look
     own0, own1 = m[0], m[9]
+    strings_in = maps.strings_in
+    memo = maps.memo
     # strength
-    t = look[STRENGTH]
-    rem = passable & maps.sact[STRENGTH]
     a1, a2, a4, b1, b2, b4 = m[1], m[2], m[3], m[10], m[11], m[12]
     spear0 = a1 | a2 | a4
     spear1 = b1 | b2 | b4
-    while rem:
-        frontier = rem & -rem
-        comp = acc = 0
-        while frontier:
-            comp |= frontier
-            while frontier:
-                bit = frontier & -frontier
-                acc |= t[bit]
-                frontier ^= bit
-            frontier = acc & passable & ~comp
-        rem &= ~comp
-        s = (acc | comp) & occ
-        # one-sided strings need no sums (weavers alone have no spears: a tie)
-        if not s & spear1:
-            if s & spear0:
-                p0 += (acc >> _SPACE_BITS).bit_count()
+    for part, cshift in maps.parts[STRENGTH]:
+        key = passable & part
+        if not key:
             continue
-        if not s & spear0:
-            p1 += (acc >> _SPACE_BITS).bit_count()
-            continue
-        lead = (
-            (s & a1).bit_count()
-            + 2 * (s & a2).bit_count()
-            + 4 * (s & a4).bit_count()
-            - (s & b1).bit_count()
-            - 2 * (s & b2).bit_count()
-            - 4 * (s & b4).bit_count()
-        )
-        if lead > 0:
-            p0 += (acc >> _SPACE_BITS).bit_count()
-        elif lead < 0:
-            p1 += (acc >> _SPACE_BITS).bit_count()
-    # force
-    t = look[FORCE]
-    rem = passable & maps.sact[FORCE]
-    covered = 0
-    while rem:
-        frontier = rem & -rem
-        comp = acc = 0
-        while frontier:
-            comp |= frontier
-            while frontier:
-                bit = frontier & -frontier
-                acc |= t[bit]
-                frontier ^= bit
-            frontier = acc & passable & ~comp
-        rem &= ~comp
-        covered |= acc
-        s = (acc | comp) & occ
-        if not s & own1:
-            p0 += (acc >> _SPACE_BITS).bit_count()
-        elif not s & own0:
-            p1 += (acc >> _SPACE_BITS).bit_count()
-        else:
-            lead = (s & own0).bit_count() - (s & own1).bit_count()
+        found = memo.get(cshift | key)
+        for ends_mask, _, n in found if found is not None else strings_in(STRENGTH, cshift, key):
+            s = ends_mask & occ
+            # one-sided strings need no sums (weavers alone have no spears: a tie)
+            if not s & spear1:
+                if s & spear0:
+                    p0 += n
+                continue
+            if not s & spear0:
+                p1 += n
+                continue
+            lead = (
+                (s & a1).bit_count()
+                + 2 * (s & a2).bit_count()
+                + 4 * (s & a4).bit_count()
+                - (s & b1).bit_count()
+                - 2 * (s & b2).bit_count()
+                - 4 * (s & b4).bit_count()
+            )
             if lead > 0:
-                p0 += (acc >> _SPACE_BITS).bit_count()
+                p0 += n
             elif lead < 0:
-                p1 += (acc >> _SPACE_BITS).bit_count()
+                p1 += n
+    # force
+    covered = 0
+    for part, cshift in maps.parts[FORCE]:
+        key = passable & part
+        if not key:
+            continue
+        found = memo.get(cshift | key)
+        for ends_mask, conns, n in found if found is not None else strings_in(FORCE, cshift, key):
+            covered |= conns
+            s = ends_mask & occ
+            if not s & own1:
+                p0 += n
+            elif not s & own0:
+                p1 += n
+            else:
+                lead = (s & own0).bit_count() - (s & own1).bit_count()
+                if lead > 0:
+                    p0 += n
+                elif lead < 0:
+                    p1 += n
     wefts = m[_WEFTS]
     if wefts:
         # force connections with no tiled non-Weft end: one-connection strings where only Wefts count
-        rest = maps.allc[FORCE] & ~(covered >> _SPACE_BITS)
+        rest = maps.allc[FORCE] & ~covered
         while rest:
             bit = rest & -rest
             rest ^= bit
@@ -300,35 +357,28 @@ def _points(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, 
     # leadership
     leaders = m[_LEADERS]
     if leaders:
-        t = look[LEADERSHIP]
-        rem = passable & maps.sact[LEADERSHIP]
-        while rem:
-            frontier = rem & -rem
-            comp = acc = 0
-            while frontier:
-                comp |= frontier
-                while frontier:
-                    bit = frontier & -frontier
-                    acc |= t[bit]
-                    frontier ^= bit
-                frontier = acc & passable & ~comp
-            rem &= ~comp
-            s = (acc | comp) & leaders
-            if s:
-                if not s & own1:
-                    p0 += (acc >> _SPACE_BITS).bit_count()
-                    continue
-                if not s & own0:
-                    p1 += (acc >> _SPACE_BITS).bit_count()
-                    continue
-                for r in range(4, 9):
-                    if s & m[r]:
-                        if not s & m[r + 9]:
-                            p0 += (acc >> _SPACE_BITS).bit_count()
+        for part, cshift in maps.parts[LEADERSHIP]:
+            key = passable & part
+            if not key or not leaders & part:
+                continue
+            found = memo.get(cshift | key)
+            for ends_mask, _, n in found if found is not None else strings_in(LEADERSHIP, cshift, key):
+                s = ends_mask & leaders
+                if s:
+                    if not s & own1:
+                        p0 += n
+                        continue
+                    if not s & own0:
+                        p1 += n
+                        continue
+                    for r in range(4, 9):
+                        if s & m[r]:
+                            if not s & m[r + 9]:
+                                p0 += n
+                                break
+                        elif s & m[r + 9]:
+                            p1 += n
                             break
-                    elif s & m[r + 9]:
-                        p1 += (acc >> _SPACE_BITS).bit_count()
-                        break
     return p0, p1
 
 
@@ -575,6 +625,8 @@ class AgamemnonGame(Game):
         self.setup_index = SETUP_NAMES.index(str(setup)) if setup is not None else -1
         self.board: Board = load_boards()["loom" if self.loom else "front"]
         self._maps_cache: dict[tuple[int, ...], _KindMaps] = {}
+        #: the strings cache shared by every assignment of string tiles on this game (_KindMaps)
+        self._strings_memo: dict[int, tuple[tuple[int, int, int], ...]] = {}
         #: both ends of each connection as a space mask
         self.ends = tuple((1 << a) | (1 << b) for a, b in self.board.connections)
         if not self.loom:
@@ -620,7 +672,7 @@ class AgamemnonGame(Game):
         if maps is None:
             if len(self._maps_cache) > 64:
                 self._maps_cache.clear()
-            maps = _KindMaps.build(self.board, kinds)
+            maps = _KindMaps.build(self.board, kinds, self._strings_memo)
             self._maps_cache[kinds] = maps
         return maps
 
