@@ -79,29 +79,31 @@ def start_game(
     return str(page.url.rsplit("/", 1)[-1])
 
 
-def click_a_legal_move(page: Any) -> None:
-    """Click a legal move on the board.
+def click_a_legal_move(page: Any) -> bool:
+    """Click a legal move on the board; True if the click played a move, False if it selected.
 
     A board target with ``data-action`` plays a move in one click: prefer those. Otherwise click
     the first highlighted target (a selector: an Archimedes cube, an Athos monk, a Warp
-    connection), which makes the board offer ``data-action`` targets for the next click. Always
-    clicking "the first target" could toggle between two selectors for ever (the hang of the first
-    Archimedes test). A game without a board renderer gets its legal-move buttons clicked."""
+    connection, Athos's "End turn" that asks for confirmation), which makes the board offer
+    ``data-action`` targets for the next click. Always clicking "the first target" could toggle
+    between two selectors for ever (the hang of the first Archimedes test). A game without a board
+    renderer gets its legal-move buttons clicked."""
     direct = page.locator("#board [data-action]")
     if direct.count():
         direct.first.click()
-        return
+        return True
     targets = page.locator("#board .target")
     if targets.count():
         targets.first.click()
-        return
+        return False
     if not page.locator("#legal-card").evaluate("d => d.open"):
         page.click("#legal-card summary")
     page.locator("#legal button").first.click()
+    return True
 
 
 def play_by_clicking(page: Any, max_clicks: int = 600, seconds: float = 150) -> int:
-    """Until the result banner shows: wait for our turn, click, wait for the ply to move on.
+    """Until the result banner shows: wait for our turn, click, wait for the game to move on.
 
     Returns the number of clicks. Fails (rather than hanging) after ``max_clicks`` clicks or
     ``seconds`` seconds."""
@@ -111,17 +113,18 @@ def play_by_clicking(page: Any, max_clicks: int = 600, seconds: float = 150) -> 
         page.wait_for_selector('#result-banner, #status[data-mine="1"]', timeout=60000)
         if page.locator("#result-banner").count():
             return clicks
-        ply = page.get_attribute("#status", "data-ply")
-        click_a_legal_move(page)
+        version = page.get_attribute("#status", "data-version")
+        if not click_a_legal_move(page):
+            continue  # a selection: the board now offers the moves it leads to
         try:
             page.wait_for_function(
-                "ply => document.querySelector('#result-banner')"
-                " || document.querySelector('#status').dataset.ply !== ply",
-                arg=ply,
-                timeout=1500,
+                "v => document.querySelector('#result-banner')"
+                " || document.querySelector('#status').dataset.version !== v",
+                arg=version,
+                timeout=5000,
             )
         except playwright_api.TimeoutError:
-            continue  # a first click that only selected (a cube, a Warp connection): click on
+            continue  # the move was refused (a toast says why): look again
     raise AssertionError("the game did not end")
 
 
