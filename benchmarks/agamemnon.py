@@ -6,8 +6,9 @@ Random games go through the public protocol only (legal_actions, chance_outcomes
 apply_action, returns), as an agent or a driver would. Score evaluations are measured three ways
 on positions sampled from random games:
 
-* from scratch: the flood fill that scores a position with no history (``palaestra score``,
-  finished games);
+* from scratch: the score of a position with no incremental strings (finished games): new
+  positions, each scored once with the game's strings cache emptied first, then the same positions
+  again and again (every pattern cached);
 * incremental: a copy of a state, one placement, then the live score (``scores``) or the heuristic
   (``evaluate``) -- what a search does at every node; the engine keeps the strings up to date
   after the first request. The cost of the update alone is derived from the same loop on parents
@@ -45,6 +46,10 @@ def random_game(game: AgamemnonGame, rng: random.Random) -> AgamemnonState:
 #: the clock of the measurements: CPU time of this process (default: the figures do not depend on
 #: other work sharing the machine) or wall-clock time (``--wall``)
 CLOCK: list[Callable[[], float]] = [time.process_time]
+
+
+def show(label: str, per_second: float) -> None:
+    print(f"{label:<46}{per_second:10.0f} /s")
 
 
 def rate(seconds: float, batch: Callable[[], int]) -> float:
@@ -92,7 +97,7 @@ def main() -> None:
     )
 
     games = rate(args.seconds, lambda: (random_game(game, rng), 1)[1])
-    print(f"random games:                          {games:9.0f} /s")
+    show("random games:", games)
 
     positions = sample_positions(game, 400, rng)
     late = [s for s in positions if s.tiles_placed >= 24]
@@ -107,8 +112,18 @@ def main() -> None:
 
         return run
 
-    print(f"score from scratch (all stages):       {rate(args.seconds, scratch(positions)):9.0f} /s")
-    print(f"score from scratch (24+ tiles placed): {rate(args.seconds, scratch(late)):9.0f} /s")
+    # fresh positions, each scored once, the game's strings cache emptied first (then warming up)
+    fresh = sample_positions(game, 4000, rng)
+    fresh_late = [s for s in fresh if s.tiles_placed >= 24]
+    for name, states in (("all stages", fresh), ("24+ tiles placed", fresh_late)):
+        game._strings_memo.clear()
+        start = CLOCK[0]()
+        scratch(states)()
+        once = len(states) / (CLOCK[0]() - start)
+        show(f"score from scratch, {len(states)} new ({name}):", once)
+    # the same 400 positions over and over: every part's strings come from the cache
+    show("score from scratch (all stages, again):", rate(args.seconds, scratch(positions)))
+    show("score from scratch (24+ tiles, again):", rate(args.seconds, scratch(late)))
 
     moves = [(s, rng.choice([a for a in s.legal_actions() if a < 330])) for s in positions]
 
@@ -129,12 +144,12 @@ def main() -> None:
     clones = rate(args.seconds, child(lambda c: None))
     scored = rate(args.seconds, child(lambda c: c.scores()))
     evaluated = rate(args.seconds, child(lambda c: c.evaluate()))
-    print(f"clone + place a tile (no live score):  {bare:9.0f} /s")
-    print(f"clone + place a tile (score kept):     {clones:9.0f} /s")
-    print(f"clone + place a tile + scores():       {scored:9.0f} /s")
-    print(f"clone + place a tile + evaluate():     {evaluated:9.0f} /s")
+    show("clone + place a tile (no live score):", bare)
+    show("clone + place a tile (score kept):", clones)
+    show("clone + place a tile + scores():", scored)
+    show("clone + place a tile + evaluate():", evaluated)
     update = 1.0 / (1.0 / scored - 1.0 / bare) if scored < bare else float("inf")
-    print(f"=> incremental score updates (derived): {update:8.0f} /s")
+    show("=> incremental score updates (derived):", update)
     reads = [s.clone() for s in positions]
 
     def read_scores() -> int:
@@ -142,7 +157,7 @@ def main() -> None:
             c.scores()
         return len(reads)
 
-    print(f"scores() of a state kept up to date:   {rate(args.seconds, read_scores):9.0f} /s")
+    show("scores() of a state kept up to date:", rate(args.seconds, read_scores))
 
 
 if __name__ == "__main__":
