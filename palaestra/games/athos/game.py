@@ -657,24 +657,28 @@ class AthosState(State):
                 opens.append(g.A_OPEN + f)
         return out + opens
 
-    def _relocations(self) -> list[int]:
+    def _relocations(self, any_one: bool = False) -> list[int]:
+        """The legal relocations (``any_one``: stop at the first one found)."""
         g = self.game
-        b = self.board
-        N = b.n
+        N = self.board.n
         tile = self.tile
-        free = [f for f in range(N) if self._free(f)]
+        occ = self.occ
+        stone = self.stone
+        movable = [f for f in self._tiled() if not occ[f] and stone[f] < 0]
+        if not movable:
+            return []
+        free = [x for x in range(N) if not tile[x] and not occ[x] and stone[x] < 0]
         out: list[int] = []
-        for f in range(N):
-            if tile[f] == NONE or self.occ[f] or self.stone[f] >= 0:
-                continue
+        for f in movable:
             base = g.A_RELOC + f * N
             if tile[f] == OPEN:
                 out.extend(base + x for x in free)
             else:
                 crit = self._critical()
-                for x in free:
-                    if x not in crit or self._reloc_ok(f, x):
-                        out.append(base + x)
+                ok = self._reloc_ok
+                out.extend(base + x for x in free if x not in crit or ok(f, x))
+            if any_one and out:
+                break
         return out
 
     def _stone_targets(self) -> list[int]:
@@ -812,7 +816,7 @@ class AthosState(State):
                     return f"field {names[x]} has no tile; the stone goes on a tile (ATH-T7)"
                 if self.occ[x]:
                     return f"a monk stands on the bare field {names[x]} (ATH-V3)"
-            if phase == STONE and self._relocations():
+            if phase == STONE and self._relocations(any_one=True):
                 return "first relocate a tile (relocate f>g), then put the stone (ATH-T7)"
             return None
         # place / place open
