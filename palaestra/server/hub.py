@@ -34,7 +34,7 @@ from palaestra.core.game import CHANCE, Game, State, returns_from_ranks
 from palaestra.core.record import Record, now
 from palaestra.core.registry import load_game
 from palaestra.server.db import StorageError, Store, StoredGame
-from palaestra.server.webhooks import can_undo, web_data
+from palaestra.server.webhooks import can_undo, web_data, web_module
 
 log = logging.getLogger("palaestra.server")
 
@@ -162,8 +162,7 @@ class Session:
 
         Only an action of the seat still to move, while the game goes on, and only if the game's
         ``can_undo`` hook allows it (see palaestra/server/webhooks.py). Known from the undo stack
-        of this session; after a restart the undo endpoint rebuilds the state before from the
-        record, the view just does not advertise it."""
+        of this session (rebuilt from the record when a game is loaded mid-turn)."""
         if self.status != "active" or not self.record.moves or not self.undo_stack:
             return None
         player = self.state.current_player
@@ -748,6 +747,18 @@ def _session_from_stored(stored: StoredGame) -> Session:
     seats = [Seat.from_json(s) for s in stored.seats]
     created = _aware(stored.created_at)
     updated = _aware(stored.updated_at)
+    undo_stack: list[tuple[State, int]] = []
+    moves = record.moves
+    if (
+        stored.status == "active"
+        and moves
+        and moves[-1].player == state.current_player
+        and hasattr(web_module(game.name), "can_undo")
+    ):
+        # a turn in progress of a game with undo: rebuild the state before its last action now, so
+        # the view can offer the undo at once (one replay, only for turns in progress)
+        with contextlib.suppress(ApiError):
+            undo_stack.append(_state_before_last(record))
     return Session(
         stored.id,
         game,
@@ -759,6 +770,7 @@ def _session_from_stored(stored: StoredGame) -> Session:
         created,
         updated,
         version=stored.version,
+        undo_stack=undo_stack,
     )
 
 

@@ -122,6 +122,7 @@ def test_undo_after_a_restart_rebuilds_the_state_from_the_record(db_url: str) ->
     with TestClient(create_app(db_url, ai_delay=0.0)) as c:
         again = c.get(f"/api/games/{gid}").json()
         assert again["ply"] == 2 and again["version"] == view["version"]
+        assert again["undo"] == 0  # the state before was rebuilt from the record at load
         r = undo(c, gid, t0, 2)
         assert r.status_code == 200, r.text
         assert r.json()["state"]["position"]["phase"] == "move"
