@@ -337,7 +337,9 @@ export function createBoard(container, helpers) {
     const info = el("div", { class: "small" },
       el("div", { text: `Round ${pos.round}${pos.final_round ? " (final round, ATH-E1)" : ""} · phase: ${phase}` }),
       el("div", { text: "Athos stones left: " + view.seats.map((s, p) => `${s.player_name} ${pos.stones_left[p]}`).join(" · ") }),
-      el("div", { text: "Arrived: " + view.seats.map((s, p) => `${s.player_name} ${3 - pos.monks[p].length}/3`).join(" · ") }));
+      el("div", { text: "Arrived: " + view.seats.map((s, p) => `${s.player_name} ${3 - pos.monks[p].length}/3`).join(" · ") }),
+      pos.arrivals.length ? el("div", { id: "athos-arrivals", text: "Arrival order (ATH-T6 bonus): " + pos.arrivals.map((p, i) =>
+        `${i + 1}. ${view.seats[p] ? view.seats[p].player_name : p}${i < BONUS.length ? ` +${BONUS[i]}` : ""}`).join(" · ") }) : null);
     counts.append(info);
 
     function rerender() { if (last) update(last[0], last[1]); }
