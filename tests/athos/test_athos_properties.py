@@ -21,6 +21,16 @@ CONFIGS = [
     {"players": 4, "round_limit": 5},
     {"players": 4, "teams": True, "round_limit": 5},
     {"players": 2, "round_limit": 5, "bare_stone": True, "handicap_player": 1, "handicap_tiles": 6},
+    # every variant at once (ATH-V1 + ATH-V2 + ATH-V3), seats in another order (ATH-S2)
+    {
+        "players": 4,
+        "teams": True,
+        "bare_stone": True,
+        "handicap_player": 2,
+        "handicap_tiles": 3,
+        "order": "EBDA",
+        "round_limit": 4,
+    },
 ]
 SETTINGS = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

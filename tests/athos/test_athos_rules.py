@@ -104,6 +104,40 @@ def test_ath_t3_no_step_that_leaves_an_unresolvable_double() -> None:
     assert "h1-j1" in legal_strings(s2)
 
 
+def test_ath_t3_one_doubled_field_at_a_time_and_flips_with_a_double() -> None:
+    # docs/athos.md, readings: a second doubled field is refused until the first is resolved
+    s = position(monks=[["B", "h1", "m2"], ["j1", "n3", "D"]])
+    play(s, "h1-j1")  # j1 now holds red and blue
+    assert s.double == s.board.field("j1")
+    assert "m2-n3" not in legal_strings(s)
+    assert "already holds two monks" in s.explain_illegal(s.string_to_action("m2-n3"))
+    assert "j1-k2" in legal_strings(s)
+    play(s, "j1-k2", "m2-n3")  # resolved: now m2's monk may double up on n3
+    assert s.double == s.board.field("n3")
+    # a flip with a double pending is offered only if the doubled monk can still move on after it
+    s2 = position(
+        monks=[["B", "B", "h1"], ["j1", "D", "D"]],
+        tiles=[{"field": "i2", "side": "rubble"}, {"field": "k2", "side": "open"}],
+        points=9,
+    )
+    play(s2, "h1-j1")  # 8 points left
+    assert "flip k2" in legal_strings(s2)  # 4 left afterwards: j1 -> l1 ... still possible
+    s3 = position(
+        monks=[["B", "B", "h1"], ["j1", "D", "D"]],
+        tiles=rubble("i2", "k2", "l1"),
+        points=5,
+    )
+    # j1 can be left only for h1 or B; with 4 points left after the step that is possible
+    play(s3, "h1-j1")
+    assert "end-move" not in legal_strings(s3)
+    assert {m for m in legal_strings(s3) if m.startswith("j1-")} == {"j1-h1", "j1-B"}
+    # a flip would spend the last 4 points and leave two monks on j1
+    assert "flip i2" not in legal_strings(s3)
+    assert "ATH-T3" in s3.explain_illegal(s3.string_to_action("flip i2"))
+    play(s3, "j1-h1")
+    assert "end-move" in legal_strings(s3)
+
+
 def test_ath_t4_start_fields_entered_and_crossed() -> None:
     s = AthosGame().new_initial_state()
     play(s, "B-C", "C-D", "D-E", "E-v1")  # own, the opponent's and free start fields: one point each
