@@ -23,14 +23,18 @@ LEVELS: dict[str, dict[str, str]] = {
     },
     "casual": {
         "*": "greedy:noise=0.02",
+        "archimedes": "mcts:iterations=100,rollout_depth=0,c=0.1",
+        "athos": "greedy:epsilon=0.15",
     },
     "strong": {
         "*": "mcts:iterations=1000,rollout_depth=20",
-        "athos": "mcts:iterations=300,rollout_depth=6,widen=2,order=eval",
+        "archimedes": "mcts:iterations=300,rollout_depth=8",
+        "athos": "greedy",
     },
     "expert": {
-        "*": "mcts:time=5,iterations=200000,rollout_depth=20",
-        "athos": "mcts:time=7,iterations=50000,rollout_depth=6,widen=2,order=eval",
+        "*": "mcts:time=3,iterations=200000,rollout_depth=20",
+        "archimedes": "mcts:time=3,iterations=200000,rollout_depth=8",
+        "athos": "mcts:time=1.5,iterations=50000,rollout_depth=0,widen=2,order=eval,c=0.05",
     },
 }
 

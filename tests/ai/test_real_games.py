@@ -57,7 +57,8 @@ SPECS = [
     "beginner",
     "mcts:iterations=15,rollout_depth=3",
     "mcts:iterations=15,rollout_depth=0,widen=1,order=eval",
-    "strong:iterations=15",
+    "casual",
+    "expert:iterations=15,time=none",
 ]
 
 
