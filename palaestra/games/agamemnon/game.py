@@ -125,9 +125,12 @@ class _KindMaps:
     shared by all its assignments: parts a Warp did not touch keep their entries) caches them under
     ``connection mask << 33 | passable spaces``. A pure cache, bounded in size: the same answer as
     a flood fill; see :meth:`strings_in`.
+
+    ``part_list[j]`` = (kind, space mask, shifted connection mask) numbers the parts of all kinds;
+    ``part_at[k][s]`` is the number of the kind-``k`` part holding space ``s`` (-1: none).
     """
 
-    __slots__ = ("allc", "kinds", "look", "memo", "parts", "sact")
+    __slots__ = ("allc", "kinds", "look", "memo", "part_at", "part_list", "parts", "sact")
 
     def __init__(
         self,
@@ -144,6 +147,26 @@ class _KindMaps:
         self.allc = allc
         self.memo = memo
         self.parts = parts if parts is not None else tuple(self._parts(k) for k in range(3))
+        self.part_list: tuple[tuple[int, int, int], ...] = ()
+        self.part_at: tuple[tuple[int, ...], ...] = ()
+        self._index()
+
+    def _index(self) -> None:
+        n = len(self.look[0])
+        part_list: list[tuple[int, int, int]] = []
+        part_at = []
+        for k in range(3):
+            at = [-1] * n
+            for part, cshift in self.parts[k]:
+                x = part
+                while x:
+                    bit = x & -x
+                    x ^= bit
+                    at[bit.bit_length() - 1] = len(part_list)
+                part_list.append((k, part, cshift))
+            part_at.append(tuple(at))
+        self.part_list = tuple(part_list)
+        self.part_at = tuple(part_at)
 
     def _parts(self, k: int) -> tuple[tuple[int, int], ...]:
         """The components of the kind-``k`` connections, every space passable: (spaces, connections
@@ -247,6 +270,7 @@ class _KindMaps:
         for k in touched:  # the kinds whose connections changed get their own parts
             parts[k] = maps._parts(k)
         maps.parts = tuple(parts)
+        maps._index()
         return maps
 
 
@@ -414,167 +438,128 @@ def _strings(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> list[tuple
 
 
 # --- incremental strings ---------------------------------------------------------------------
-# One flat list per state (copied by clone), built on the first score request and then kept up to
-# date at every placement; a Warp swap drops it (rebuilt on the next request). Per kind k and
-# space x (index k*33 + x): the root space of x's string (-1 unless x holds a non-Weft tile), and
-# at roots the member spaces, the packed neighbour/connection mask, the signed points (+ player 0,
-# - player 1) and the soft value used by ``evaluate``; then the totals.
-_LAB, _MEM, _ACC, _HARD, _SOFT = 0, 99, 198, 297, 396
-_H0, _H1, _SOFTSUM = 495, 496, 497
-_INC_SIZE = 498
-_INC_EMPTY = [-1] * 99 + [0] * 297 + [0.0] * 99 + [0, 0, 0.0]
+# The live score is kept per part of the board (``_KindMaps.part_list``): a tile on space s can only
+# change the strings of the (at most three) parts that hold s, one per kind. One flat list per
+# state (copied by clone), built on the first score request and then kept up to date at every
+# placement; a Warp swap drops it (rebuilt on the next request): the totals (points of player 0,
+# of player 1, soft value for ``evaluate``), then the same three numbers for each part.
+_H0, _H1, _SOFTSUM = 0, 1, 2
 
 
-def _value(k: int, s: int, points: int, m: list[int]) -> tuple[int, float]:
-    """Signed points and soft value of a string of kind ``k`` with ``points`` connections whose
-    tiles stand on ``s`` (AGA-SC3, AGA-SC4)."""
-    if k == STRENGTH:
-        lead = (
-            (s & m[1]).bit_count()
-            + 2 * (s & m[2]).bit_count()
-            + 4 * (s & m[3]).bit_count()
-            - (s & m[10]).bit_count()
-            - 2 * (s & m[11]).bit_count()
-            - 4 * (s & m[12]).bit_count()
-        )
-    elif k == FORCE:
-        lead = (s & m[0]).bit_count() - (s & m[9]).bit_count()
+def _part_value(maps: _KindMaps, j: int, m: list[int], ends: tuple[int, ...]) -> tuple[int, int, float]:
+    """Points of each player and the soft value (for ``evaluate``) of the strings of part ``j``
+    (AGA-SC1..SC4, AGA-T5). A string led by ``d`` spears or tiles has the soft value
+    ``points * d / (|d| + 1)`` (negative for player 1), a controlled leadership string
+    ``0.8 * points``."""
+    k, part, cshift = maps.part_list[j]
+    key = m[_PASS] & part
+    p0 = p1 = 0
+    soft = 0.0
+    if key:
+        strings = maps.memo.get(cshift | key)
+        if strings is None:
+            strings = maps.strings_in(k, cshift, key)
     else:
-        lead = 0
-        if s & m[_LEADERS]:
-            for r in range(4, 9):
-                if s & m[r]:
-                    if not s & m[r + 9]:
-                        lead = 1
+        strings = ()
+    if k == STRENGTH:
+        occ = m[_OCC]
+        a1, a2, a4, b1, b2, b4 = m[1], m[2], m[3], m[10], m[11], m[12]
+        for ends_mask, _, n in strings:
+            s = ends_mask & occ
+            lead = (
+                (s & a1).bit_count()
+                + 2 * (s & a2).bit_count()
+                + 4 * (s & a4).bit_count()
+                - (s & b1).bit_count()
+                - 2 * (s & b2).bit_count()
+                - 4 * (s & b4).bit_count()
+            )
+            if lead > 0:
+                p0 += n
+                soft += n * lead / (lead + 1.0)
+            elif lead < 0:
+                p1 += n
+                soft += n * lead / (1.0 - lead)
+        return p0, p1, soft
+    if k == FORCE:
+        occ = m[_OCC]
+        own0, own1 = m[0], m[9]
+        covered = 0
+        for ends_mask, conns, n in strings:
+            covered |= conns
+            s = ends_mask & occ
+            lead = (s & own0).bit_count() - (s & own1).bit_count()
+            if lead > 0:
+                p0 += n
+                soft += n * lead / (lead + 1.0)
+            elif lead < 0:
+                p1 += n
+                soft += n * lead / (1.0 - lead)
+        wefts = m[_WEFTS] & part
+        if wefts:
+            # force connections with no tiled non-Weft end: one-connection strings of the Wefts
+            rest = (cshift >> _SPACE_BITS) & ~covered
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                s = ends[bit.bit_length() - 1] & wefts
+                if s:
+                    lead = (s & own0).bit_count() - (s & own1).bit_count()
+                    if lead > 0:
+                        p0 += 1
+                        soft += lead / (lead + 1.0)
+                    elif lead < 0:
+                        p1 += 1
+                        soft += lead / (1.0 - lead)
+        return p0, p1, soft
+    leaders = m[_LEADERS]
+    if leaders & part:
+        for ends_mask, _, n in strings:
+            s = ends_mask & leaders
+            if s:
+                for r in range(4, 9):
+                    if s & m[r]:
+                        if not s & m[r + 9]:
+                            p0 += n
+                            soft += 0.8 * n
+                            break
+                    elif s & m[r + 9]:
+                        p1 += n
+                        soft -= 0.8 * n
                         break
-                elif s & m[r + 9]:
-                    lead = -1
-                    break
-        if lead:
-            return (points, 0.8 * points) if lead > 0 else (-points, -0.8 * points)
-        return 0, 0.0
-    if lead > 0:
-        return points, points * lead / (lead + 1.0)
-    if lead < 0:
-        return -points, points * lead / (1.0 - lead)
-    return 0, 0.0
+    return p0, p1, soft
 
 
-def _inc_insert(
-    inc: list[Any],
-    look: tuple[dict[int, int], ...],
-    m: list[int],
-    owner: list[int],
-    s: int,
-    weft: bool,
-    occ_before: int,
-) -> None:
-    """Update the incremental strings for a tile just put on space ``s`` (AGA-SC1, -SC2, -T5).
-
-    ``occ_before``: the spaces holding tiles already counted (the tile on ``s`` excluded)."""
-    bit = 1 << s
-    occ = occ_before | bit
-    h0 = inc[_H0]
-    h1 = inc[_H1]
-    soft = inc[_SOFTSUM]
-    for k in range(3):
-        at = look[k][bit]
-        if not at:
-            continue
-        off = k * 33
-        rest = at & _SPACES_MASK
-        if not weft:
-            members = bit
-            acc = at
-            # union by size: the largest string met keeps its root; only the others are relabelled
-            root = s
-            kept = 0
-            while rest:
-                xb = rest & -rest
-                rest ^= xb
-                x = xb.bit_length() - 1
-                r = inc[off + x]
-                if r >= 0:
-                    if not (members >> r) & 1:
-                        hv = inc[_HARD + off + r]
-                        if hv > 0:
-                            h0 -= hv
-                        elif hv < 0:
-                            h1 += hv
-                        soft -= inc[_SOFT + off + r]
-                        mem = inc[_MEM + off + r]
-                        if mem.bit_count() > kept.bit_count():
-                            root = r
-                            kept = mem
-                        members |= mem
-                        acc |= inc[_ACC + off + r]
-                elif k == FORCE and occ_before & xb:
-                    # the Weft on x alone held the one-connection string s-x
-                    if owner[x] == 0:
-                        h0 -= 1
-                        soft -= 0.5
-                    else:
-                        h1 -= 1
-                        soft += 0.5
-            mm = members & ~kept
-            while mm:
-                yb = mm & -mm
-                mm ^= yb
-                inc[off + yb.bit_length() - 1] = root
-            inc[_MEM + off + root] = members
-            inc[_ACC + off + root] = acc
-            hv, sv = _value(k, (acc | members) & occ, (acc >> _SPACE_BITS).bit_count(), m)
-            inc[_HARD + off + root] = hv
-            inc[_SOFT + off + root] = sv
-            if hv > 0:
-                h0 += hv
-            elif hv < 0:
-                h1 -= hv
-            soft += sv
-        else:
-            seen = 0
-            while rest:
-                xb = rest & -rest
-                rest ^= xb
-                x = xb.bit_length() - 1
-                r = inc[off + x]
-                if r >= 0:
-                    if not (seen >> r) & 1:
-                        seen |= 1 << r
-                        hv = inc[_HARD + off + r]
-                        if hv > 0:
-                            h0 -= hv
-                        elif hv < 0:
-                            h1 += hv
-                        soft -= inc[_SOFT + off + r]
-                        acc = inc[_ACC + off + r]
-                        hv, sv = _value(
-                            k, (acc | inc[_MEM + off + r]) & occ, (acc >> _SPACE_BITS).bit_count(), m
-                        )
-                        inc[_HARD + off + r] = hv
-                        inc[_SOFT + off + r] = sv
-                        if hv > 0:
-                            h0 += hv
-                        elif hv < 0:
-                            h1 -= hv
-                        soft += sv
-                elif k == FORCE:
-                    # one-connection string s-x between two non-passable ends: only Wefts count
-                    old = (1 if owner[x] == 0 else -1) if occ_before & xb else 0
-                    new = old + (1 if owner[s] == 0 else -1)
-                    if old > 0:
-                        h0 -= 1
-                    elif old < 0:
-                        h1 -= 1
-                    soft -= old / (abs(old) + 1.0)
-                    if new > 0:
-                        h0 += 1
-                    elif new < 0:
-                        h1 += 1
-                    soft += new / (abs(new) + 1.0)
+def _inc_build(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> list[Any]:
+    """The incremental score list of a position (see above)."""
+    inc: list[Any] = [0, 0, 0.0]
+    h0 = h1 = 0
+    soft = 0.0
+    for j in range(len(maps.part_list)):
+        a, b, v = _part_value(maps, j, m, ends)
+        inc += (a, b, v)
+        h0 += a
+        h1 += b
+        soft += v
     inc[_H0] = h0
     inc[_H1] = h1
     inc[_SOFTSUM] = soft
+    return inc
+
+
+def _inc_update(inc: list[Any], maps: _KindMaps, m: list[int], ends: tuple[int, ...], s: int) -> None:
+    """Update the incremental score for a tile just put on space ``s`` (masks already updated)."""
+    for at in maps.part_at:
+        j = at[s]
+        if j >= 0:
+            a, b, v = _part_value(maps, j, m, ends)
+            i = 3 + 3 * j
+            inc[_H0] += a - inc[i]
+            inc[_H1] += b - inc[i + 1]
+            inc[_SOFTSUM] += v - inc[i + 2]
+            inc[i] = a
+            inc[i + 1] = b
+            inc[i + 2] = v
 
 
 def _bits(mask: int) -> list[int]:
@@ -722,6 +707,7 @@ class AgamemnonState(State):
 
     # --- internal helpers ------------------------------------------------------------------------
     def _set_board(self, kinds: tuple[int, ...], out: int) -> None:
+        self._inc = None
         self._kinds = kinds
         self._maps = self.game.kind_maps(kinds)
         self._out = out
@@ -960,15 +946,7 @@ class AgamemnonState(State):
                 self._put(s, p, c)
                 if self._inc is not None:
                     assert self._maps is not None
-                    _inc_insert(
-                        self._inc,
-                        self._maps.look,
-                        self._masks,
-                        self._owner,
-                        s,
-                        c == WEFT,
-                        self._masks[_OCC] & ~(1 << s),
-                    )
+                    _inc_update(self._inc, self._maps, self._masks, self.game.ends, s)
                 self._placed += 1
                 self._todo -= 1
                 if c == WARP:
@@ -1230,28 +1208,20 @@ class AgamemnonState(State):
     def _incremental(self) -> list[Any]:
         inc = self._inc
         if inc is None:
-            inc = self._inc = _INC_EMPTY.copy()
-            if self._maps is not None:
-                look = self._maps.look
-                m = self._masks
-                owner, code = self._owner, self._code
-                occ = 0
-                for s in range(self._n):
-                    if owner[s] >= 0:
-                        _inc_insert(inc, look, m, owner, s, code[s] == WEFT, occ)
-                        occ |= 1 << s
+            if self._maps is None:  # the loom set-up is not drawn yet: nothing to keep
+                return [0, 0, 0.0]
+            else:
+                inc = self._inc = _inc_build(self._maps, self._masks, self.game.ends)
         return inc
 
     def _points(self) -> tuple[int, int]:
         inc = self._inc
         if inc is None:
             if self._phase == END and self._maps is not None:
-                # a finished game is scored once: a flood fill is cheaper than building the
-                # incremental strings (kept in ``_inc`` as totals only: nothing changes any more)
+                # a finished game is scored once: ``_points`` is cheaper than building the
+                # incremental score (kept in ``_inc`` as totals only: nothing changes any more)
                 p0, p1 = _points(self._maps, self._masks, self.game.ends)
-                inc = self._inc = _INC_EMPTY.copy()
-                inc[_H0] = p0
-                inc[_H1] = p1
+                self._inc = [p0, p1, 0.0]
                 return p0, p1
             inc = self._incremental()
         return inc[_H0], inc[_H1]
