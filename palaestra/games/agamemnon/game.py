@@ -2,9 +2,12 @@
 
 Design for speed (pure Python): the board is precomputed once (connection ids, incident lists,
 Warp swap pairs); a state is a handful of small lists and ints; the position is mirrored in
-bitmasks (tiles per player, spear bits, leader ranks, Wefts) so that scoring is a flood fill over
-space bitmasks per string kind with ``int.bit_count`` for the sums. The per-kind adjacency masks
-only change when a Warp swaps string tiles and are shared (immutable) between clones.
+bitmasks (tiles per player, spear bits, leader ranks, Wefts) so that scoring works on space
+bitmasks per string kind with ``int.bit_count`` for the sums. Each kind's connections fall into a
+few small parts; the strings of a part, per pattern of tiled spaces, come from a per-game cache
+(a flood fill on a miss), and the live score is kept per part (a placement re-scores at most three
+parts). The per-kind adjacency masks only change when a Warp swaps string tiles and are shared
+(immutable, apart from the cache) between clones.
 
 Action ids (player actions), see docs/agamemnon.md:
 
