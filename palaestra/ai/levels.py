@@ -34,7 +34,7 @@ LEVELS: dict[str, dict[str, str]] = {
     "expert": {
         "*": "mcts:time=3,iterations=200000,rollout_depth=20",
         "archimedes": "mcts:time=3,iterations=200000,rollout_depth=8",
-        "athos": "mcts:time=1.5,iterations=50000,rollout_depth=0,widen=2,order=eval,c=0.05",
+        "athos": "mcts:time=2,turn_time=8,iterations=50000,rollout_depth=0,widen=2,order=eval,c=0.05",
     },
 }
 

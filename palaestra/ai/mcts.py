@@ -8,6 +8,9 @@
   weighted by probability.
 * **Budget.** ``iterations`` (simulations per worker) and/or ``time`` (seconds per move); the
   search stops at whichever comes first. Iteration budgets are reproducible for a seed.
+  ``turn_time`` (seconds) bounds a whole turn made of several actions of the same player (Athos):
+  a call that directly follows the agent's own action for the same player (the history is the
+  last one plus that action) gets what is left of the turn's time, at least 5% of it.
 * **Simulations.** From the new leaf, a rollout plays random actions (with probability
   ``epsilon`` the greedy one-ply action instead) for at most ``rollout_depth`` actions, then scores
   the state with ``evaluate()`` (``rollout_depth=None``: play to the end; ``0``: evaluate the leaf).
@@ -73,6 +76,7 @@ class SearchStats:
     reused_visits: int = 0
     seconds: float = 0.0
     workers: int = 1
+    budget: float | None = None  # the time budget of the search (seconds), None: iterations only
 
 
 RootStats = dict[int, tuple[int, float]]
@@ -97,14 +101,17 @@ class MCTSAgent(Agent):
         eval_cap: int = 24,
         workers: int = 1,
         reuse: bool = True,
+        turn_time: float | None = None,
     ) -> None:
         super().__init__(seed)
-        if iterations is None and time is None:
+        if iterations is None and time is None and turn_time is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise OptionError(f"mcts: iterations is a whole number of at least 1, not {iterations}")
         if time is not None and not time > 0:
             raise OptionError(f"mcts: time is a number of seconds above 0, not {time}")
+        if turn_time is not None and not turn_time > 0:
+            raise OptionError(f"mcts: turn_time is a number of seconds above 0, not {turn_time}")
         if rollout_depth is not None and rollout_depth < 0:
             raise OptionError(f"mcts: rollout_depth is 0 or more (or none), not {rollout_depth}")
         if not 0.0 <= epsilon <= 1.0:
@@ -128,6 +135,11 @@ class MCTSAgent(Agent):
         self.eval_cap = eval_cap
         self.workers = workers
         self.reuse = bool(reuse)
+        self.turn_time = float(turn_time) if turn_time is not None else None
+        self._budget = self.time if self.turn_time is None else min(self.time or math.inf, self.turn_time)
+        self._turn_next: list[int] | None = None  # the history right after our last action
+        self._turn_player = -1
+        self._turn_spent = 0.0
         self._root: Node | None = None
         self._root_state: State | None = None
         self.last = SearchStats()
@@ -137,17 +149,33 @@ class MCTSAgent(Agent):
         super().reset()
         self._root = None
         self._root_state = None
+        self._turn_next = None
         self.last = SearchStats()
 
     def select_action(self, state: State) -> int:
+        start = perf_counter()
+        player = state.current_player
+        spent = 0.0
+        if self.turn_time is not None:
+            if (
+                self._turn_next is not None
+                and player == self._turn_player
+                and state.history == self._turn_next
+            ):
+                spent = self._turn_spent  # the same turn goes on
+            self._budget = min(self.time or math.inf, max(self.turn_time - spent, 0.05 * self.turn_time))
         actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        ranked = self._ranked(self._search(state), state.current_player)
-        return ranked[0][0]
+        action = actions[0] if len(actions) == 1 else self._ranked(self._search(state), player)[0][0]
+        if self.turn_time is not None:
+            self._turn_next = [*state.history, action]
+            self._turn_player = player
+            self._turn_spent = spent + perf_counter() - start
+        return action
 
     def analyse(self, state: State, top: int = 3) -> list[tuple[int, float]]:
         """The most visited actions with their mean value for the mover (in [-1, 1])."""
+        if self.turn_time is not None:
+            self._budget = min(self.time or math.inf, self.turn_time)
         ranked = self._ranked(self._search(state), state.current_player)
         return [(a, value) for a, _visits, value in ranked[:top]]
 
@@ -166,13 +194,13 @@ class MCTSAgent(Agent):
     def _search(self, state: State) -> RootStats:
         if state.is_terminal() or state.is_chance_node():
             raise OptionError("the search needs a state where a player is to move")
+        start = perf_counter()  # the time budget counts from here
         root = self._root_for(state)
         reused = root.visits
         if self.order == "eval" and root.untried and len(root.untried) > 1:
             # a reused root was judged as an inner node (a sample): judge all its untried actions
             root.untried = self._judged(state, root.untried)
         mover = state.current_player
-        start = perf_counter()
         workers = self.workers
         forked: list[tuple[Any, Connection]] = []
         if workers > 1:
@@ -215,7 +243,7 @@ class MCTSAgent(Agent):
                     n0, w0 = base.get(a, (0, 0.0))
                     n1, w1 = stats.get(a, (0, 0.0))
                     stats[a] = (n1 + n - n0, w1 + w - w0)
-        self.last = SearchStats(iterations, reused, perf_counter() - start, workers)
+        self.last = SearchStats(iterations, reused, perf_counter() - start, workers, self._budget)
         return stats
 
     def _worker(self, root: Node, state: State, seed: int, sender: Connection) -> None:
@@ -228,7 +256,7 @@ class MCTSAgent(Agent):
 
     def _run(self, root: Node, state: State, start: float) -> int:
         limit = self.iterations
-        deadline = start + self.time if self.time is not None else None
+        deadline = start + self._budget if self._budget is not None else None
         done = 0
         while True:
             if limit is not None and done >= limit:

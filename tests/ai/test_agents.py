@@ -289,6 +289,27 @@ def test_mcts_time_budget_stops() -> None:
     assert only_time.last.iterations >= 1
 
 
+def test_mcts_turn_time_is_shared_by_the_actions_of_one_turn() -> None:
+    # WideGame: one player makes every action, so consecutive calls are one turn. The first call
+    # spends its whole 0.3 s (the clock stops the search), the next one gets the 5% floor; a call
+    # on a position that does not follow the agent's own action starts a new turn.
+    game = WideGame(width=4, choices=30)
+    state = game.new_initial_state()
+    agent = MCTSAgent(seed=0, turn_time=0.3, time=10.0, iterations=10**9)
+    a = agent.select_action(state)
+    assert agent.last.budget == pytest.approx(0.3) and agent.last.iterations < 10**9
+    state.apply_action(a)
+    agent.select_action(state)
+    assert agent.last.budget == pytest.approx(0.015)
+    agent.select_action(game.new_initial_state())
+    assert agent.last.budget == pytest.approx(0.3)
+    capped = MCTSAgent(seed=0, turn_time=5.0, time=0.1)
+    capped.select_action(state)
+    assert capped.last.budget == pytest.approx(0.1)  # time still caps each action
+    with pytest.raises(OptionError):
+        MCTSAgent(turn_time=0)
+
+
 def test_mcts_iteration_budget_wins_over_a_long_time_budget() -> None:
     agent = MCTSAgent(seed=0, time=60.0, iterations=120, reuse=False)
     agent.select_action(TTTGame().new_initial_state())
