@@ -180,6 +180,19 @@ def test_render_shows_board_monks_tiles_points_and_labels() -> None:
     assert "tiles placed this turn: 1 of 8" in s.render() and "meadow 1" in s.render()
 
 
+def test_render_of_teams_and_handicap() -> None:
+    # ATH-V1: each player's team and each team's arrivals; ATH-V2: who places how many
+    g = AthosGame(players=4, teams=True, handicap_player=1, handicap_tiles=2)
+    s = position(g, monks=[[], ["D", "D", "D"], ["g16"], ["E", "E", "E"]], arrivals=[0, 0, 0, 2, 2])
+    text = s.render()
+    assert "1 = red (A), team A+B: 3 arrived, 2 stones" in text
+    assert "2 = blue (D), team D+E: 0 arrived, 2 stones" in text
+    assert "team A+B: 5 of 6 arrived; team D+E: 0 of 6 arrived" in text
+    assert "summit: 1 1 1 3 3" in text
+    h = g.new_initial_state().render()
+    assert "handicap (ATH-V2): blue (D) places 2 more tile(s)" in h
+
+
 def test_observation_tensor_layout() -> None:
     s = position(monks=[["B", "h1", "k2"], ["D", "D", "p1"]], tiles=[{"field": "k8", "side": "rubble"}])
     size = s.board.size

@@ -167,6 +167,10 @@ class AthosGame(Game):
     def observation_shape(self) -> tuple[int, ...]:
         return (14 * self.board.size + 37,)
 
+    def team_name(self, side: int) -> str:
+        """The start fields of a side: ``A+B`` (ATH-V1), or the one field of a player."""
+        return "+".join(sorted(self.seats[p] for p in self.members[side]))
+
     def player_name(self, player: int) -> str:
         if 0 <= player < self._players:
             return f"{COLOURS[player]} ({self.seats[player]})"
@@ -1187,8 +1191,18 @@ class AthosState(State):
         players = []
         for p in range(g.num_players):
             arrived = MONKS - len(self.monks[p])
-            players.append(f"{p + 1} = {g.player_name(p)}: {arrived} arrived, {self.stones_left[p]} stones")
+            team = f", team {g.team_name(g.side_of[p])}" if g.teams else ""
+            players.append(
+                f"{p + 1} = {g.player_name(p)}{team}: {arrived} arrived, {self.stones_left[p]} stones"
+            )
         lines.extend(players)
+        if g.teams:
+            lines.append(
+                "; ".join(
+                    f"team {g.team_name(t)}: {self.side_arrived(t)} of {MONKS * len(g.members[t])} arrived"
+                    for t in range(g.num_sides)
+                )
+            )
         supply = ", ".join(f"{t} {self.supply[i]}" for i, t in enumerate(b.terrains))
         lines.append(f"supply: {supply}")
         if self.phase == OVER:
