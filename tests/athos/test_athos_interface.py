@@ -157,6 +157,10 @@ def test_positions_are_validated() -> None:
     assert "at most 8" in bad(
         phase="place", placed={"meadow": 2, "forest": 2, "olive": 2, "heath": 2, "vine": 2}
     )
+    # booleans are not numbers
+    assert "0 to 2" in bad(phase="place", placed={"vine": True})
+    assert "finishers" in bad(finishers=[True])
+    assert "whole numbers" in bad(stones_left=[True, 2])
 
 
 def test_render_shows_board_monks_tiles_points_and_labels() -> None:

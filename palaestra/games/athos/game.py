@@ -1310,6 +1310,11 @@ class AthosState(State):
         return _position_to_state(game, doc)
 
 
+def _whole(x: object) -> bool:
+    """A JSON whole number (not a boolean)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _int(doc: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
     value = doc.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -1374,7 +1379,7 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
         s.stone[f] = p
         used[p] += 1
     left = doc.get("stones_left", [STONES - u for u in used])
-    if not isinstance(left, list) or len(left) != n or not all(isinstance(x, int) for x in left):
+    if not isinstance(left, list) or len(left) != n or not all(_whole(x) for x in left):
         raise PositionError(f"'stones_left' is a list of {n} whole numbers")
     for p in range(n):
         if left[p] < 0 or left[p] + used[p] > STONES:
@@ -1429,7 +1434,7 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
     for terr, k in placed.items():
         if terr not in b.terrains:
             raise PositionError(f"'placed' names unknown terrain {terr!r}")
-        if not isinstance(k, int) or not 0 <= k <= game.max_per_terrain:
+        if not _whole(k) or not 0 <= k <= game.max_per_terrain:
             raise PositionError(f"'placed' of {terr} is 0 to {game.max_per_terrain} (ATH-T8), not {k!r}")
         s.placed[b.terrains.index(terr)] = k
     s.placed_total = sum(s.placed)
@@ -1454,7 +1459,7 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
                 game.side_of[q] for q in finishers
             ]:
                 finishers.append(p)
-    if not isinstance(finishers, list) or not all(isinstance(p, int) and 0 <= p < n for p in finishers):
+    if not isinstance(finishers, list) or not all(_whole(p) and 0 <= p < n for p in finishers):
         raise PositionError("'finishers' lists the players who brought in their side's last monk")
     for p in finishers:
         if any(s.monks[q] for q in game.members[game.side_of[p]]):
