@@ -150,11 +150,13 @@ class _KindMaps:
         self.allc = allc
         self.memo = memo
         self.parts = parts if parts is not None else tuple(self._parts(k) for k in range(3))
+        # built on the first incremental score (``index``): random playouts with Warp swaps never
+        # need them
         self.part_list: tuple[tuple[int, int, int], ...] = ()
         self.part_at: tuple[tuple[int, ...], ...] = ()
-        self._index()
 
-    def _index(self) -> None:
+    def index(self) -> None:
+        """Number the parts (``part_list``, ``part_at``) for the incremental score."""
         n = len(self.look[0])
         part_list: list[tuple[int, int, int]] = []
         part_at = []
@@ -273,7 +275,6 @@ class _KindMaps:
         for k in touched:  # the kinds whose connections changed get their own parts
             parts[k] = maps._parts(k)
         maps.parts = tuple(parts)
-        maps._index()
         return maps
 
 
@@ -535,6 +536,8 @@ def _part_value(maps: _KindMaps, j: int, m: list[int], ends: tuple[int, ...]) ->
 
 def _inc_build(maps: _KindMaps, m: list[int], ends: tuple[int, ...]) -> list[Any]:
     """The incremental score list of a position (see above)."""
+    if not maps.part_list:
+        maps.index()
     inc: list[Any] = [0, 0, 0.0]
     h0 = h1 = 0
     soft = 0.0
