@@ -143,7 +143,7 @@ def crowded_position(game: AthosGame, rng: random.Random) -> AthosState:
     return game.state_from_position(doc)
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", range(20))
 def test_ath_t3_engine_reaches_every_end_of_movement_the_rules_allow(seed: int) -> None:
     game = AthosGame()
     rng = random.Random(seed)
@@ -164,7 +164,7 @@ def test_ath_t3_engine_never_enters_a_dead_end() -> None:
     """No step or flip the engine offers leads to a state from which the movement cannot end."""
     game = AthosGame()
     checked = 0
-    for seed in range(100, 130):
+    for seed in range(100, 115):
         rng = random.Random(seed)
         try:
             s = crowded_position(game, rng)
@@ -187,4 +187,4 @@ def test_ath_t3_engine_never_enters_a_dead_end() -> None:
                     child = state.clone()
                     child.apply_action(a)
                     frontier.append(child)
-    assert checked > 100
+    assert checked > 50
