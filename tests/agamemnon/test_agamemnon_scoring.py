@@ -415,6 +415,8 @@ def test_aga_t4_aga_v1_a_warp_may_move_a_string_tile_onto_a_connection_to_the_ou
     assert state.scores() == [5.0, 3.0]
     swaps = [state.action_to_string(a) for a in state.legal_actions()]
     assert "swap 30-31 30-32" in swaps and "swap 28-30 30-31" not in swaps  # two empty: nothing moves
+    both_empty = state.string_to_action("swap 28-30 30-31")
+    assert "both connections are empty" in state.explain_illegal(both_empty)
     state.apply_action(state.string_to_action("swap 30-32 30-31"))
     lead = string_of(state, 26, 30)
     assert sorted(lead["connections"]) == [[26, 30], [30, 31]] and lead["controller"] == 0

@@ -1199,10 +1199,9 @@ class AgamemnonState(State):
                 c1, _c2, s = self.game.board.pairs[action - SWAP_BASE]
                 if s != self._warp:
                     return f"{text}: the connections must both touch space {self._warp}, the Warp's space"
-                return (
-                    f"{text}: both connections carry {KIND_NAMES[self._kinds[c1]]}, swapping them "
-                    "changes nothing (write 'noswap')"
-                )
+                kind = self._kinds[c1]
+                same = "are empty" if kind == EMPTY else f"carry {KIND_NAMES[kind]}"
+                return f"{text}: both connections {same}, swapping them changes nothing (write 'noswap')"
             return f"{text} is not possible now: {self._what_now()}"
         if ph == STACK:
             if STACK_BASE <= action < SWAP_BASE:
