@@ -867,8 +867,18 @@ class AgamemnonState(State):
                 if kinds[c1] != kinds[c2]:
                     out.append(SWAP_BASE + p)
             return out
-        if ph == STACK:
-            return [STACK_BASE + st for st in range(3) if self._stack_available(st)]
+        if ph == STACK:  # _stack_available for the three stacks, inlined
+            base = 10 * self._mover
+            n = self._pools
+            pending = self._pending
+            out = []
+            if n[base] + n[base + 1] + n[base + 2] + n[base + 3] + n[base + 4] > pending.count(0):
+                out.append(STACK_BASE)
+            if n[base + WARP] + n[base + WEFT] > pending.count(1):
+                out.append(STACK_BASE + 1)
+            if n[base + W1] + n[base + W2] + n[base + W3] > pending.count(2):
+                out.append(STACK_BASE + 2)
+            return out
         if ph == SETUP:
             return list(range(SETUP_BASE, MAX_CHANCE))
         return []
