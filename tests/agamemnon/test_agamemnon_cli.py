@@ -173,3 +173,20 @@ def test_perft_counts_defying_placements() -> None:
     result = runner.invoke(app, ["perft", "agamemnon", "--variant", "defying", "--depth", "1"])
     assert result.exit_code == 0, result.output
     assert result.output.strip() == str(10 * 32)  # ten kinds of tile on 32 free spaces
+
+
+def test_a_record_that_does_not_replay_names_the_first_bad_move(tmp_path: Path) -> None:
+    game = AgamemnonGame(defying=True)
+    state = game.new_initial_state()
+    rec = Record.start(game, seed=1)
+    for move in ("C@12", "A@0", "W1@1"):
+        rec.apply(state, state.string_to_action(move))
+    path = tmp_path / "bad.json"
+    rec.save(path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["moves"][2]["move"] = "W1@12"  # black's second tile onto orange's C
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "W1@12" in result.output and "space 12 is taken" in result.output
+    assert "Traceback" not in result.output
