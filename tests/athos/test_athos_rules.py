@@ -104,24 +104,37 @@ def test_ath_t3_no_step_that_leaves_an_unresolvable_double() -> None:
     assert "h1-j1" in legal_strings(s2)
 
 
-def test_ath_t3_one_doubled_field_at_a_time_and_flips_with_a_double() -> None:
-    # docs/athos.md, readings: a second doubled field is refused until the first is resolved
+def test_ath_t3_several_doubled_fields_while_moving_resolved_before_the_end() -> None:
+    # only the end of the movement counts: two fields may hold two monks at once meanwhile
     s = position(monks=[["B", "h1", "m2"], ["j1", "n3", "D"]])
-    play(s, "h1-j1")  # j1 now holds red and blue
-    assert s.double == s.board.field("j1")
-    assert "m2-n3" not in legal_strings(s)
-    assert "already holds two monks" in s.explain_illegal(s.string_to_action("m2-n3"))
-    assert "j1-k2" in legal_strings(s)
-    play(s, "j1-k2", "m2-n3")  # resolved: now m2's monk may double up on n3
-    assert s.double == s.board.field("n3")
-    # a flip with a double pending is offered only if the doubled monk can still move on after it
-    s2 = position(
-        monks=[["B", "B", "h1"], ["j1", "D", "D"]],
-        tiles=[{"field": "i2", "side": "rubble"}, {"field": "k2", "side": "open"}],
-        points=9,
-    )
-    play(s2, "h1-j1")  # 8 points left
-    assert "flip k2" in legal_strings(s2)  # 4 left afterwards: j1 -> l1 ... still possible
+    play(s, "h1-j1", "m2-n3")  # j1 and n3 both hold a red and a blue monk
+    assert s._crowded() == [s.board.field("j1"), s.board.field("n3")]
+    assert "end-move" not in legal_strings(s)
+    assert "j1, n3 holds two monks" in s.explain_illegal(s.string_to_action("end-move"))
+    play(s, "j1-k2", "n3-o4")
+    assert "end-move" in legal_strings(s)
+
+
+def test_ath_t3_a_step_onto_a_monk_may_count_on_an_arrival_bonus_still_to_come() -> None:
+    # u14 touches only t13, s14 and t15; s14 and t15 are rubble; blue stands on t13 and u14
+    s = position(monks=[["u12", "o16", "B"], ["t13", "u14", "D"]], tiles=rubble("s14", "t15"), points=3)
+    play(s, "u12-t13")  # 2 points left; back to u12 is always possible
+    assert "t13-u14" in legal_strings(s)
+    play(s, "t13-u14")  # 1 point left, and u14 is two steps from any free field ...
+    assert "end-move" not in legal_strings(s)
+    # ... so the last point may only go to the arrival that brings 3 more (ATH-T6)
+    assert {m for m in legal_strings(s)} == {"o16-summit"}
+    assert "ATH-T3" in s.explain_illegal(s.string_to_action("B-h1"))
+    play(s, "o16-summit", "u14-t13", "t13-u12", "end-move")
+    assert s.unused[0] == 1
+    # without a monk beside the summit the same step is refused
+    s2 = position(monks=[["u12", "B", "B"], ["t13", "u14", "D"]], tiles=rubble("s14", "t15"), points=3)
+    play(s2, "u12-t13")
+    assert "t13-u14" not in legal_strings(s2)
+    assert "could not be separated" in s2.explain_illegal(s2.string_to_action("t13-u14"))
+
+
+def test_ath_t3_flip_with_a_double_pending_must_leave_a_way_out() -> None:
     s3 = position(
         monks=[["B", "B", "h1"], ["j1", "D", "D"]],
         tiles=rubble("i2", "k2", "l1"),

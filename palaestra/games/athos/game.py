@@ -248,10 +248,11 @@ class AthosState(State):
         self.points = MOVEMENT_POINTS
         self.placed = [0] * len(b.terrains)
         self.placed_total = 0
+        #: number of ordinary fields holding more than one monk (only while moving, ATH-T3)
+        self.crowd = 0
         self.unused: list[int | None] = [None] * n
         self.finishers: list[int] = []
         self.final_round = False
-        self.double = -1
         self.handicap_left = 0
         self._struct: tuple[list[int], dict[int, list[tuple[int, int]]]] | None = None
         self._crit: frozenset[int] | None = None
@@ -283,10 +284,10 @@ class AthosState(State):
         c.points = self.points
         c.placed = self.placed[:]
         c.placed_total = self.placed_total
+        c.crowd = self.crowd
         c.unused = self.unused[:]
         c.finishers = self.finishers[:]
         c.final_round = self.final_round
-        c.double = self.double
         c.handicap_left = self.handicap_left
         c._struct = self._struct
         c._crit = self._crit
@@ -523,6 +524,104 @@ class AthosState(State):
                 return False
         return False
 
+    def _crowded(self) -> list[int]:
+        """Ordinary fields holding more than one monk now (during a movement phase only the
+        mover's monks can make them: ATH-T3 allows them until the movement ends)."""
+        occ = self.occ
+        n = self.board.n
+        out: list[int] = []
+        for v in self.monks[self.seat]:
+            if v < n and occ[v] >= 2 and v not in out:
+                out.append(v)
+        return out
+
+    @property
+    def double(self) -> int:
+        """The first ordinary field holding more than one monk (-1: none)."""
+        crowded = self._crowded()
+        return crowded[0] if crowded else -1
+
+    def _resolvable(self) -> bool:
+        """ATH-T3: can the mover still end the movement with no ordinary field holding two monks?"""
+        crowded = self._crowded()
+        if not crowded:
+            return True
+        if self.points <= 0:
+            return False
+        if len(crowded) == 1 and self.occ[crowded[0]] == 2 and self._can_clear(crowded[0], self.points):
+            return True
+        return self._resolution_search()
+
+    def _resolution_search(self) -> bool:
+        """Exact answer of :meth:`_resolvable`: a search over the mover's possible continuations
+        (steps, arrivals with their bonus, flips of rubble to open), made only when the quick test
+        of one doubled field fails. Flips to rubble never help and are left out."""
+        b = self.board
+        n = b.n
+        adj = b.adj
+        summit = b.summit
+        rubble = self.rubble
+        stone = self.stone
+        me = self.seat
+        others = self.occ[:]
+        for v in self.monks[me]:
+            others[v] -= 1
+        seen: set[tuple[tuple[int, ...], int, int, frozenset[int]]] = set()
+
+        def crowded(pos: tuple[int, ...]) -> bool:
+            last = -1
+            for v in pos:
+                if v < n and (others[v] or v == last):
+                    return True
+                last = v
+            return False
+
+        def flips(pos: tuple[int, ...], pts: int, opened: frozenset[int]) -> list[int]:
+            # rubble worth opening touches a field some monk reaches with the points left after it
+            reach = set(pos)
+            frontier = list(pos)
+            for _ in range(pts - FLIP_COST):
+                nxt = []
+                for u in frontier:
+                    for w in adj[u]:
+                        if w not in reach and (not rubble[w] or w in opened) and w != summit:
+                            reach.add(w)
+                            nxt.append(w)
+                frontier = nxt
+            return sorted(
+                {w for u in reach for w in adj[u] if rubble[w] and w not in opened and stone[w] < 0}
+            )
+
+        def search(pos: tuple[int, ...], pts: int, k: int, opened: frozenset[int]) -> bool:
+            key = (pos, pts, k, opened)
+            if key in seen:
+                return False
+            seen.add(key)
+            if not crowded(pos):
+                return True
+            if pts <= 0:
+                return False
+            for i, u in enumerate(pos):
+                if i and pos[i - 1] == u:
+                    continue
+                rest = pos[:i] + pos[i + 1 :]
+                for v in adj[u]:
+                    if rubble[v] and v not in opened:
+                        continue
+                    if v == summit:
+                        gain = BONUS[k] if k < len(BONUS) else 0
+                        if search(rest, pts - 1 + gain, k + 1, opened):
+                            return True
+                    elif search(tuple(sorted((*rest, v))), pts - 1, k, opened):
+                        return True
+            if pts >= FLIP_COST:
+                for f in flips(pos, pts, opened):
+                    if search(pos, pts - FLIP_COST, k, opened | {f}):
+                        return True
+            return False
+
+        return search(tuple(sorted(self.monks[me])), self.points, len(self.arrivals), frozenset())
+
     def _bonus(self) -> int:
         k = len(self.arrivals)
         return BONUS[k] if k < len(BONUS) else 0
@@ -531,42 +630,46 @@ class AthosState(State):
         """Why the current player may not step a monk from ``u`` to the neighbour ``v`` (None: legal)."""
         b = self.board
         names = b.names
-        if u not in self.monks[self.seat]:
+        ms = self.monks[self.seat]
+        if u not in ms:
             return f"no monk of yours stands on {names[u]}"
         if self.points < 1:
             return "no movement points left"
         if self.rubble[v]:
             return f"field {names[v]} holds rubble (ATH-T2)"
         occ = self.occ
-        d = self.double
-        summit = b.summit
-        occ[u] -= 1
-        occ[v] += 1
-        try:
-            dbl = -1
-            if d >= 0 and occ[d] >= 2:
-                dbl = d
-            if v < b.n and occ[v] >= 2 and v != d:
-                if dbl >= 0:
-                    return (
-                        f"{names[d]} already holds two monks; resolve it before doubling up on "
-                        f"{names[v]} (ATH-T3)"
-                    )
-                dbl = v
-            if dbl < 0:
-                return None
-            if occ[dbl] > 2:
-                return f"{names[dbl]} would hold three monks (ATH-T3)"
-            pts = self.points - 1 + (self._bonus() if v == summit else 0)
-            if not self._can_clear(dbl, pts):
-                return (
-                    f"the monk could not leave {names[dbl]} with the points left, and no ordinary "
-                    "field may hold two monks when movement ends (ATH-T3)"
-                )
+        if (v >= b.n or occ[v] == 0) and not self.crowd:
             return None
+        # try the step in place: can the movement still end without two monks on a field?
+        pts = self.points
+        i = ms.index(u)
+        arrive = v == b.summit
+        occ[u] -= 1
+        if arrive:
+            self.points = pts - 1 + self._bonus()
+            del ms[i]
+            self.arrivals.append(self.seat)
+        else:
+            self.points = pts - 1
+            ms[i] = v
+            occ[v] += 1
+        try:
+            if self._resolvable():
+                return None
+            crowded = ", ".join(names[x] for x in self._crowded())
         finally:
+            self.points = pts
+            if arrive:
+                self.arrivals.pop()
+                ms.insert(i, u)
+            else:
+                ms[i] = u
+                occ[v] -= 1
             occ[u] += 1
-            occ[v] -= 1
+        return (
+            f"after this step the monks on {crowded} could not be separated with the points left, "
+            "and no ordinary field may hold two monks when the movement ends (ATH-T3)"
+        )
 
     def _flip_problem(self, f: int) -> str | None:
         names = self.board.names
@@ -581,16 +684,20 @@ class AthosState(State):
         to_rubble = self.tile[f] == OPEN
         if to_rubble and not self._block_ok(f):
             return f"rubble on {names[f]} would cut a monk off from the summit (ATH-P1)"
-        if self.double >= 0:
+        crowded = self._crowded() if self.crowd else []
+        if crowded:
+            pts = self.points
             self.rubble[f] = to_rubble
+            self.points = pts - FLIP_COST
             try:
-                ok = self._can_clear(self.double, self.points - FLIP_COST)
+                ok = self._resolvable()
             finally:
                 self.rubble[f] = not to_rubble
+                self.points = pts
             if not ok:
                 return (
-                    f"after the flip the monk on {names[self.double]} could not move on, and no "
-                    "ordinary field may hold two monks when movement ends (ATH-T3)"
+                    f"after the flip the monks on {', '.join(names[x] for x in crowded)} could not be "
+                    "separated, and no ordinary field may hold two monks when the movement ends (ATH-T3)"
                 )
         return None
 
@@ -703,9 +810,10 @@ class AthosState(State):
             b = self.board
             out: list[int] = []
             occ = self.occ
+            crowded = self._crowded() if self.crowd else []
             if self.points >= 1:
                 rubble = self.rubble
-                plain = self.double < 0
+                plain = not crowded
                 n = b.n
                 for u in set(self.monks[self.seat]):
                     for v, e in b.out[u]:
@@ -718,13 +826,17 @@ class AthosState(State):
                 tile = self.tile
                 stone = self.stone
                 flippable = [f for f in self._tiled() if not occ[f] and stone[f] < 0]
-                if self.double >= 0:
+                if crowded:
                     out.extend(base + f for f in flippable if self._flip_problem(f) is None)
                 else:
                     # open tiles are few: the local test usually spares the search
                     ok = self._block_ok
-                    out.extend(base + f for f in flippable if tile[f] == RUBBLE or ok(f))
-            if self.double < 0:
+                    if self._struct is not None:  # a field that splits nothing needs no test
+                        sep = self._struct[1]
+                        out.extend(base + f for f in flippable if tile[f] == RUBBLE or f not in sep or ok(f))
+                    else:
+                        out.extend(base + f for f in flippable if tile[f] == RUBBLE or ok(f))
+            if not crowded:
                 out.append(g.A_END_MOVE)
             out.sort()
             return out
@@ -772,8 +884,9 @@ class AthosState(State):
                 return self._step_problem(x, y)
             if kind == "flip":
                 return self._flip_problem(x)
-            if self.double >= 0:
-                return f"{names[self.double]} holds two monks; movement cannot end so (ATH-T3)"
+            if self.crowd:
+                fields = ", ".join(names[x] for x in self._crowded())
+                return f"{fields} holds two monks; the movement cannot end so (ATH-T3)"
             return None
         if kind == "end-turn":
             if phase in (STONE, PLACE):
@@ -907,7 +1020,10 @@ class AthosState(State):
             p = self.seat
             ms = self.monks[p]
             ms.remove(u)
-            self.occ[u] -= 1
+            occ = self.occ
+            occ[u] -= 1
+            if occ[u] == 1 and u < b.n:
+                self.crowd -= 1  # ATH-T3: u no longer holds two monks
             self.points -= 1
             if v == b.summit:  # ATH-T6
                 self.points += self._bonus()
@@ -921,16 +1037,12 @@ class AthosState(State):
                     self.final_round = True  # ATH-E1
             else:
                 ms.append(v)
-                self.occ[v] += 1
+                occ[v] += 1
+                if occ[v] == 2 and v < b.n:
+                    self.crowd += 1
                 self._crit = None  # the path analysis depends on where monks stand
             if self._reloc:
                 self._reloc = {}
-            d = self.double
-            if d >= 0 and self.occ[d] < 2:
-                d = -1
-            if v < b.n and self.occ[v] >= 2:
-                d = v
-            self.double = d
             return
         if action < g.A_END_MOVE:  # flip
             f = action - g.A_FLIP
@@ -989,7 +1101,6 @@ class AthosState(State):
         self.points = MOVEMENT_POINTS
         self.placed = [0] * len(self.board.terrains)
         self.placed_total = 0
-        self.double = -1
         self.handicap_left = 0
 
     # --- results (ATH-E1..E3) ----------------------------------------------------------------------
@@ -1263,7 +1374,7 @@ class AthosState(State):
         extra[31] = self.round / g.round_limit
         extra[32] = 1.0 if self.final_round else 0.0
         extra[33] = self.handicap_left / 80.0
-        extra[34] = 1.0 if self.double >= 0 else 0.0
+        extra[34] = 1.0 if self.crowd else 0.0
         extra[35] = 1.0 if g.teams else 0.0
         extra[36] = 1.0 if g.bare_stone else 0.0
         return planes + extra
@@ -1422,12 +1533,20 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
     s.round = _int(doc, "round", 1, 1, game.round_limit)
     s.points = _int(doc, "points", MOVEMENT_POINTS if s.phase == MOVE else 0, 0, 14)
     doubles = [f for f in range(b.n) if s.occ[f] >= 2]
-    if s.phase == MOVE and len(doubles) <= 1:
-        s.double = doubles[0] if doubles else -1
-        if doubles and (s.occ[doubles[0]] > 2 or not s._can_clear(doubles[0], s.points)):
-            raise PositionError(f"{names[doubles[0]]} holds monks that cannot be separated (ATH-T3)")
-    elif doubles:
-        raise PositionError(f"{names[doubles[0]]} holds more than one monk (ATH-T3)")
+    s.crowd = len(doubles)
+    if doubles:
+        if s.phase != MOVE:
+            raise PositionError(f"{names[doubles[0]]} holds more than one monk (ATH-T3)")
+        for f in doubles:
+            if f not in s.monks[s.seat]:
+                raise PositionError(
+                    f"{names[f]} holds more than one monk and none of the player to move (ATH-T3)"
+                )
+        if not s._resolvable():
+            raise PositionError(
+                f"{', '.join(names[f] for f in doubles)}: monks that cannot be separated with the "
+                "points left (ATH-T3)"
+            )
     placed = doc.get("placed", {})
     if not isinstance(placed, Mapping):
         raise PositionError("'placed' maps terrain names to the tiles placed this turn")
