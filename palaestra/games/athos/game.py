@@ -592,6 +592,28 @@ class AthosState(State):
                 {w for u in reach for w in adj[u] if rubble[w] and w not in opened and stone[w] < 0}
             )
 
+        dists: dict[frozenset[int], list[int]] = {}
+
+        def to_summit(opened: frozenset[int]) -> list[int]:
+            # rubble-free distances to the summit with the opened tiles (-1: no way)
+            dist = dists.get(opened)
+            if dist is None:
+                dist = [-1] * b.size
+                dist[summit] = 0
+                frontier = [summit]
+                d = 0
+                while frontier:
+                    d += 1
+                    nxt = []
+                    for u in frontier:
+                        for w in adj[u]:
+                            if dist[w] < 0 and (not rubble[w] or w in opened):
+                                dist[w] = d
+                                nxt.append(w)
+                    frontier = nxt
+                dists[opened] = dist
+            return dist
+
         def search(pos: tuple[int, ...], pts: int, k: int, opened: frozenset[int]) -> bool:
             key = (pos, pts, k, opened)
             if key in seen:
@@ -601,12 +623,20 @@ class AthosState(State):
                 return True
             if pts <= 0:
                 return False
+            dist = to_summit(opened)
             for i, u in enumerate(pos):
                 if i and pos[i - 1] == u:
+                    continue
+                # a monk alone on its field moves only to arrive (for the bonus) along a shortest
+                # way: leaving room never beats passing through, since monks never block
+                alone = u >= n or not (others[u] or (i + 1 < len(pos) and pos[i + 1] == u))
+                if alone and not 0 < dist[u] <= pts:
                     continue
                 rest = pos[:i] + pos[i + 1 :]
                 for v in adj[u]:
                     if rubble[v] and v not in opened:
+                        continue
+                    if alone and dist[v] != dist[u] - 1:
                         continue
                     if v == summit:
                         gain = BONUS[k] if k < len(BONUS) else 0
