@@ -63,7 +63,7 @@ SPECS = [
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), spec=st.sampled_from(SPECS))
 def test_agents_play_legal_actions_in_real_games(
     setup: tuple[str, dict[str, object]], seed: int, spec: str
