@@ -437,6 +437,37 @@ class AthosState(State):
                         return False
         return True
 
+    def _flips_ok(self, flippable: list[int], out: list[int]) -> None:
+        """Add the flips of ``flippable`` (tiles without monk or stone) allowed by ATH-P1 to
+        ``out``: rubble may always be opened; an open tile may be turned if the local test says so,
+        or else the one search per tile layout (made at the first tile the local test leaves open)
+        shows that it cuts no monk off."""
+        base = self.game.A_FLIP
+        tile = self.tile
+        crit = self._crit
+        if crit is not None:
+            out.extend(base + f for f in flippable if tile[f] == RUBBLE or f not in crit)
+            return
+        k = 0
+        if self._struct is None:
+            safe = self._locally_safe
+            for f in flippable:
+                if tile[f] == RUBBLE or safe(f):
+                    out.append(base + f)
+                    k += 1
+                else:
+                    break
+            else:
+                return
+        disc, sep = self._structure()
+        marks = [disc[v] for ms in self.monks for v in ms]
+        for f in flippable[k:]:
+            if tile[f] == OPEN:
+                intervals = sep.get(f)
+                if intervals and any(lo <= m < hi for lo, hi in intervals for m in marks):
+                    continue
+            out.append(base + f)
+
     def _reloc_ok(self, f: int, g: int) -> bool:
         """ATH-P1 for relocating the rubble tile on ``f`` to the free field ``g``.
 
@@ -853,19 +884,12 @@ class AthosState(State):
                             out.append(e)
             if self.points >= FLIP_COST:
                 base = g.A_FLIP
-                tile = self.tile
                 stone = self.stone
                 flippable = [f for f in self._tiled() if not occ[f] and stone[f] < 0]
                 if crowded:
                     out.extend(base + f for f in flippable if self._flip_problem(f) is None)
                 else:
-                    # open tiles are few: the local test usually spares the search
-                    ok = self._block_ok
-                    if self._struct is not None:  # a field that splits nothing needs no test
-                        sep = self._struct[1]
-                        out.extend(base + f for f in flippable if tile[f] == RUBBLE or f not in sep or ok(f))
-                    else:
-                        out.extend(base + f for f in flippable if tile[f] == RUBBLE or ok(f))
+                    self._flips_ok(flippable, out)
             if not crowded:
                 out.append(g.A_END_MOVE)
             out.sort()
