@@ -157,6 +157,13 @@ def test_positions_are_validated() -> None:
     assert "at most 8" in bad(
         phase="place", placed={"meadow": 2, "forest": 2, "olive": 2, "heath": 2, "vine": 2}
     )
+    # ATH-T3: monks may share a field only during the mover's movement, if they can be spread out
+    assert "cannot be separated" in bad(monks=[["k2", "k2", "B"], ["D", "D", "D"]], points=0)
+    assert "none of the player to move" in bad(monks=[["B", "B", "B"], ["k2", "k2", "D"]], points=3)
+    shared = position(monks=[["k2", "k2", "B"], ["D", "D", "D"]], points=1)
+    assert shared.double == shared.board.field("k2") and "end-move" not in {
+        shared.action_to_string(a) for a in shared.legal_actions()
+    }
     # booleans are not numbers
     assert "0 to 2" in bad(phase="place", placed={"vine": True})
     assert "finishers" in bad(finishers=[True])
