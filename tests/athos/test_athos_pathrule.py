@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from palaestra.games.athos import AthosGame
-from palaestra.games.athos.game import NONE, OPEN, RUBBLE, AthosState
+from palaestra.games.athos.game import NONE, OPEN, PHASE_NAMES, RUBBLE, AthosState
 
 from .helpers import cut_off_monks
 
@@ -222,3 +222,85 @@ def test_ath_p1_iterative_search_for_large_boards_agrees() -> None:
         assert disc2 == disc
         sep2.pop(game.board.summit, None)  # the summit is never rubble: its entry is not used
         assert {f: sorted(v) for f, v in sep2.items()} == {f: sorted(v) for f, v in sep.items()}
+
+
+def reference_after_movement(state: AthosState) -> set[str]:
+    """The legal actions after the movement by the rules alone (ATH-T7, ATH-T8, ATH-T9, ATH-P1,
+    ATH-V2, ATH-V3), with a plain search for the path rule."""
+    game = state.game
+    b = game.board
+    names = b.names
+    rubble = {f for f in range(b.n) if state.tile[f] == RUBBLE}
+    monks = [v for ms in state.monks for v in ms]
+    occupied = set(monks)
+    stones = {f for f in range(b.n) if state.stone[f] >= 0}
+    tiles = {f for f in range(b.n) if state.tile[f] != NONE}
+    free = [f for f in range(b.n) if f not in tiles and f not in occupied and f not in stones]
+    supply = {t: 16 - sum(1 for f in tiles if state.tterr[f] == t) for t in range(5)}
+    out: set[str] = set()
+    phase = PHASE_NAMES[state.phase]
+    if phase == "handicap":  # ATH-V2: any free field, the field's terrain, either side, ATH-P1
+        for f in free:
+            if supply[b.terrain[f]]:
+                out.add(f"place {names[f]} open")
+                if _connected(game, rubble | {f}, monks):
+                    out.add(f"place {names[f]}")
+        return out
+    stone_targets = {f"stone {names[f]}" for f in tiles if f not in stones}
+    if game.bare_stone:  # ATH-V3
+        stone_targets |= {f"stone {names[f]}" for f in free}
+    if phase == "relocated":
+        return stone_targets
+    if phase == "stone" and state.stones_left[state.seat]:  # ATH-T7: relocate first if possible
+        relocations = set()
+        for f in tiles:
+            if f in occupied or f in stones:
+                continue
+            for g in free:
+                if state.tile[f] == OPEN or _connected(game, (rubble - {f}) | {g}, monks):
+                    relocations.add(f"relocate {names[f]}>{names[g]}")
+        out |= relocations or stone_targets
+    placed = list(state.placed)
+    if sum(placed) < game.max_tiles:  # ATH-T8
+        for f in free:
+            t = b.terrain[f]
+            if supply[t] and placed[t] < game.max_per_terrain and _connected(game, rubble | {f}, monks):
+                out.add(f"place {names[f]}")
+    out.add("end-turn")  # ATH-T9
+    return out
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2},
+        {"players": 3, "bare_stone": True},
+        {"players": 4},
+        {"players": 4, "teams": True, "bare_stone": True, "handicap_player": 1, "handicap_tiles": 5},
+    ],
+    ids=["2", "3-bare", "4", "teams-bare-handicap"],
+)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_ath_t7_t8_actions_after_the_movement_match_a_reference(options: dict[str, Any], seed: int) -> None:
+    """Stone, relocation, placement (limits, supplies, ATH-P1), end of turn and handicap actions
+    of crowded random positions, against the rules applied by hand."""
+    game = AthosGame(**options)
+    rng = random.Random(seed)
+    phases = ["stone", "relocated", "place"] + (["handicap"] if game.handicap_tiles else [])
+    phase = rng.choice(phases)
+    doc = dense_position(game, rng, phase)
+    if phase == "place":
+        per = game.max_per_terrain
+        doc["placed"] = {t: rng.randint(0, per) for t in game.board.terrains if rng.random() < 0.5}
+        while sum(doc["placed"].values()) > game.max_tiles:
+            doc["placed"].popitem()
+    if phase == "handicap":
+        doc["handicap_left"] = 2
+        doc["to_move"] = game.handicap_player
+    if rng.random() < 0.3:
+        doc["stones_left"] = [0] * game.num_players
+        doc["stones"] = []
+    state = game.state_from_position(doc)
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert legal == reference_after_movement(state)
