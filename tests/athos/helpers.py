@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from palaestra.games.athos import AthosGame
+from palaestra.games.athos.board import Board
 from palaestra.games.athos.game import RUBBLE, AthosState
 
 
@@ -24,17 +26,29 @@ def play(state: AthosState, *moves: str) -> AthosState:
     return state
 
 
-def cut_off_monks(state: AthosState) -> list[int]:
-    """Monks in play with no path to the summit over non-rubble fields (plain BFS, no engine code)."""
-    b = state.board
-    seen = {b.summit}
-    stack = [b.summit]
+def reaching_summit(board: Board, rubble: Collection[int]) -> set[int]:
+    """Every node with a path to the summit avoiding the fields in ``rubble`` (plain search)."""
+    seen = {board.summit}
+    stack = [board.summit]
     while stack:
         u = stack.pop()
-        for v in b.adj[u]:
-            if v not in seen and state.tile[v] != RUBBLE:
+        for v in board.adj[u]:
+            if v not in seen and v not in rubble:
                 seen.add(v)
                 stack.append(v)
+    return seen
+
+
+def all_reach_summit(board: Board, rubble: Collection[int], monks: Iterable[int]) -> bool:
+    """ATH-P1 by a plain search: every monk field reaches the summit avoiding ``rubble``."""
+    seen = reaching_summit(board, rubble)
+    return all(m in seen for m in monks)
+
+
+def cut_off_monks(state: AthosState) -> list[int]:
+    """Monks in play with no path to the summit over non-rubble fields (plain search, no engine code)."""
+    rubble = {f for f in range(state.board.n) if state.tile[f] == RUBBLE}
+    seen = reaching_summit(state.board, rubble)
     return [v for ms in state.monks for v in ms if v not in seen]
 
 

@@ -19,7 +19,7 @@ import pytest
 from palaestra.games.athos import AthosGame
 from palaestra.games.athos.game import NONE, OPEN, RUBBLE, STONE, AthosState
 
-from .helpers import cut_off_monks
+from .helpers import all_reach_summit, cut_off_monks
 
 Outcome = tuple[tuple[int, ...], int, tuple[int, ...]]
 
@@ -92,7 +92,8 @@ class Reference:
                     continue
                 flipped = list(tiles)
                 flipped[f] = OPEN if tiles[f] == RUBBLE else RUBBLE
-                if flipped[f] == RUBBLE and not _all_connected(b, flipped, occupied):  # ATH-P1
+                rubble = [x for x in range(b.n) if flipped[x] == RUBBLE]
+                if flipped[f] == RUBBLE and not all_reach_summit(b, rubble, occupied):  # ATH-P1
                     continue
                 out.append((f"flip {b.names[f]}", (mine, points - 4, tuple(flipped), arrived)))
         return out
@@ -115,18 +116,6 @@ class Reference:
         for _, child in self.moves(key):
             out |= self.ends(child)
         return out
-
-
-def _all_connected(b: Any, tiles: list[int], monks: list[int]) -> bool:
-    seen = {b.summit}
-    stack = [b.summit]
-    while stack:
-        u = stack.pop()
-        for v in b.adj[u]:
-            if v not in seen and (v >= b.n or tiles[v] != RUBBLE):
-                seen.add(v)
-                stack.append(v)
-    return all(m in seen for m in monks)
 
 
 def crowded_position(game: AthosGame, rng: random.Random) -> AthosState:

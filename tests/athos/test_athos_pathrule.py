@@ -20,23 +20,9 @@ from hypothesis import strategies as st
 from palaestra.games.athos import AthosGame
 from palaestra.games.athos.game import NONE, OPEN, PHASE_NAMES, RUBBLE, AthosState
 
-from .helpers import cut_off_monks
+from .helpers import all_reach_summit, cut_off_monks
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def _connected(game: AthosGame, rubble: set[int], monks: list[int]) -> bool:
-    """Plain search: every monk field reaches the summit over fields not in ``rubble``."""
-    b = game.board
-    seen = {b.summit}
-    stack = [b.summit]
-    while stack:
-        u = stack.pop()
-        for v in b.adj[u]:
-            if v not in seen and v not in rubble:
-                seen.add(v)
-                stack.append(v)
-    return all(m in seen for m in monks)
 
 
 def dense_position(game: AthosGame, rng: random.Random, phase: str) -> dict[str, Any]:
@@ -73,7 +59,7 @@ def dense_position(game: AthosGame, rng: random.Random, phase: str) -> dict[str,
             continue
         side = "open" if rng.random() < 0.2 else "rubble"
         if side == "rubble":
-            if not _connected(game, rubble | {f}, all_monks):
+            if not all_reach_summit(game.board, rubble | {f}, all_monks):
                 continue
             rubble.add(f)
         per_terrain[t] += 1
@@ -243,7 +229,7 @@ def reference_after_movement(state: AthosState) -> set[str]:
         for f in free:
             if supply[b.terrain[f]]:
                 out.add(f"place {names[f]} open")
-                if _connected(game, rubble | {f}, monks):
+                if all_reach_summit(game.board, rubble | {f}, monks):
                     out.add(f"place {names[f]}")
         return out
     stone_targets = {f"stone {names[f]}" for f in tiles if f not in stones}
@@ -257,14 +243,18 @@ def reference_after_movement(state: AthosState) -> set[str]:
             if f in occupied or f in stones:
                 continue
             for g in free:
-                if state.tile[f] == OPEN or _connected(game, (rubble - {f}) | {g}, monks):
+                if state.tile[f] == OPEN or all_reach_summit(game.board, (rubble - {f}) | {g}, monks):
                     relocations.add(f"relocate {names[f]}>{names[g]}")
         out |= relocations or stone_targets
     placed = list(state.placed)
     if sum(placed) < game.max_tiles:  # ATH-T8
         for f in free:
             t = b.terrain[f]
-            if supply[t] and placed[t] < game.max_per_terrain and _connected(game, rubble | {f}, monks):
+            if (
+                supply[t]
+                and placed[t] < game.max_per_terrain
+                and all_reach_summit(game.board, rubble | {f}, monks)
+            ):
                 out.add(f"place {names[f]}")
     out.add("end-turn")  # ATH-T9
     return out
