@@ -4,7 +4,7 @@ See docs/ai.md: ``make_agent("expert", seed=1)``, ``make_agent("mcts:iterations=
 :func:`palaestra.ai.arena.run_match`.
 """
 
-from palaestra.ai.base import Agent, RandomAgent, make_agent, parse_spec, register_agent
+from palaestra.ai.base import Agent, RandomAgent, make_agent, parse_spec, register_agent, split_specs
 from palaestra.ai.greedy import GreedyAgent
 from palaestra.ai.levels import LEVEL_NAMES, LevelAgent, level_spec
 from palaestra.ai.mcts import MCTSAgent
@@ -20,4 +20,5 @@ __all__ = [
     "make_agent",
     "parse_spec",
     "register_agent",
+    "split_specs",
 ]

@@ -99,6 +99,24 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip().lower(), params
 
 
+def split_specs(text: str) -> list[str]:
+    """A comma-separated list of agent specs whose parameters may also be comma-separated:
+    ``"mcts:iterations=300,c=0.1,random"`` -> ``["mcts:iterations=300,c=0.1", "random"]``.
+
+    A part of the form ``key=value`` (no ``:`` before its ``=``) continues the previous spec."""
+    specs: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, eq, _ = part.partition("=")
+        if eq and ":" not in key and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def _ensure_registered() -> None:
     # The richer agents live in their own modules (which import this one); load them on demand.
     if "mcts" not in AGENTS:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from palaestra.ai import GreedyAgent, LevelAgent, MCTSAgent, make_agent, parse_spec
+from palaestra.ai import GreedyAgent, LevelAgent, MCTSAgent, make_agent, parse_spec, split_specs
 from palaestra.ai.levels import LEVEL_NAMES, LEVELS, level_spec
 from palaestra.core.errors import OptionError
 from palaestra.core.game import Game, State
@@ -63,6 +63,16 @@ def test_parse_spec() -> None:
         {"iterations": 500, "c": 1.2, "rollout_depth": None, "reuse": False, "order": "eval"},
     )
     assert parse_spec(" Random ") == ("random", {})
+
+
+def test_split_specs_keeps_parameters_with_their_agent() -> None:
+    assert split_specs("mcts:iterations=300,c=0.1,random") == ["mcts:iterations=300,c=0.1", "random"]
+    assert split_specs(" strong , expert:workers=2,time=4 ,greedy:epsilon=0.5") == [
+        "strong",
+        "expert:workers=2,time=4",
+        "greedy:epsilon=0.5",
+    ]
+    assert split_specs("random,random,") == ["random", "random"]
 
 
 @pytest.mark.parametrize(
