@@ -670,21 +670,44 @@ class ArchimedesState(State):
         return f"{super().result_text()} ({why}; cubes home {home})"
 
     def evaluate(self) -> list[float]:
-        """Per player in [-1, 1]: progress of the cubes towards the goal side (steps still to go,
-        arrived cubes at 0) weighted 0.85, mobility (legal moves, capped at 16) 0.15, minus the
-        mean of the other players' values. At the end: ``returns()``."""
+        """Per player in [-1, 1]: its raw value minus the mean raw value of the other players,
+        clamped; at the end of the game ``returns()``.
+
+        The raw value is ``0.6 × progress + 0.25 × arrived / 4 + 0.15 × mobility`` minus ``0.4``
+        for each goal cell that the player's arrived cubes have closed for good. A goal cell is
+        closed when no cube can ever enter it again: every path into a rim goal cell goes through
+        one of its two rim neighbours, which no cube may enter next to an arrived cube (ARC-M3,
+        ARC-M5); filling the goal cells in a bad order (the two outer ones of a side, then one
+        between them) closes the last one, and the game can no longer be won. Progress is
+        1 − (steps still to go of the unarrived cubes, ignoring cubes, to the nearest goal cell
+        that can be filled next without closing another, preferring cells no cube stands on) /
+        (4 × the steps from the start side). Mobility is the number of legal moves / (4 × the
+        unarrived cubes), capped at 1 (an arrival does not lower it)."""
         if self._end is not None:
             return self.returns()
         g = self.game
         n = g.num_players
         raw = []
+        pos = self._pos
+        occ = self.occupied()
         for p in range(n):
-            dist = g.goal_distance[p]
-            far = max(dist[c] for c in g.start_cells[p])
-            togo = sum(min(dist[c], far) for c in self._pos[4 * p: 4 * p + 4])
+            plan = _goal_plan(g, p)
+            goal = g.goal_mask[p]
+            mine = pos[4 * p: 4 * p + 4]
+            filled = 0
+            for c in mine:
+                if goal >> c & 1:
+                    filled |= 1 << c
+            home = filled.bit_count()
+            cap, targets = plan.table[filled]
+            free_targets = targets & ~occ
+            dist = plan.distances(free_targets or targets or goal & ~filled or goal)
+            far = plan.far
+            togo = sum(min(dist[c], far) for c in mine if not goal >> c & 1)
             progress = 1.0 - togo / (CUBES * far)
-            mobility = min(1.0, len(self._generate(p)) / 16.0)
-            raw.append(0.85 * progress + 0.15 * mobility)
+            mobility = min(1.0, len(self._generate(p)) / (4.0 * (CUBES - home)))
+            raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility
+                       - 0.4 * (CUBES - cap))
         out = []
         for p in range(n):
             others = sum(raw[q] for q in range(n) if q != p) / (n - 1)
@@ -783,3 +806,71 @@ class ArchimedesState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {"start": self._origin, "position": self.to_position()}
+
+
+class _GoalPlan:
+    """What :meth:`ArchimedesState.evaluate` knows of one player's goal side (made once per game
+    and player): for every set of filled goal cells (a cell mask), the most cubes that can still
+    arrive and the goal cells that can be filled next without lowering that number; the steps
+    from every cell to a set of goal cells (made on first use)."""
+
+    def __init__(self, game: ArchimedesGame, player: int) -> None:
+        b = game.board
+        goals = _bits(game.goal_mask[player])
+        block = game.block_mask
+        nbrs = b.neighbours
+        self.board = b
+        self.far = max(game.goal_distance[player][c] for c in game.start_cells[player])
+        self._dist: dict[int, tuple[int, ...]] = {}
+
+        def enterable(filled: int) -> int:
+            """Goal cells a cube can still reach from the open board with ``filled`` held for good."""
+            closed = filled
+            for c in _bits(filled):
+                closed |= block[c]
+            allowed = game.all_mask & ~closed
+            # the largest region of cells a cube may cross (the open board)
+            best, seen = 0, 0
+            for c in range(b.size):
+                if allowed >> c & 1 and not seen >> c & 1:
+                    region, stack = 1 << c, [c]
+                    while stack:
+                        x = stack.pop()
+                        for m in nbrs[x]:
+                            if allowed >> m & 1 and not region >> m & 1:
+                                region |= 1 << m
+                                stack.append(m)
+                    seen |= region
+                    if region.bit_count() > best.bit_count():
+                        best = region
+            return sum(1 << gc for gc in goals
+                       if not filled >> gc & 1 and any(best >> m & 1 for m in nbrs[gc]))
+
+        self.table: dict[int, tuple[int, int]] = {}
+
+        def solve(filled: int) -> int:
+            if filled in self.table:
+                return self.table[filled][0]
+            nxt = {gc: solve(filled | 1 << gc) for gc in _bits(enterable(filled))}
+            cap = max(nxt.values(), default=filled.bit_count())
+            good = sum(1 << gc for gc, v in nxt.items() if v == cap)
+            self.table[filled] = (cap, good)
+            return cap
+
+        for k in range(1 << len(goals)):
+            solve(sum(1 << gc for i, gc in enumerate(goals) if k >> i & 1))
+
+    def distances(self, targets: int) -> tuple[int, ...]:
+        dist = self._dist.get(targets)
+        if dist is None:
+            dist = self._dist[targets] = self.board.distances_to(targets)
+        return dist
+
+
+def _goal_plan(game: ArchimedesGame, player: int) -> _GoalPlan:
+    """The :class:`_GoalPlan` of ``player`` in ``game``, made on first use and kept on the game."""
+    plans: list[_GoalPlan] | None = getattr(game, "_goal_plans", None)
+    if plans is None:
+        plans = [_GoalPlan(game, p) for p in range(game.num_players)]
+        game._goal_plans = plans  # type: ignore[attr-defined]
+    return plans[player]
