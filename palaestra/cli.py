@@ -257,8 +257,11 @@ def replay(
     if state.is_terminal():
         typer.echo(f"result: {state.result_text()}  ({_score_line(state)})")
     else:
-        typer.echo(f"game not finished; {state.game.player_name(state.current_player)} to move"
-                   if state.current_player >= 0 else "game not finished")
+        typer.echo(
+            f"game not finished; {state.game.player_name(state.current_player)} to move"
+            if state.current_player >= 0
+            else "game not finished"
+        )
 
 
 @app.command()
@@ -310,7 +313,13 @@ def perft(
 @guarded
 def match(
     game_name: GameArg,
-    agents: Annotated[str, typer.Option(help="Comma-separated agents, one per seat (e.g. random,random).")],
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated agent specs, 2 up to one per seat (e.g. random,mcts:iterations=300,c=0.5);"
+            " with fewer agents than seats they share the seats in turn."
+        ),
+    ],
     n: Annotated[int, typer.Option("-n", min=1, help="Number of games.")] = 100,
     players: PlayersOpt = None,
     variant: VariantOpt = None,
@@ -325,22 +334,23 @@ def match(
     from rich.progress import Progress
 
     from palaestra.ai.arena import run_match
+    from palaestra.ai.base import split_specs
 
-    specs = [a.strip() for a in agents.split(",") if a.strip()]
+    specs = split_specs(agents)
     if players is None and len(specs) > 2:
-        players = len(specs)
-    game = build_game(game_name, players, variant, option, board)
-    if len(specs) != game.num_players:
-        raise PalaestraError(f"{game.title} here has {game.num_players} seats; give as many agents")
+        try:  # as many seats as agents
+            game = build_game(game_name, len(specs), variant, option, board)
+        except PalaestraError as err:
+            raise PalaestraError(f"{len(specs)} agents need {len(specs)} seats: {err}") from None
+    else:
+        game = build_game(game_name, players, variant, option, board)
     with Progress(disable=as_json or not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task(f"{game.name}", total=n)
 
         def tick(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        result = run_match(
-            game, specs, n, workers=workers, seed=seed, record_dir=record_dir, progress=tick
-        )
+        result = run_match(game, specs, n, workers=workers, seed=seed, record_dir=record_dir, progress=tick)
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:

@@ -61,8 +61,20 @@ def test_play_against_random_with_chance(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     result = runner.invoke(
         app,
-        ["play", "nim", "-v", "coin", "-o", "stones=5", "--vs", "random", "--record", str(path),
-         "--seed", "4"],
+        [
+            "play",
+            "nim",
+            "-v",
+            "coin",
+            "-o",
+            "stones=5",
+            "--vs",
+            "random",
+            "--record",
+            str(path),
+            "--seed",
+            "4",
+        ],
         input="take 1\n" * 5,
     )
     assert result.exit_code == 0, result.output
@@ -134,9 +146,7 @@ def test_board_flag_plays_on_another_board_file(tmp_path: Path) -> None:
     assert default.exit_code == 0 and other.exit_code == 0, other.output
     assert other.output == default.output  # the same board, read from the given file
     # a broken board: one of the summit's fields removed from the field list
-    doc["fields"] = [
-        f for f in doc["fields"] if f"{chr(ord('a') + f['col'])}{f['row']}" != doc["summit"][0]
-    ]
+    doc["fields"] = [f for f in doc["fields"] if f"{chr(ord('a') + f['col'])}{f['row']}" != doc["summit"][0]]
     bad = tmp_path / "bad-board.json"
     bad.write_text(json.dumps(doc))
     broken = runner.invoke(app, ["perft", "athos", "--depth", "1", "--board", str(bad)])
@@ -150,3 +160,32 @@ def test_board_flag_is_refused_by_a_game_with_one_board() -> None:
     result = runner.invoke(app, ["perft", "nim", "--depth", "1", "--board", "x.json"])
     assert result.exit_code == 1
     assert "takes no --board" in result.output
+
+
+def test_match_reads_agent_specs_with_several_parameters_and_shares_seats() -> None:
+    # "greedy:epsilon=0.5,noise=0.01" is one spec; two agents share the three seats in turn
+    result = runner.invoke(
+        app,
+        [
+            "match",
+            "archimedes",
+            "--players",
+            "3",
+            "--agents",
+            "greedy:epsilon=0.5,noise=0.01,random",
+            "-n",
+            "3",
+            "--seed",
+            "1",
+            "-o",
+            "move_limit=30",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["agents"] == ["greedy:epsilon=0.5,noise=0.01", "random"]
+    assert doc["options"]["players"] == 3
+    assert sum(s["games"] for s in doc["stats"]) == 9  # 3 games x 3 seats
+    too_many = runner.invoke(app, ["match", "archimedes", "--agents", "random,random,random,random"])
+    assert too_many.exit_code == 1 and "error:" in too_many.output
