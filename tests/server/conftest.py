@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from palaestra.core import registry
 from palaestra.server.app import create_app
+from tests.server.postgres import PostgresServer
 
 
 @pytest.fixture(autouse=True)
@@ -17,9 +18,21 @@ def nim_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'palaestra.sqlite3'}"
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL cluster per test worker (tests/server/postgres.py)."""
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every test that takes ``db_url`` (or ``client``) runs on SQLite and on a real PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'palaestra.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.new_database()
 
 
 @pytest.fixture
