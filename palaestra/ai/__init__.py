@@ -8,6 +8,7 @@ from palaestra.ai.base import Agent, RandomAgent, make_agent, parse_spec, regist
 from palaestra.ai.greedy import GreedyAgent
 from palaestra.ai.levels import LEVEL_NAMES, LevelAgent, level_spec
 from palaestra.ai.mcts import MCTSAgent
+from palaestra.ai.turn import TurnAgent
 
 __all__ = [
     "LEVEL_NAMES",
@@ -16,6 +17,7 @@ __all__ = [
     "LevelAgent",
     "MCTSAgent",
     "RandomAgent",
+    "TurnAgent",
     "level_spec",
     "make_agent",
     "parse_spec",

@@ -119,10 +119,11 @@ def split_specs(text: str) -> list[str]:
 
 def _ensure_registered() -> None:
     # The richer agents live in their own modules (which import this one); load them on demand.
-    if "mcts" not in AGENTS:
+    if "mcts" not in AGENTS or "turn" not in AGENTS:
         import palaestra.ai.greedy
         import palaestra.ai.levels
-        import palaestra.ai.mcts  # noqa: F401
+        import palaestra.ai.mcts
+        import palaestra.ai.turn  # noqa: F401
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:

@@ -10,6 +10,7 @@ test on the ring of six neighbours that settles most candidate fields without an
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -1214,19 +1215,29 @@ class AthosState(State):
         return " and ".join(names) + " share the win" + how
 
     def evaluate(self) -> list[float]:
-        """Own monks' open-path distances against the opponents', in [-1, 1]."""
+        """Own monks' open-path distances against the opponents', in (-1, 1).
+
+        A side's remaining distance is the sum of the open-path distances of its monks in play
+        (arrived monks count 0). A side that has brought in all its monks counts minus half the
+        movement points its finisher kept (ATH-E2 ranks such sides by those points; during that
+        player's movement phase, the points left). The value is ``tanh(diff / (30 * members))``
+        of the difference between the opponents' mean and the own side's: it does not saturate,
+        so a search still tells a large lead from a larger one.
+        """
         g = self.game
         if self.phase == OVER:
             return self.returns()
-        # remaining distance of a side: arrived monks count 0, monks in play their distance
-        rem = [self.side_distance(s) for s in range(g.num_sides)]
+        rem = [float(self.side_distance(s)) for s in range(g.num_sides)]
+        for p in self.finishers:
+            kept = self.points if (self.phase == MOVE and self.seat == p) else (self.unused[p] or 0)
+            rem[g.side_of[p]] = -0.5 * kept
         out = []
         for p in range(g.num_players):
             s = g.side_of[p]
             others = [rem[o] for o in range(g.num_sides) if o != s]
             diff = sum(others) / len(others) - rem[s]
             scale = 30.0 * len(g.members[s])
-            out.append(max(-1.0, min(1.0, diff / scale)))
+            out.append(math.tanh(diff / scale))
         return out
 
     # --- notation --------------------------------------------------------------------------------
