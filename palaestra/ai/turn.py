@@ -55,7 +55,10 @@ class TurnAgent(Agent):
     are judged after the other players' replies (0: none). ``reply_width``: beam width of the
     replies (1: greedy turns). ``depth``: at most this many actions planned in one turn (a node
     deeper is judged as it is). ``cap``: a node of the beam other than the best one tries at most
-    this many of its actions (a random sample; none: all). ``chance_depth``: consecutive chance nodes averaged over exactly.
+    this many of its actions (a random sample; none: all). ``chance_depth``: consecutive chance
+    nodes averaged over exactly. ``dedupe``: keep one of the nodes with the same position
+    (``to_json`` without the history; turn it off for a game whose ``to_json`` does not hold the
+    whole position).
     ``time``: seconds per plan as a safety net (none by default).
     """
 
@@ -70,6 +73,7 @@ class TurnAgent(Agent):
         depth: int = 64,
         chance_depth: int = 1,
         cap: int | None = 200,
+        dedupe: bool = True,
         time: float | None = None,
     ) -> None:
         super().__init__(seed)
@@ -88,6 +92,7 @@ class TurnAgent(Agent):
         self.depth = depth
         self.chance_depth = int(chance_depth)
         self.cap = cap
+        self.dedupe = bool(dedupe)
         self.time = None if time is None else float(time)
         self._plan: list[int] = []
         self._expect: list[int] | None = None
@@ -141,7 +146,7 @@ class TurnAgent(Agent):
             for _, _, actions, child in children:
                 if len(beam) >= keep:
                     break
-                if keep > 1:
+                if keep > 1 and self.dedupe:
                     key = position_key(child)
                     if key in seen:
                         continue
@@ -182,10 +187,11 @@ class TurnAgent(Agent):
             for index, (_, actions, end) in enumerate(turns):
                 if len(judged) >= self.replies or (judged and self._out_of_time()):
                     break
-                key = position_key(end)
-                if key in seen:
-                    continue
-                seen.add(key)
+                if self.dedupe:
+                    key = position_key(end)
+                    if key in seen:
+                        continue
+                    seen.add(key)
                 judged.append((self._after_replies(end, player), index, actions))
             judged.sort(key=lambda e: (-e[0], e[1]))
             out = [(v, actions) for v, _, actions in judged]
