@@ -13,6 +13,16 @@ expert-random. Each pairing is one arena match (``palaestra.ai.arena.run_match``
 one process); pairings with ``expert`` play ``--expert-games`` games, the others ``--games``.
 ``--quick``: 10 games, 2 with expert (a smoke run).
 
+With more than two players, the upper agent takes one seat and the lower agent every other seat
+(``--lineup one-vs-rest``, the default): the upper agent's score is then the share of lower
+opponents it beats, 50% for equal strength and 100% when it wins every game, comparable to the
+2-player threshold of 65%. ``--lineup shared`` seats the two agents alternately instead (game
+``i`` gives seat ``s`` to agent ``(s + i) mod 2``), so an agent holds several seats of a game and
+its seats play each other. Athos teams always use the shared line-up: each agent is one team, and the
+summary counts games: 1 / 0.5 / 0 as the upper agent's team won, tied or lost (the arena's own
+table counts seat-games, where a team's win is a shared first place).
+The summary row's setup names the line-up (``athos/3 1v2``).
+
 For every pairing it prints the arena's table, then a summary row: the upper agent's score
 (its mean score fraction, 95% interval), its wins / draws / losses over its seat-games, the Elo
 difference with its interval, and the time taken; at the end a Markdown table of all rows.
@@ -33,7 +43,7 @@ from datetime import UTC, datetime
 from time import perf_counter
 from typing import Any
 
-from palaestra.ai.arena import Z95, run_match
+from palaestra.ai.arena import Z95, elo_from_fraction, run_match
 from palaestra.ai.base import parse_value
 from palaestra.core.registry import load_game
 
@@ -58,25 +68,52 @@ def parse_setup(text: str) -> tuple[str, dict[str, Any], str]:
     return name, options, text.strip()
 
 
-def summary(result: Any, label: str, pair: str, seconds: float) -> dict[str, Any]:
+def team_fractions(result: Any) -> tuple[list[float], int, int, int]:
+    """Athos teams: per game, 1 / 0.5 / 0 as the upper agent's team won, tied or lost."""
+    fractions: list[float] = []
+    wins = draws = losses = 0
+    for o in result.outcomes:
+        if o.returns is None:
+            continue
+        mine = max(r for r, a in zip(o.returns, o.seats, strict=True) if a == 0)
+        theirs = max(r for r, a in zip(o.returns, o.seats, strict=True) if a != 0)
+        if mine > theirs:
+            wins += 1
+            fractions.append(1.0)
+        elif mine == theirs:
+            draws += 1
+            fractions.append(0.5)
+        else:
+            losses += 1
+            fractions.append(0.0)
+    return fractions, wins, draws, losses
+
+
+def summary(result: Any, label: str, pair: str, seconds: float, teams: bool = False) -> dict[str, Any]:
     upper = result.stats()[0]
-    m = len(upper.fractions)
-    mean = upper.score_fraction
+    fractions, wins, draws, losses = list(upper.fractions), upper.wins, upper.draws, upper.losses
+    if teams:
+        fractions, wins, draws, losses = team_fractions(result)
+    m = len(fractions)
+    mean = sum(fractions) / m if m else None
     half = None
-    if m > 1 and mean is not None:
-        var = sum((x - mean) ** 2 for x in upper.fractions) / (m - 1)
-        half = Z95 * math.sqrt(var / m)
-    elo, lo, hi = upper.elo()
+    elo = lo = hi = None
+    if mean is not None:
+        elo = elo_from_fraction(mean)
+        if m > 1:
+            var = sum((x - mean) ** 2 for x in fractions) / (m - 1)
+            half = Z95 * math.sqrt(var / m)
+            lo, hi = elo_from_fraction(mean - half), elo_from_fraction(mean + half)
     return {
         "setup": label,
         "pair": pair,
         "games": sum(1 for o in result.outcomes if o.returns is not None),
-        "seat_games": upper.games,
+        "seat_games": m,
         "score": mean,
         "score_half": half,
-        "wins": upper.wins,
-        "draws": upper.draws,
-        "losses": upper.losses,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
         "elo": elo,
         "elo_low": lo,
         "elo_high": hi,
@@ -127,6 +164,12 @@ def main() -> int:
     parser.add_argument(
         "--move-time-limit", type=float, default=10.0, help="seconds per move before an agent loses (0: none)"
     )
+    parser.add_argument(
+        "--lineup",
+        choices=("one-vs-rest", "shared"),
+        default="one-vs-rest",
+        help="3-4 players: the upper agent in one seat, the lower in the others; or both sharing the seats",
+    )
     parser.add_argument("--jsonl", default="", help="append each summary row to this file")
     args = parser.parse_args()
     if args.quick:
@@ -155,15 +198,20 @@ def main() -> int:
                         flush=True,
                     )
 
+            agents = [upper, lower]
+            setup_label = label
+            if args.lineup == "one-vs-rest" and game.num_players > 2 and not options.get("teams"):
+                agents = [upper] + [lower] * (game.num_players - 1)
+                setup_label = f"{label} 1v{game.num_players - 1}"
             result = run_match(
                 game,
-                [upper, lower],
+                agents,
                 n,
                 seed=args.seed,
                 progress=progress,
                 move_time_limit=args.move_time_limit or None,
             )
-            s = summary(result, label, pair.strip(), perf_counter() - start)
+            s = summary(result, setup_label, pair.strip(), perf_counter() - start, bool(options.get("teams")))
             print(result.table())
             print(row(s), flush=True)
             rows.append(s)
