@@ -41,6 +41,23 @@ from palaestra.core.errors import OptionError
 from palaestra.core.game import CHANCE, State, sample_outcome
 
 
+def _trusting(state: State) -> bool:
+    """Whether the search may apply actions it took from ``legal_actions()`` /
+    ``chance_outcomes()`` without validating them again: when the game keeps the core's
+    ``apply_action`` (validate, ``_apply``, append to ``history``), skipping the validation
+    changes nothing but the time (a game's ``is_legal`` may have to generate the moves)."""
+    return type(state).apply_action is State.apply_action
+
+
+def _play(state: State, action: int, trusted: bool) -> None:
+    """``state.apply_action(action)`` for an action known to be legal in ``state``."""
+    if trusted:
+        state._apply(action)
+        state.history.append(action)
+    else:
+        state.apply_action(action)
+
+
 class Node:
     """One node of the search tree: the state reached by the actions from the root."""
 
@@ -294,6 +311,7 @@ class MCTSAgent(Agent):
 
     def _iterate(self, root: Node, root_state: State) -> None:
         state = root_state.clone()
+        trusted = _trusting(state)
         rng = self.rng
         node = root
         path = [root]
@@ -303,7 +321,7 @@ class MCTSAgent(Agent):
                 if node.outcomes is None:
                     node.outcomes = state.chance_outcomes()
                 a = sample_outcome(node.outcomes, rng)
-                state.apply_action(a)
+                _play(state, a, trusted)
                 child = node.children.get(a)
                 if child is None:
                     child = Node(state.current_player, num_players)
@@ -320,7 +338,7 @@ class MCTSAgent(Agent):
                 or len(node.children) < math.ceil(self.widen * (node.visits + 1) ** self.widen_alpha)
             ):
                 a = node.untried.pop()
-                state.apply_action(a)
+                _play(state, a, trusted)
                 child = Node(state.current_player, num_players)
                 node.children[a] = child
                 path.append(child)
@@ -336,10 +354,10 @@ class MCTSAgent(Agent):
                 value = ch.values[p] / ch.visits + explore / math.sqrt(ch.visits)
                 if value > best_value:
                     best_value, best_action, best_child = value, a, ch
-            state.apply_action(best_action)
+            _play(state, best_action, trusted)
             node = best_child
             path.append(node)
-        result = self._rollout(state)
+        result = self._rollout(state, trusted)
         for nd in path:
             nd.visits += 1
             v = nd.values
@@ -364,14 +382,15 @@ class MCTSAgent(Agent):
     def _judged(state: State, actions: list[int]) -> list[int]:
         """``actions`` sorted by the mover's one-ply ``evaluate`` (best last; stable for ties)."""
         player = state.current_player
+        trusted = _trusting(state)
         values = {}
         for a in actions:
             child = state.clone()
-            child.apply_action(a)
+            _play(child, a, trusted)
             values[a] = child.evaluate()[player] if not child.is_terminal() else child.returns()[player]
         return sorted(actions, key=lambda a: values[a])
 
-    def _rollout(self, state: State) -> list[float]:
+    def _rollout(self, state: State, trusted: bool = False) -> list[float]:
         rng = self.rng
         limit = self.rollout_depth
         epsilon = self.epsilon
@@ -389,7 +408,7 @@ class MCTSAgent(Agent):
                     a = rng.choice([x for x, v in values if v == best])
                 else:
                     a = actions[rng.randrange(len(actions))]
-            state.apply_action(a)
+            _play(state, a, trusted)
             depth += 1
         return state.returns()
 

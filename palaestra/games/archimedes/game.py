@@ -29,6 +29,8 @@ from palaestra.core.game import TERMINAL, Game, Option, State, returns_from_rank
 from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
 
 CUBES = 4
+#: entries kept per player in the game's memo of single-cube moves before it is emptied
+_MEMO_LIMIT = 200_000
 #: start side of each player, by player count (ARC-S1, ARC-S2)
 START_SIDES: dict[int, tuple[str, ...]] = {2: ("S", "N"), 3: ("S", "NE", "NW")}
 #: how the game ended
@@ -89,6 +91,29 @@ class ArchimedesGame(Game):
         self.nbr_bits: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             tuple((m, 1 << m) for m in nbrs) for nbrs in b.neighbours
         )
+        #: ``reach[c << 4 | r]``: the cells within ``r`` steps of cell ``c`` (ignoring cubes); a
+        #: path of ``r`` steps from ``c`` stays inside it, so it is all the move generator needs to
+        #: see. ``reach_tag[c << 4 | r]`` is ``(c << 4 | r) << size``, to make memo keys.
+        # a distance counts cubes (ARC-M1): never more than all of them (at most 12 < 16)
+        most = CUBES * n
+        reach = [0] * (b.size << 4)
+        for c in range(b.size):
+            ball = 1 << c
+            for r in range(most + 1):
+                reach[c << 4 | r] = ball
+                grown = ball
+                for m in range(b.size):
+                    if ball >> m & 1:
+                        grown |= b.neighbour_mask[m]
+                ball = grown
+        self.reach: tuple[int, ...] = tuple(reach)
+        self.reach_tag: tuple[int, ...] = tuple(i << b.size for i in range(b.size << 4))
+        #: per player, a memo of the moves of one cube: key ``(free cells within reach) |
+        #: reach_tag[cell << 4 | steps]``, value the sorted action ids (a pure function of the
+        #: key; emptied when it grows past ``_MEMO_LIMIT``; see ``ArchimedesState._cube_moves``)
+        self._moves_memo: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(n))
+        #: what evaluate() knows of each player's goal side (made on first use: _goal_plans)
+        self._goal_plans: list[_GoalPlan] | None = None
         #: steps from each cell to the nearest goal cell, per player (for evaluate)
         self.goal_distance: tuple[tuple[int, ...], ...] = tuple(
             b.distances_to(m) for m in self.goal_mask
@@ -252,6 +277,10 @@ class ArchimedesState(State):
     ) -> None:
         super().__init__(game, seed)
         self._pos = pos
+        #: the occupied cells (a mask), kept up to date by _apply
+        self._occ = 0
+        for c in pos:
+            self._occ |= 1 << c
         self._to_move = to_move
         self._passes = passes
         self._ply = ply
@@ -281,10 +310,8 @@ class ArchimedesState(State):
         return [names[c] for c in self._pos[4 * player: 4 * player + 4]]
 
     def occupied(self) -> int:
-        occ = 0
-        for c in self._pos:
-            occ |= 1 << c
-        return occ
+        """The cells with a cube, as a bit mask."""
+        return self._occ
 
     def distance(self, cell: int) -> int:
         """ARC-M1: cubes in the three rows through ``cell`` (the cube there included)."""
@@ -397,20 +424,22 @@ class ArchimedesState(State):
             out.append(i)
         return out
 
-    def _generate(self, player: int) -> list[int]:
-        """Every move of ``player`` (no pass), sorted: one id per start and end cell."""
+    def _cube_moves(self, player: int) -> list[tuple[int, tuple[int, ...]]]:
+        """``(cell, action ids)`` of each of ``player``'s cubes that has a move, in cube order.
+
+        The moves of one cube depend only on its cell, its distance (ARC-M1) and the free cells
+        within that many steps (ARC-M2, ARC-M3), with the player's goal cells (ARC-M4): they are
+        looked up in the game's per-player memo, and found with :meth:`_ends` on a miss."""
         g = self.game
         pos = self._pos
         block = g.block_mask
         base = 4 * player
-        occ = 0
+        c0, c1, c2, c3 = mine = pos[base: base + 4]
         others = 0
-        for j, c in enumerate(pos):
-            occ |= 1 << c
-            if not base <= j < base + 4:
-                others |= block[c]
-        mine = pos[base: base + 4]
-        mine_block = [block[c] for c in mine]
+        for c in pos[:base]:
+            others |= block[c]
+        for c in pos[base + 4:]:
+            others |= block[c]
         goal = g.goal_mask[player]
         start = g.start_mask[player]
         released = True
@@ -423,28 +452,52 @@ class ArchimedesState(State):
                 if goal >> c & 1:
                     home += 1
             released = off < 2 + home
-        rows = g.board.rows_mask
+        b0, b1, b2, b3 = block[c0], block[c1], block[c2], block[c3]
         all_mask = g.all_mask
-        size = g.size
-        out: list[int] = []
-        for k in range(4):
-            c = mine[k]
+        free01 = all_mask & ~(others | b0 | b1)
+        free23 = all_mask & ~(others | b2 | b3)
+        occ = self._occ
+        rows = g.board.rows_mask
+        reach = g.reach
+        tag = g.reach_tag
+        memo = g._moves_memo[player]
+        found: list[tuple[int, tuple[int, ...]]] = []
+        for c, free in ((c0, free23 & ~b1), (c1, free23 & ~b0), (c2, free01 & ~b3),
+                        (c3, free01 & ~b2)):
             if goal >> c & 1:  # ARC-M5: arrived cubes stay
                 continue
             if not released and start >> c & 1:
                 continue
-            blocked = others
-            for k2 in range(4):
-                if k2 != k:
-                    blocked |= mine_block[k2]
-            ends = self._ends(c, (occ & rows[c]).bit_count(), all_mask & ~blocked, goal)
-            first = c * size
-            while ends:
-                low = ends & -ends
-                out.append(first + low.bit_length() - 1)
-                ends ^= low
-        out.sort()
+            i = c << 4 | (occ & rows[c]).bit_count()
+            key = free & reach[i] | tag[i]
+            moves = memo.get(key)
+            if moves is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                first = c * g.size
+                ends = self._ends(c, i & 15, free, goal)
+                moves = memo[key] = tuple(first + e for e in _bits(ends))
+            if moves:
+                found.append((c, moves))
+        return found
+
+    def _generate(self, player: int) -> list[int]:
+        """Every move of ``player`` (no pass), sorted: one id per start and end cell."""
+        found = self._cube_moves(player)
+        if len(found) == 1:
+            return list(found[0][1])
+        found.sort()  # by start cell: the ids (start * 96 + end) come out sorted
+        out: list[int] = []
+        for _, moves in found:
+            out.extend(moves)
         return out
+
+    def _count_moves(self, player: int) -> int:
+        """``len(self._generate(player))``, without building the list."""
+        count = 0
+        for _, moves in self._cube_moves(player):
+            count += len(moves)
+        return count
 
     def compute_legal_actions(self) -> list[int]:
         """The legal actions generated afresh, without the per-state cache (benchmarks)."""
@@ -477,9 +530,12 @@ class ArchimedesState(State):
                 self._end = PASSES  # ARC-M6
         else:
             start, end = divmod(action, g.size)
-            self._pos[self._pos.index(start)] = end
+            pos = self._pos
+            pos[pos.index(start)] = end
+            self._occ ^= 1 << start | 1 << end
             self._passes = 0
-            if self._home(p) == CUBES:
+            # only the cube that moved can bring the fourth home (arrived cubes stay: ARC-M5)
+            if g.goal_mask[p] >> end & 1 and self._home(p) == CUBES:
                 self._end, self._winner = HOME, p  # ARC-E1
         self._ply += 1
         self._to_move = (p + 1) % g.num_players
@@ -492,6 +548,7 @@ class ArchimedesState(State):
         other.seed = self.seed
         other.history = list(self.history)
         other._pos = list(self._pos)
+        other._occ = self._occ
         other._to_move = self._to_move
         other._passes = self._passes
         other._ply = self._ply
@@ -689,9 +746,11 @@ class ArchimedesState(State):
         n = g.num_players
         raw = []
         pos = self._pos
-        occ = self.occupied()
+        occ = self._occ
+        plans = g._goal_plans or _goal_plans(g)
+        legal = self._legal
         for p in range(n):
-            plan = _goal_plan(g, p)
+            plan = plans[p]
             goal = g.goal_mask[p]
             mine = pos[4 * p: 4 * p + 4]
             filled = 0
@@ -703,9 +762,17 @@ class ArchimedesState(State):
             free_targets = targets & ~occ
             dist = plan.distances(free_targets or targets or goal & ~filled or goal)
             far = plan.far
-            togo = sum(min(dist[c], far) for c in mine if not goal >> c & 1)
+            togo = 0
+            for c in mine:
+                if not goal >> c & 1:
+                    d = dist[c]
+                    togo += d if d < far else far
             progress = 1.0 - togo / (CUBES * far)
-            mobility = min(1.0, len(self._generate(p)) / (4.0 * (CUBES - home)))
+            if p == self._to_move and legal is not None:
+                moves = 0 if legal[0] == g.pass_action else len(legal)
+            else:
+                moves = self._count_moves(p)
+            mobility = min(1.0, moves / (4.0 * (CUBES - home)))
             raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility
                        - 0.4 * (CUBES - cap))
         out = []
@@ -867,10 +934,14 @@ class _GoalPlan:
         return dist
 
 
-def _goal_plan(game: ArchimedesGame, player: int) -> _GoalPlan:
-    """The :class:`_GoalPlan` of ``player`` in ``game``, made on first use and kept on the game."""
-    plans: list[_GoalPlan] | None = getattr(game, "_goal_plans", None)
+def _goal_plans(game: ArchimedesGame) -> list[_GoalPlan]:
+    """The :class:`_GoalPlan` of every player of ``game``, made on first use and kept on the game."""
+    plans = game._goal_plans
     if plans is None:
-        plans = [_GoalPlan(game, p) for p in range(game.num_players)]
-        game._goal_plans = plans  # type: ignore[attr-defined]
-    return plans[player]
+        plans = game._goal_plans = [_GoalPlan(game, p) for p in range(game.num_players)]
+    return plans
+
+
+def _goal_plan(game: ArchimedesGame, player: int) -> _GoalPlan:
+    """The :class:`_GoalPlan` of ``player`` in ``game``."""
+    return _goal_plans(game)[player]
