@@ -163,9 +163,7 @@ def parse_board(text: str, source: str = "board file") -> Board:
         x, y, z = coords[i]
         step = 1 if x + y + z == -2 else -1
         expected = {
-            by_coord[c]
-            for c in ((x + step, y, z), (x, y + step, z), (x, y, z + step))
-            if c in by_coord
+            by_coord[c] for c in ((x + step, y, z), (x, y + step, z), (x, y, z + step)) if c in by_coord
         }
         for j in idx:
             if j not in expected:
@@ -205,9 +203,7 @@ def parse_board(text: str, source: str = "board file") -> Board:
     for i, xyz in enumerate(coords):
         for axis in range(3):
             axis_masks[axis][xyz[axis]] = axis_masks[axis].get(xyz[axis], 0) | (1 << i)
-    rows_mask = tuple(
-        axis_masks[0][xyz[0]] | axis_masks[1][xyz[1]] | axis_masks[2][xyz[2]] for xyz in coords
-    )
+    rows_mask = tuple(axis_masks[0][xyz[0]] | axis_masks[1][xyz[1]] | axis_masks[2][xyz[2]] for xyz in coords)
     return Board(
         names=tuple(names),
         coords=tuple(coords),

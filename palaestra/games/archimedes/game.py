@@ -38,8 +38,18 @@ HOME, PASSES, LIMIT = "home", "passes", "limit"
 DEFAULT_MOVE_LIMIT = 1000
 
 _MOVE = re.compile(r"^\s*([a-z]\d{1,2})\s*-\s*([a-z]\d{1,2})\s*$")
-_POSITION_KEYS = ("game", "options", "players", "revisit", "move_limit", "cubes", "to_move",
-                  "passes", "ply", "format")
+_POSITION_KEYS = (
+    "game",
+    "options",
+    "players",
+    "revisit",
+    "move_limit",
+    "cubes",
+    "to_move",
+    "passes",
+    "ply",
+    "format",
+)
 
 
 def _bits(mask: int) -> list[int]:
@@ -58,11 +68,20 @@ class ArchimedesGame(Game):
     title: ClassVar[str] = "Archimedes"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("players", int, 2, "number of players (2 or 3)", choices=(2, 3)),
-        Option("revisit", bool, False,
-               "paths may enter a cell more than once (ARC-M2 game option; never end on the start)"),
-        Option("move_limit", int, DEFAULT_MOVE_LIMIT,
-               "the game ends after this many plies, passes included (software limit; ranked as "
-               "in ARC-M6)", minimum=1, maximum=10_000_000),
+        Option(
+            "revisit",
+            bool,
+            False,
+            "paths may enter a cell more than once (ARC-M2 game option; never end on the start)",
+        ),
+        Option(
+            "move_limit",
+            int,
+            DEFAULT_MOVE_LIMIT,
+            "the game ends after this many plies, passes included (software limit; ranked as in ARC-M6)",
+            minimum=1,
+            maximum=10_000_000,
+        ),
     )
 
     def __init__(self, **options: object) -> None:
@@ -85,9 +104,7 @@ class ArchimedesGame(Game):
         #: ARC-M7 applies with three players
         self.restrict_release = n == 3
         self.all_mask = b.all_mask
-        self.block_mask: tuple[int, ...] = tuple(
-            (1 << c) | b.neighbour_mask[c] for c in range(b.size)
-        )
+        self.block_mask: tuple[int, ...] = tuple((1 << c) | b.neighbour_mask[c] for c in range(b.size))
         self.nbr_bits: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             tuple((m, 1 << m) for m in nbrs) for nbrs in b.neighbours
         )
@@ -115,9 +132,7 @@ class ArchimedesGame(Game):
         #: what evaluate() knows of each player's goal side (made on first use: _goal_plans)
         self._goal_plans: list[_GoalPlan] | None = None
         #: steps from each cell to the nearest goal cell, per player (for evaluate)
-        self.goal_distance: tuple[tuple[int, ...], ...] = tuple(
-            b.distances_to(m) for m in self.goal_mask
-        )
+        self.goal_distance: tuple[tuple[int, ...], ...] = tuple(b.distances_to(m) for m in self.goal_mask)
 
     # --- facts -------------------------------------------------------------------------------
     @property
@@ -182,9 +197,7 @@ class ArchimedesGame(Game):
         cubes = doc.get("cubes")
         if not isinstance(cubes, list) or not all(isinstance(c, list) for c in cubes):
             raise PositionError("'cubes' is a list with one list of cell names per player")
-        options: dict[str, object] = {
-            k: v for k, v in self.options.items() if k in ("revisit", "move_limit")
-        }
+        options: dict[str, object] = {k: v for k, v in self.options.items() if k in ("revisit", "move_limit")}
         given = doc.get("options", {})
         if not isinstance(given, Mapping):
             raise PositionError("'options' is a JSON object")
@@ -213,9 +226,7 @@ class ArchimedesGame(Game):
                     raise PositionError(f"{who}: {name!r} is not a cell of the board ({_cell_help(b)})")
                 c = b.index[name.strip().lower()]
                 if c in owner:
-                    raise PositionError(
-                        f"two cubes on {b.names[c]} ({game.player_name(owner[c])} and {who})"
-                    )
+                    raise PositionError(f"two cubes on {b.names[c]} ({game.player_name(owner[c])} and {who})")
                 owner[c] = p
                 pos.append(c)
         to_move = _int_field(doc, "to_move", 0)
@@ -227,11 +238,9 @@ class ArchimedesGame(Game):
         ply = _int_field(doc, "ply", 0)
         if ply < 0:
             raise PositionError(f"'ply' is 0 or more, not {ply}")
-        home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in pos[4 * p: 4 * p + 4])]
+        home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in pos[4 * p : 4 * p + 4])]
         if len(home) > 1:
-            raise PositionError(
-                " and ".join(game.player_name(p) for p in home) + " all have four cubes home"
-            )
+            raise PositionError(" and ".join(game.player_name(p) for p in home) + " all have four cubes home")
         state = ArchimedesState(game, pos, to_move=to_move, passes=passes, ply=ply)
         if not home:
             # the players who passed just before had no move here (ARC-M6): the position is static
@@ -307,7 +316,7 @@ class ArchimedesState(State):
     def cubes(self, player: int) -> list[str]:
         """Cell names of a player's cubes."""
         names = self.game.board.names
-        return [names[c] for c in self._pos[4 * player: 4 * player + 4]]
+        return [names[c] for c in self._pos[4 * player : 4 * player + 4]]
 
     def occupied(self) -> int:
         """The cells with a cube, as a bit mask."""
@@ -319,7 +328,7 @@ class ArchimedesState(State):
 
     def _home(self, player: int) -> int:
         goal = self.game.goal_mask[player]
-        return sum(1 for c in self._pos[4 * player: 4 * player + 4] if goal >> c & 1)
+        return sum(1 for c in self._pos[4 * player : 4 * player + 4] if goal >> c & 1)
 
     def arrived(self) -> list[int]:
         """Cubes on goal cells, per player (ARC-M5)."""
@@ -331,7 +340,7 @@ class ArchimedesState(State):
         if not g.restrict_release:
             return True
         start = g.start_mask[player]
-        mine = self._pos[4 * player: 4 * player + 4]
+        mine = self._pos[4 * player : 4 * player + 4]
         off = sum(1 for c in mine if not start >> c & 1)
         return off < 2 + self._home(player)
 
@@ -434,11 +443,11 @@ class ArchimedesState(State):
         pos = self._pos
         block = g.block_mask
         base = 4 * player
-        c0, c1, c2, c3 = mine = pos[base: base + 4]
+        c0, c1, c2, c3 = mine = pos[base : base + 4]
         others = 0
         for c in pos[:base]:
             others |= block[c]
-        for c in pos[base + 4:]:
+        for c in pos[base + 4 :]:
             others |= block[c]
         goal = g.goal_mask[player]
         start = g.start_mask[player]
@@ -462,8 +471,7 @@ class ArchimedesState(State):
         tag = g.reach_tag
         memo = g._moves_memo[player]
         found: list[tuple[int, tuple[int, ...]]] = []
-        for c, free in ((c0, free23 & ~b1), (c1, free23 & ~b0), (c2, free01 & ~b3),
-                        (c3, free01 & ~b2)):
+        for c, free in ((c0, free23 & ~b1), (c1, free23 & ~b0), (c2, free01 & ~b3), (c3, free01 & ~b2)):
             if goal >> c & 1:  # ARC-M5: arrived cubes stay
                 continue
             if not released and start >> c & 1:
@@ -601,8 +609,10 @@ class ArchimedesState(State):
         p = self._to_move
         who = g.player_name(p)
         if action == g.pass_action:
-            return (f"{who} cannot pass: a player passes only without a legal move (ARC-M6), "
-                    f"and {len(legal)} moves are legal, e.g. {self.action_to_string(legal[0])}")
+            return (
+                f"{who} cannot pass: a player passes only without a legal move (ARC-M6), "
+                f"and {len(legal)} moves are legal, e.g. {self.action_to_string(legal[0])}"
+            )
         start, end = divmod(action, g.size)
         s, e = b.names[start], b.names[end]
         if start not in self._pos:
@@ -614,8 +624,10 @@ class ArchimedesState(State):
             return f"the cube on {s} has arrived and may not move any more (ARC-M5)"
         if not self._released(p) and g.start_mask[p] >> start & 1:
             home = self._home(p)
-            return (f"the cube on {s} may not leave its start cell yet (ARC-M7): {who} has "
-                    f"{2 + home} cubes out and {home} home; one more must arrive first")
+            return (
+                f"the cube on {s} may not leave its start cell yet (ARC-M7): {who} has "
+                f"{2 + home} cubes out and {home} home; one more must arrive first"
+            )
         if start == end:
             return f"a move may not end on its start cell {s} (ARC-M2)"
         if end in self._pos:
@@ -628,8 +640,7 @@ class ArchimedesState(State):
         reach = "at most" if goal >> end & 1 else "exactly"
         path = self._find_path(start, steps, g.all_mask, goal, end)
         if path is None:
-            return (f"no path of {reach} {steps} steps from {s} reaches {e} "
-                    f"(distance {steps}: ARC-M1, ARC-M2)")
+            return f"no path of {reach} {steps} steps from {s} reaches {e} (distance {steps}: ARC-M1, ARC-M2)"
         example = ""
         for c in path[1:]:
             if c in self._pos and c != start:
@@ -637,11 +648,15 @@ class ArchimedesState(State):
                 break
             touching = [b.names[x] for j, x in enumerate(self._pos) if j != i and g.block_mask[x] >> c & 1]
             if touching:
-                example = (f"; {s}-{'-'.join(b.names[x] for x in path[1:])}: "
-                           f"{b.names[c]} touches the cube on {touching[0]}")
+                example = (
+                    f"; {s}-{'-'.join(b.names[x] for x in path[1:])}: "
+                    f"{b.names[c]} touches the cube on {touching[0]}"
+                )
                 break
-        return (f"every path of {reach} {steps} steps from {s} to {e} enters a cell that is taken "
-                f"or touches another cube (ARC-M3){example}")
+        return (
+            f"every path of {reach} {steps} steps from {s} to {e} enters a cell that is taken "
+            f"or touches another cube (ARC-M3){example}"
+        )
 
     def _find_path(self, start: int, steps: int, free: int, goal: int, end: int) -> list[int] | None:
         """One path (cells, start first) the ends of :meth:`_ends` allow from ``start`` to ``end``,
@@ -656,8 +671,7 @@ class ArchimedesState(State):
                     nxt |= g.board.neighbour_mask[c]
                 layers.append(nxt & free)
             hits = [
-                k for k in range(1, steps + 1)
-                if layers[k] >> end & 1 and (k == steps or goal >> end & 1)
+                k for k in range(1, steps + 1) if layers[k] >> end & 1 and (k == steps or goal >> end & 1)
             ]
             if end == start or not hits:
                 return None
@@ -704,9 +718,12 @@ class ArchimedesState(State):
             "arrived": self.arrived(),
             "cubes": [
                 [
-                    {"cell": g.board.names[c], "distance": self.distance(c),
-                     "arrived": bool(g.goal_mask[p] >> c & 1)}
-                    for c in self._pos[4 * p: 4 * p + 4]
+                    {
+                        "cell": g.board.names[c],
+                        "distance": self.distance(c),
+                        "arrived": bool(g.goal_mask[p] >> c & 1),
+                    }
+                    for c in self._pos[4 * p : 4 * p + 4]
                 ]
                 for p in range(g.num_players)
             ],
@@ -722,8 +739,11 @@ class ArchimedesState(State):
         if self._end == HOME:
             assert self._winner is not None
             return f"{g.player_name(self._winner)} wins: all four cubes home (cubes home {home})"
-        why = ("every player passed in a row" if self._end == PASSES
-               else f"the move limit of {g.move_limit} plies was reached")
+        why = (
+            "every player passed in a row"
+            if self._end == PASSES
+            else f"the move limit of {g.move_limit} plies was reached"
+        )
         return f"{super().result_text()} ({why}; cubes home {home})"
 
     def evaluate(self) -> list[float]:
@@ -752,7 +772,7 @@ class ArchimedesState(State):
         for p in range(n):
             plan = plans[p]
             goal = g.goal_mask[p]
-            mine = pos[4 * p: 4 * p + 4]
+            mine = pos[4 * p : 4 * p + 4]
             filled = 0
             for c in mine:
                 if goal >> c & 1:
@@ -773,8 +793,7 @@ class ArchimedesState(State):
             else:
                 moves = self._count_moves(p)
             mobility = min(1.0, moves / (4.0 * (CUBES - home)))
-            raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility
-                       - 0.4 * (CUBES - cap))
+            raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.4 * (CUBES - cap))
         out = []
         for p in range(n):
             others = sum(raw[q] for q in range(n) if q != p) / (n - 1)
@@ -825,12 +844,10 @@ class ArchimedesState(State):
         lines.append("")
         for p in range(g.num_players):
             cubes = []
-            for c in self._pos[4 * p: 4 * p + 4]:
+            for c in self._pos[4 * p : 4 * p + 4]:
                 mark = "home" if g.goal_mask[p] >> c & 1 else f"distance {self.distance(c)}"
                 cubes.append(f"{b.names[c]} ({mark})")
-            lines.append(
-                f"{p + 1}: {g.player_name(p)}, to side {g.goal_sides[p]}: " + ", ".join(cubes)
-            )
+            lines.append(f"{p + 1}: {g.player_name(p)}, to side {g.goal_sides[p]}: " + ", ".join(cubes))
         if self._end is None:
             lines.append(f"to move: {g.player_name(self._to_move)}")
         else:
@@ -848,7 +865,7 @@ class ArchimedesState(State):
         planes = [[0.0] * size for _ in range(3 * n + 1)]
         for k in range(n):
             q = (player + k) % n
-            for c in self._pos[4 * q: 4 * q + 4]:
+            for c in self._pos[4 * q : 4 * q + 4]:
                 planes[k][c] = 1.0
                 planes[2 * n][c] = self.distance(c) / 12.0
             for c in _bits(g.goal_mask[q]):
@@ -910,8 +927,9 @@ class _GoalPlan:
                     seen |= region
                     if region.bit_count() > best.bit_count():
                         best = region
-            return sum(1 << gc for gc in goals
-                       if not filled >> gc & 1 and any(best >> m & 1 for m in nbrs[gc]))
+            return sum(
+                1 << gc for gc in goals if not filled >> gc & 1 and any(best >> m & 1 for m in nbrs[gc])
+            )
 
         self.table: dict[int, tuple[int, int]] = {}
 
