@@ -13,7 +13,8 @@ with a reply).
   kept once, exact ties broken at random with the seed) form the next beam. This goes on until
   the beam is empty (or ``depth`` actions). Where a node has more than ``cap`` actions (Athos
   relocations: up to thousands), the best node of the beam tries them all and the others a random
-  sample of ``cap``. ``width=1`` is the greedy agent, one turn at a time.
+  sample of ``cap``; in the replies every node tries at most ``reply_cap``. ``width=1`` is the
+  greedy agent, one turn at a time.
 * **Replies (max^n).** With ``replies=K`` the best ``K`` finished turns are each followed by the
   other players' turns until the mover is to move again (or a chance node, or the end): every
   other player plays the turn its own beam search (width ``reply_width``) rates best for itself,
@@ -55,7 +56,8 @@ class TurnAgent(Agent):
     are judged after the other players' replies (0: none). ``reply_width``: beam width of the
     replies (1: greedy turns). ``depth``: at most this many actions planned in one turn (a node
     deeper is judged as it is). ``cap``: a node of the beam other than the best one tries at most
-    this many of its actions (a random sample; none: all). ``chance_depth``: consecutive chance
+    this many of its actions (a random sample; none: all); ``reply_cap``: the same for every node
+    of the replies. ``chance_depth``: consecutive chance
     nodes averaged over exactly. ``dedupe``: keep one of the nodes with the same position
     (``to_json`` without the history; turn it off for a game whose ``to_json`` does not hold the
     whole position).
@@ -73,6 +75,7 @@ class TurnAgent(Agent):
         depth: int = 64,
         chance_depth: int = 1,
         cap: int | None = 200,
+        reply_cap: int | None = 200,
         dedupe: bool = True,
         time: float | None = None,
     ) -> None:
@@ -82,8 +85,9 @@ class TurnAgent(Agent):
                 raise OptionError(f"turn: {label} is a whole number of at least {low}, not {value!r}")
         if not isinstance(replies, int) or replies < 0:
             raise OptionError(f"turn: replies is a whole number of at least 0, not {replies!r}")
-        if cap is not None and (not isinstance(cap, int) or cap < 1):
-            raise OptionError(f"turn: cap is a whole number of at least 1 or none, not {cap!r}")
+        for label, limit in (("cap", cap), ("reply_cap", reply_cap)):
+            if limit is not None and (not isinstance(limit, int) or limit < 1):
+                raise OptionError(f"turn: {label} is a whole number of at least 1 or none, not {limit!r}")
         if time is not None and (not isinstance(time, (int, float)) or time <= 0):
             raise OptionError(f"turn: time is a positive number of seconds, not {time!r}")
         self.width = width
@@ -92,6 +96,7 @@ class TurnAgent(Agent):
         self.depth = depth
         self.chance_depth = int(chance_depth)
         self.cap = cap
+        self.reply_cap = reply_cap
         self.dedupe = bool(dedupe)
         self.time = None if time is None else float(time)
         self._plan: list[int] = []
@@ -115,7 +120,9 @@ class TurnAgent(Agent):
     def _value(self, state: State, player: int) -> float:
         return expected_value(state, player, self.chance_depth)
 
-    def _beam(self, state: State, width: int) -> list[tuple[float, list[int], State]]:
+    def _beam(
+        self, state: State, width: int, cap_all: int | None = None
+    ) -> list[tuple[float, list[int], State]]:
         """The finished turns of the player to move in ``state``: (value, actions, end state),
         best first (ties in random order)."""
         player = state.current_player
@@ -128,8 +135,11 @@ class TurnAgent(Agent):
             children: list[tuple[float, float, list[int], State]] = []
             for rank, (node, actions) in enumerate(beam):
                 legal = node.legal_actions()
-                if rank > 0 and self.cap is not None and len(legal) > self.cap:
-                    legal = sorted(self.rng.sample(legal, self.cap))
+                limit = self.cap if rank > 0 else None
+                if cap_all is not None:
+                    limit = cap_all if limit is None else min(limit, cap_all)
+                if limit is not None and len(legal) > limit:
+                    legal = sorted(self.rng.sample(legal, limit))
                 for action in legal:
                     child = node.clone()
                     child.apply_action(action)
@@ -167,7 +177,7 @@ class TurnAgent(Agent):
             and turns < 4 * current.game.num_players
         ):
             turns += 1
-            options = self._beam(current, self.reply_width)
+            options = self._beam(current, self.reply_width, self.reply_cap)
             if not options:
                 break
             current = options[0][2]

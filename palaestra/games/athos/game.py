@@ -1214,20 +1214,61 @@ class AthosState(State):
             return f"{names[0]} {verb}{how}"
         return " and ".join(names) + " share the win" + how
 
-    def evaluate(self) -> list[float]:
-        """Own monks' open-path distances against the opponents', in (-1, 1).
+    def flip_distances(self) -> list[int]:
+        """Distance of every node to the summit for the AI, counting rubble as passable at a cost.
 
-        A side's remaining distance is the sum of the open-path distances of its monks in play
-        (arrived monks count 0). A side that has brought in all its monks counts minus half the
-        movement points its finisher kept (ATH-E2 ranks such sides by those points; during that
-        player's movement phase, the points left). The value is ``tanh(diff / (30 * members))``
-        of the difference between the opponents' mean and the own side's: it does not saturate,
-        so a search still tells a large lead from a larger one.
+        Entering an open field (or the summit) costs 1, entering a rubble tile 5 (flip it open
+        for 4 points, then step, ATH-T5), and a rubble tile under an Athos stone cannot be
+        entered (it is never flipped again, ATH-T7). A wall of rubble then lengthens a path by at
+        most what it costs to flip through it. Used by :meth:`evaluate` only; the rules use
+        :meth:`distances`.
+        """
+        b = self.board
+        inf = 1 << 20
+        dist = [inf] * b.size
+        summit = b.summit
+        dist[summit] = 0
+        rubble = self.rubble
+        stone = self.stone
+        adj = b.adj
+        buckets: list[list[int]] = [[summit]]
+        d = 0
+        while d < len(buckets):
+            for w in buckets[d]:
+                if dist[w] != d:
+                    continue
+                if rubble[w]:
+                    if stone[w] >= 0:
+                        continue
+                    nd = d + FLIP_COST + 1
+                else:
+                    nd = d + 1
+                for v in adj[w]:
+                    if nd < dist[v]:
+                        dist[v] = nd
+                        while len(buckets) <= nd:
+                            buckets.append([])
+                        buckets[nd].append(v)
+            d += 1
+        return dist
+
+    def evaluate(self) -> list[float]:
+        """How far each side is from the summit against the opponents, in (-1, 1).
+
+        A side's remaining distance is the sum over its monks in play of :meth:`flip_distances`
+        (arrived monks count 0): rubble counts as a detour or as the flip through it, whichever
+        is shorter. A side that has brought in all its monks counts minus half the movement
+        points its finisher kept (ATH-E2 ranks such sides by those points; during that player's
+        movement phase, the points left). The value is ``tanh(diff / (30 * members))`` of the
+        difference between the opponents' mean and the own side's: it does not saturate, so a
+        search still tells a large lead from a larger one.
         """
         g = self.game
         if self.phase == OVER:
             return self.returns()
-        rem = [float(self.side_distance(s)) for s in range(g.num_sides)]
+        fd = self.flip_distances()
+        monks = self.monks
+        rem = [float(sum(fd[v] for p in g.members[s] for v in monks[p])) for s in range(g.num_sides)]
         for p in self.finishers:
             kept = self.points if (self.phase == MOVE and self.seat == p) else (self.unused[p] or 0)
             rem[g.side_of[p]] = -0.5 * kept
@@ -1236,8 +1277,7 @@ class AthosState(State):
             s = g.side_of[p]
             others = [rem[o] for o in range(g.num_sides) if o != s]
             diff = sum(others) / len(others) - rem[s]
-            scale = 30.0 * len(g.members[s])
-            out.append(math.tanh(diff / scale))
+            out.append(math.tanh(diff / (30.0 * len(g.members[s]))))
         return out
 
     # --- notation --------------------------------------------------------------------------------
