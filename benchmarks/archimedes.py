@@ -69,8 +69,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--depth", type=int, default=4, help="perft depth of the 2-player start")
     args = parser.parse_args()
-    print(f"Archimedes benchmark: Python {sys.version.split()[0]}, {platform.machine()}, "
-          f"{platform.processor() or platform.platform()}")
+    print(
+        f"Archimedes benchmark: Python {sys.version.split()[0]}, {platform.machine()}, "
+        f"{platform.processor() or platform.platform()}"
+    )
     for players, depth in ((2, args.depth), (3, args.depth - 1)):
         game = ArchimedesGame(players=players)
         for d in range(1, depth + 1):
@@ -84,13 +86,14 @@ def main() -> None:
             states = sample_positions(game, max(1, args.games // 4), args.seed)
             rate, mean = generations_per_second(states)
             label = f"{players} players{', revisit' if revisit else ''}"
-            print(f"move generation, {label}: {rate:10,.0f} generations/s over {len(states)} positions "
-                  f"of random games ({mean:.1f} moves each)")
+            print(
+                f"move generation, {label}: {rate:10,.0f} generations/s over {len(states)} positions "
+                f"of random games ({mean:.1f} moves each)"
+            )
     for players in (2, 3):
         game = ArchimedesGame(players=players)
         gps, pps, ends = random_games(game, args.games, args.seed)
-        print(f"random games, {players} players: {gps:6.2f} games/s, {pps:8,.0f} plies/s, "
-              f"ends {dict(ends)}")
+        print(f"random games, {players} players: {gps:6.2f} games/s, {pps:8,.0f} plies/s, ends {dict(ends)}")
 
 
 if __name__ == "__main__":

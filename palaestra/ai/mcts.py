@@ -38,7 +38,7 @@ from typing import Any
 from palaestra.ai.base import Agent, register_agent
 from palaestra.ai.greedy import action_values
 from palaestra.core.errors import OptionError
-from palaestra.core.game import CHANCE, State, sample_outcome
+from palaestra.core.game import CHANCE, TERMINAL, State, sample_outcome
 
 
 def _trusting(state: State) -> bool:
@@ -346,12 +346,14 @@ class MCTSAgent(Agent):
             if not node.children:  # a player to move without actions: treat as a leaf
                 break
             p = node.player
-            explore = self.c * math.sqrt(math.log(node.visits))
+            sqrt = math.sqrt
+            explore = self.c * sqrt(math.log(node.visits))
             best_value = -math.inf
             best_action = -1
             best_child = node
             for a, ch in node.children.items():
-                value = ch.values[p] / ch.visits + explore / math.sqrt(ch.visits)
+                visits = ch.visits
+                value = ch.values[p] / visits + explore / sqrt(visits)
                 if value > best_value:
                     best_value, best_action, best_child = value, a, ch
             _play(state, best_action, trusted)
@@ -392,25 +394,31 @@ class MCTSAgent(Agent):
 
     def _rollout(self, state: State, trusted: bool = False) -> list[float]:
         rng = self.rng
+        randrange = rng.randrange
         limit = self.rollout_depth
         epsilon = self.epsilon
         depth = 0
-        while not state.is_terminal():
+        while True:
+            player = state.current_player
+            if player == TERMINAL:
+                return state.returns()
             if limit is not None and depth >= limit:
                 return _clamped(state.evaluate())
-            if state.is_chance_node():
+            if player == CHANCE:
                 a = sample_outcome(state.chance_outcomes(), rng)
+            elif epsilon > 0.0 and rng.random() < epsilon:
+                values = action_values(state, chance_depth=0)
+                best = max(v for _, v in values)
+                a = rng.choice([x for x, v in values if v == best])
             else:
                 actions = state.legal_actions()
-                if epsilon > 0.0 and rng.random() < epsilon:
-                    values = action_values(state, chance_depth=0)
-                    best = max(v for _, v in values)
-                    a = rng.choice([x for x, v in values if v == best])
-                else:
-                    a = actions[rng.randrange(len(actions))]
-            _play(state, a, trusted)
+                a = actions[randrange(len(actions))]
+            if trusted:
+                state._apply(a)
+                state.history.append(a)
+            else:
+                state.apply_action(a)
             depth += 1
-        return state.returns()
 
 
 def _clamped(values: list[float]) -> list[float]:

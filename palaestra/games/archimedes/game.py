@@ -15,7 +15,7 @@ Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from palaestra.core.errors import (
@@ -29,8 +29,9 @@ from palaestra.core.game import TERMINAL, Game, Option, State, returns_from_rank
 from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
 
 CUBES = 4
-#: entries kept per player in the game's memo of single-cube moves before it is emptied
-_MEMO_LIMIT = 200_000
+#: entries kept per player in each of the game's move memos before it is emptied (a few hundred
+#: bytes an entry)
+_MEMO_LIMIT = 100_000
 #: start side of each player, by player count (ARC-S1, ARC-S2)
 START_SIDES: dict[int, tuple[str, ...]] = {2: ("S", "N"), 3: ("S", "NE", "NW")}
 #: how the game ended
@@ -125,14 +126,37 @@ class ArchimedesGame(Game):
                 ball = grown
         self.reach: tuple[int, ...] = tuple(reach)
         self.reach_tag: tuple[int, ...] = tuple(i << b.size for i in range(b.size << 4))
-        #: per player, a memo of the moves of one cube: key ``(free cells within reach) |
-        #: reach_tag[cell << 4 | steps]``, value the sorted action ids (a pure function of the
-        #: key; emptied when it grows past ``_MEMO_LIMIT``; see ``ArchimedesState._cube_moves``)
-        self._moves_memo: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(n))
+        #: the action ids as shared int objects (the memos hold many of them)
+        self.action_ids: tuple[int, ...] = tuple(range(b.size * b.size + 1))
+        self._new_memos()
         #: what evaluate() knows of each player's goal side (made on first use: _goal_plans)
         self._goal_plans: list[_GoalPlan] | None = None
         #: steps from each cell to the nearest goal cell, per player (for evaluate)
         self.goal_distance: tuple[tuple[int, ...], ...] = tuple(b.distances_to(m) for m in self.goal_mask)
+
+    def _new_memos(self) -> None:
+        """Empty move memos (pure caches: what they hold never changes a result)."""
+        n = self.num_players
+        #: per player, a memo of the moves of one cube: key ``(free cells within reach) |
+        #: reach_tag[cell << 4 | steps]``, value the sorted action ids (a pure function of the
+        #: key; emptied when it grows past ``_MEMO_LIMIT``; see ``ArchimedesState._cube_moves``)
+        self._moves_memo: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(n))
+        #: per player, a memo of :func:`_path_ends` for 3 steps or more (no revisits)
+        self._paths_memo: tuple[dict[int, int], ...] = tuple({} for _ in range(n))
+        self._path_ends = _path_ends_function(
+            self.nbr_bits, self.board.neighbour_mask, self.reach, self.reach_tag
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (and deep-copied) without the memos, which are rebuilt empty."""
+        state = self.__dict__.copy()
+        for key in ("_moves_memo", "_paths_memo", "_path_ends"):
+            del state[key]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._new_memos()
 
     # --- facts -------------------------------------------------------------------------------
     @property
@@ -254,6 +278,53 @@ class ArchimedesGame(Game):
                     )
         state._origin = state.to_position()
         return state
+
+
+def _path_ends_function(
+    nbr_bits: tuple[tuple[tuple[int, int], ...], ...],
+    nmask: tuple[int, ...],
+    reach: tuple[int, ...],
+    tag: tuple[int, ...],
+) -> Callable[[int, int, int, int, dict[int, int]], int]:
+    """The end cells of paths without revisits (ARC-M2, ARC-M3, ARC-M4), memoised by sub-path.
+
+    ``path_ends(c, r, allowed, goal, memo)``: the cells where a cube on ``c`` can stop after
+    exactly ``r >= 3`` more steps, entering only ``allowed`` cells (free, not yet entered: the
+    path so far is in none of them; only the cells within ``r`` steps of ``c`` may be set), or
+    earlier on a ``goal`` cell. The answer depends on ``c``, ``r`` and ``allowed`` alone (for one
+    goal side), so ``memo`` (one per goal side) keeps it under ``allowed | tag[c << 4 | r]``: the
+    paths of a search share their tails, and so do the searches of nearby positions."""
+
+    def path_ends(c: int, r: int, allowed: int, goal: int, memo: dict[int, int]) -> int:
+        key = allowed | tag[c << 4 | r]
+        ends = memo.get(key)
+        if ends is not None:
+            return ends
+        ends = 0
+        r -= 1
+        if r == 2:
+            for m, bit in nbr_bits[c]:
+                if allowed & bit:
+                    if goal & bit:
+                        ends |= bit
+                    rest = allowed & ~bit
+                    for m2, bit2 in nbr_bits[m]:
+                        if rest & bit2:
+                            if goal & bit2:
+                                ends |= bit2
+                            ends |= nmask[m2] & rest & ~bit2
+        else:
+            for m, bit in nbr_bits[c]:
+                if allowed & bit:
+                    if goal & bit:
+                        ends |= bit
+                    ends |= path_ends(m, r, allowed & reach[m << 4 | r] & ~bit, goal, memo)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = ends
+        return ends
+
+    return path_ends
 
 
 def _int_field(doc: Mapping[str, Any], key: str, default: int) -> int:
@@ -482,9 +553,19 @@ class ArchimedesState(State):
             if moves is None:
                 if len(memo) >= _MEMO_LIMIT:
                     memo.clear()
-                first = c * g.size
-                ends = self._ends(c, i & 15, free, goal)
-                moves = memo[key] = tuple(first + e for e in _bits(ends))
+                steps = i & 15
+                if g.revisit or steps < 3:
+                    ends = self._ends(c, steps, free, goal)
+                else:
+                    ends = g._path_ends(c, steps, free & reach[i] & ~(1 << c), goal, g._paths_memo[player])
+                first = c * g.size - 1
+                ids = g.action_ids
+                found_ids = []
+                while ends:
+                    low = ends & -ends
+                    found_ids.append(ids[first + low.bit_length()])
+                    ends ^= low
+                moves = memo[key] = tuple(found_ids)
             if moves:
                 found.append((c, moves))
         return found
