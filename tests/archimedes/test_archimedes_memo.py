@@ -49,7 +49,7 @@ def test_memoised_moves_equal_the_plain_search(players: int, revisit: bool) -> N
             assert s._count_moves(p) == len(plain_moves(s, p))
 
 
-def test_memos_emptied_when_full_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_memos_thinned_when_full_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     states = random_states(ArchimedesGame(players=3), 30, 5)
     expected = [[plain_moves(s, p) for p in range(3)] for s in states]
     monkeypatch.setattr(archimedes_game, "_MEMO_LIMIT", 7)

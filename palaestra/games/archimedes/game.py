@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import Any, ClassVar
 
 from palaestra.core.errors import (
@@ -29,9 +30,18 @@ from palaestra.core.game import TERMINAL, Game, Option, State, returns_from_rank
 from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
 
 CUBES = 4
-#: entries kept per player in each of the game's move memos before it is emptied (a few hundred
-#: bytes an entry)
-_MEMO_LIMIT = 100_000
+#: entries kept per player in each of the game's move memos: when one is full, its older half goes
+#: (an entry takes about 250 bytes in the moves memo, 90 in the paths memo: at most some 17 MB
+#: per player)
+_MEMO_LIMIT = 50_000
+
+
+def _forget_older_half(memo: dict[int, Any]) -> None:
+    """Drop the first half of ``memo`` in insertion order (the entries made longest ago)."""
+    for key in list(islice(memo, len(memo) // 2)):
+        del memo[key]
+
+
 #: start side of each player, by player count (ARC-S1, ARC-S2)
 START_SIDES: dict[int, tuple[str, ...]] = {2: ("S", "N"), 3: ("S", "NE", "NW")}
 #: how the game ended
@@ -139,7 +149,7 @@ class ArchimedesGame(Game):
         n = self.num_players
         #: per player, a memo of the moves of one cube: key ``(free cells within reach) |
         #: reach_tag[cell << 4 | steps]``, value the sorted action ids (a pure function of the
-        #: key; emptied when it grows past ``_MEMO_LIMIT``; see ``ArchimedesState._cube_moves``)
+        #: key; its older half goes when it reaches ``_MEMO_LIMIT``; see ``ArchimedesState._cube_moves``)
         self._moves_memo: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(n))
         #: per player, a memo of :func:`_path_ends` for 3 steps or more (no revisits)
         self._paths_memo: tuple[dict[int, int], ...] = tuple({} for _ in range(n))
@@ -292,17 +302,13 @@ def _path_ends_function(
     exactly ``r >= 3`` more steps, entering only ``allowed`` cells (free, not yet entered: the
     path so far is in none of them; only the cells within ``r`` steps of ``c`` may be set), or
     earlier on a ``goal`` cell. The answer depends on ``c``, ``r`` and ``allowed`` alone (for one
-    goal side), so ``memo`` (one per goal side) keeps it under ``allowed | tag[c << 4 | r]``: the
-    paths of a search share their tails, and so do the searches of nearby positions."""
+    goal side), so for ``r >= 4`` ``memo`` (one per goal side) keeps it under
+    ``allowed | tag[c << 4 | r]``: the paths of a search share their tails, and so do the
+    searches of nearby positions."""
 
     def path_ends(c: int, r: int, allowed: int, goal: int, memo: dict[int, int]) -> int:
-        key = allowed | tag[c << 4 | r]
-        ends = memo.get(key)
-        if ends is not None:
-            return ends
         ends = 0
-        r -= 1
-        if r == 2:
+        if r == 3:  # two steps by cells, the last one by masks: cheaper than the memo
             for m, bit in nbr_bits[c]:
                 if allowed & bit:
                     if goal & bit:
@@ -313,14 +319,19 @@ def _path_ends_function(
                             if goal & bit2:
                                 ends |= bit2
                             ends |= nmask[m2] & rest & ~bit2
-        else:
-            for m, bit in nbr_bits[c]:
-                if allowed & bit:
-                    if goal & bit:
-                        ends |= bit
-                    ends |= path_ends(m, r, allowed & reach[m << 4 | r] & ~bit, goal, memo)
+            return ends
+        key = allowed | tag[c << 4 | r]
+        found = memo.get(key)
+        if found is not None:
+            return found
+        r -= 1
+        for m, bit in nbr_bits[c]:
+            if allowed & bit:
+                if goal & bit:
+                    ends |= bit
+                ends |= path_ends(m, r, allowed & reach[m << 4 | r] & ~bit, goal, memo)
         if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
+            _forget_older_half(memo)
         memo[key] = ends
         return ends
 
@@ -552,7 +563,7 @@ class ArchimedesState(State):
             moves = memo.get(key)
             if moves is None:
                 if len(memo) >= _MEMO_LIMIT:
-                    memo.clear()
+                    _forget_older_half(memo)
                 steps = i & 15
                 if g.revisit or steps < 3:
                     ends = self._ends(c, steps, free, goal)
