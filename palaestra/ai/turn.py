@@ -26,7 +26,8 @@ with a reply).
 * **Budget.** Deterministic: ``width``, ``replies`` and ``reply_width`` fix the work (about
   ``width`` times a greedy turn, plus ``replies * reply_width`` greedy turns of each opponent).
   ``time`` (seconds per plan, default none) is only a safety net: once it is spent the beam
-  narrows to one node and no more replies are judged, which makes the play depend on the machine.
+  narrows to its best node and no more replies are judged (if none was, the own values decide),
+  which makes the play depend on the machine.
 """
 
 from __future__ import annotations
@@ -134,6 +135,8 @@ class TurnAgent(Agent):
             depth += 1
             children: list[tuple[float, float, list[int], State]] = []
             for rank, (node, actions) in enumerate(beam):
+                if rank > 0 and self._out_of_time():
+                    break
                 legal = node.legal_actions()
                 limit = self.cap if rank > 0 else None
                 if cap_all is not None:
@@ -195,7 +198,7 @@ class TurnAgent(Agent):
             judged: list[tuple[float, int, list[int]]] = []
             seen: set[str] = set()
             for index, (_, actions, end) in enumerate(turns):
-                if len(judged) >= self.replies or (judged and self._out_of_time()):
+                if len(judged) >= self.replies or self._out_of_time():
                     break
                 if self.dedupe:
                     key = position_key(end)
@@ -203,8 +206,9 @@ class TurnAgent(Agent):
                         continue
                     seen.add(key)
                 judged.append((self._after_replies(end, player), index, actions))
-            judged.sort(key=lambda e: (-e[0], e[1]))
-            out = [(v, actions) for v, _, actions in judged]
+            if judged:  # else out of time before the first reply: the own values stand
+                judged.sort(key=lambda e: (-e[0], e[1]))
+                out = [(v, actions) for v, _, actions in judged]
         self.last["seconds"] = perf_counter() - start
         return out
 

@@ -242,7 +242,7 @@ def random_position(game: Game, rng: random.Random, max_plies: int) -> State | N
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=lambda s: s[0] + "".join(f"-{k}{v}" for k, v in s[1].items()))
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), replies=st.sampled_from([0, 1]))
 def test_plays_only_legal_actions_in_real_games(
     setup: tuple[str, dict[str, Any]], seed: int, replies: int
@@ -252,7 +252,7 @@ def test_plays_only_legal_actions_in_real_games(
     state = random_position(game, rng, 150)
     if state is None:
         return
-    agent = TurnAgent(seed=seed, width=2, replies=replies, cap=15)
+    agent = TurnAgent(seed=seed, width=2, replies=replies, cap=10, reply_cap=10)
     # a few consecutive actions: the first plans, the next ones follow the plan
     for _ in range(4):
         if state.is_terminal():
@@ -265,6 +265,7 @@ def test_plays_only_legal_actions_in_real_games(
         action = agent.select_action(state)
         assert action in state.legal_actions()
         assert state.to_json() == before
-        for a, _ in agent.analyse(state, top=3):
-            assert a in state.legal_actions()
         state.apply_action(action)
+    if not state.is_terminal() and not state.is_chance_node():
+        hints = agent.analyse(state, top=3)
+        assert hints and all(a in state.legal_actions() for a, _ in hints)
