@@ -4,7 +4,8 @@
 
 Prints perft(1..depth) of the 2-player start (and perft(1..depth-1) of the 3-player start) with
 the time of each, the legal-move generations per second over positions sampled from random games
-(each generation from scratch, no cache), and random games per second (uniformly random legal
+(each generation without the state's cache of legal actions; first with the game's move memos
+emptied before each pass, then with them warm), and random games per second (uniformly random legal
 actions, default options: move limit 1000 plies). Times are CPU seconds of this process
 (time.process_time), so that other work on the machine does not distort them.
 """
@@ -35,11 +36,17 @@ def sample_positions(game: ArchimedesGame, games: int, seed: int) -> list[Archim
     return out
 
 
-def generations_per_second(states: list[ArchimedesState], rounds: int = 3) -> tuple[float, float]:
-    """Best of ``rounds`` passes over ``states``; returns (generations/s, mean moves)."""
+def generations_per_second(
+    states: list[ArchimedesState], rounds: int = 3, cold: bool = True
+) -> tuple[float, float]:
+    """Best of ``rounds`` passes over ``states``; returns (generations/s, mean moves). ``cold``: the
+    game's move memos are emptied before each pass (else they hold every position's moves)."""
     best = 0.0
     moves = 0
     for _ in range(rounds):
+        if cold:
+            for game in {id(s.game): s.game for s in states}.values():
+                game._new_memos()
         start = perf_counter()
         moves = 0
         for state in states:
@@ -85,10 +92,12 @@ def main() -> None:
             game = ArchimedesGame(players=players, revisit=revisit)
             states = sample_positions(game, max(1, args.games // 4), args.seed)
             rate, mean = generations_per_second(states)
+            warm, _ = generations_per_second(states, cold=False)
             label = f"{players} players{', revisit' if revisit else ''}"
             print(
-                f"move generation, {label}: {rate:10,.0f} generations/s over {len(states)} positions "
-                f"of random games ({mean:.1f} moves each)"
+                f"move generation, {label}: {rate:10,.0f} generations/s (memos emptied first), "
+                f"{warm:10,.0f} (memos warm) over {len(states)} positions of random games "
+                f"({mean:.1f} moves each)"
             )
     for players in (2, 3):
         game = ArchimedesGame(players=players)

@@ -100,6 +100,8 @@ class ArchimedesGame(Game):
         self.board: Board = default_board()
         b = self.board
         n = self.num_players
+        #: the number of players (``num_players``, as a plain attribute for speed)
+        self.players = n
         self.size = b.size
         #: the action id of a pass
         self.pass_action = b.size * b.size
@@ -626,7 +628,7 @@ class ArchimedesState(State):
         self._legal = None
         if action == g.pass_action:
             self._passes += 1
-            if self._passes >= g.num_players:
+            if self._passes >= g.players:
                 self._end = PASSES  # ARC-M6
         else:
             start, end = divmod(action, g.size)
@@ -638,7 +640,7 @@ class ArchimedesState(State):
             if g.goal_mask[p] >> end & 1 and self._home(p) == CUBES:
                 self._end, self._winner = HOME, p  # ARC-E1
         self._ply += 1
-        self._to_move = (p + 1) % g.num_players
+        self._to_move = (p + 1) % g.players
         if self._end is None and self._ply >= g.move_limit:
             self._end = LIMIT
 
@@ -855,7 +857,7 @@ class ArchimedesState(State):
         if self._end is not None:
             return self.returns()
         g = self.game
-        n = g.num_players
+        n = g.players
         raw = []
         pos = self._pos
         occ = self._occ
