@@ -57,26 +57,28 @@ def test_memos_thinned_when_full_change_nothing(monkeypatch: pytest.MonkeyPatch)
     for s, moves in zip(states, expected, strict=True):
         t = g.state_from_position(s.to_position())
         assert [t._generate(p) for p in range(3)] == moves
-        assert all(len(m) <= 7 for m in g._moves_memo) and all(len(m) <= 7 for m in g._paths_memo)
+        assert all(len(m) <= 7 for m in g._moves_memo)
 
 
-def test_path_ends_equal_the_depth_first_search() -> None:
-    """The sub-path memo (paths of 3 steps or more without revisits) against ``_ends``."""
-    g = ArchimedesGame(players=2)
+def test_path_tables_equal_the_depth_first_search() -> None:
+    """Moves of 3 to 7 steps come from tables of paths: their ends against ``_ends`` (ARC-M2, ARC-M3,
+    ARC-M4: exact length, free cells, early stop on a goal cell)."""
+    g = ArchimedesGame(players=3)
     s = g.new_initial_state()
     rng = random.Random(3)
-    memos: list[dict[int, int]] = [{}, {}]  # one per goal side, as in the game
-    for _ in range(400):
+    for _ in range(300):
         c = rng.randrange(g.size)
-        steps = rng.randrange(3, 9)
+        steps = rng.randrange(3, 8)
         free = g.all_mask
         for _ in range(rng.randrange(0, 40)):
             free &= ~(1 << rng.randrange(g.size))
-        free |= 1 << c
-        side = rng.randrange(2)
-        goal = g.goal_mask[side]
-        allowed = free & g.reach[c << 4 | steps] & ~(1 << c)
-        assert g._path_ends(c, steps, allowed, goal, memos[side]) == s._ends(c, steps, free, goal)
+        player = rng.randrange(3)
+        cells_of, end_of = g._path_table(c, steps, player)
+        ends = 0
+        for cells, end in zip(cells_of, end_of, strict=True):
+            if cells & ~free == 0:
+                ends |= end
+        assert ends == s._ends(c, steps, free | 1 << c, g.goal_mask[player])
 
 
 def test_evaluate_is_the_same_with_or_without_cached_moves() -> None:
@@ -112,7 +114,7 @@ def test_a_game_pickles_and_copies_without_its_memos() -> None:
     states = random_states(g, 10, 4)
     expected = [s.legal_actions() for s in states]
     for other in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
-        assert other == g and not any(other._moves_memo) and not any(other._paths_memo)
+        assert other == g and not any(other._moves_memo) and not other._path_tables
         for s, legal in zip(states, expected, strict=True):
             assert other.state_from_position(s.to_position()).legal_actions() == legal
         assert any(other._moves_memo)

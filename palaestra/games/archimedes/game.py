@@ -15,7 +15,7 @@ Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from itertools import islice
 from typing import Any, ClassVar
 
@@ -30,10 +30,12 @@ from palaestra.core.game import TERMINAL, Game, Option, State, returns_from_rank
 from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
 
 CUBES = 4
-#: entries kept per player in each of the game's move memos: when one is full, its older half goes
-#: (an entry takes about 250 bytes in the moves memo, 90 in the paths memo: at most some 17 MB
-#: per player)
+#: entries kept per player in the game's memo of single-cube moves: when it is full, its older
+#: half goes (an entry takes about 250 bytes: at most some 12 MB per player)
 _MEMO_LIMIT = 50_000
+#: moves of 3 to this many steps (no revisits) are found with the tables of paths of
+#: ``ArchimedesGame._path_table`` (at most some 4 MB per player), longer ones (rare) by a search
+_TABLE_STEPS = 7
 
 
 def _forget_older_half(memo: dict[int, Any]) -> None:
@@ -153,16 +155,38 @@ class ArchimedesGame(Game):
         #: reach_tag[cell << 4 | steps]``, value the sorted action ids (a pure function of the
         #: key; its older half goes when it reaches ``_MEMO_LIMIT``; see ``ArchimedesState._cube_moves``)
         self._moves_memo: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(n))
-        #: per player, a memo of :func:`_path_ends` for 3 steps or more (no revisits)
-        self._paths_memo: tuple[dict[int, int], ...] = tuple({} for _ in range(n))
-        self._path_ends = _path_ends_function(
-            self.nbr_bits, self.board.neighbour_mask, self.reach, self.reach_tag
-        )
+        #: paths without revisits, made on first use: see :meth:`_path_table`
+        self._path_tables: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    def _path_table(self, start: int, steps: int, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Every path without revisits from ``start`` (ARC-M2) that may end a move of ``player``:
+        those of exactly ``steps`` steps and the shorter ones that end on one of the player's goal
+        cells (ARC-M4), as two tuples: the cells each path enters (a mask, its end included) and
+        its end cell (a bit). A cube on ``start`` can end a move on the end of every path whose
+        cells are all free (ARC-M3). Made on first use and kept; one table is about
+        ``3 * 2 ** (steps - 1)`` paths."""
+        key = ((start << 4 | steps) << 2) + player
+        table = self._path_tables.get(key)
+        if table is None:
+            goal = self.goal_mask[player]
+            nbrs = self.board.neighbours
+            paths: dict[tuple[int, int], None] = {}  # an ordered set
+            stack = [(start, 0, 0)]
+            while stack:
+                c, cells, k = stack.pop()
+                if k == steps or (k and goal >> c & 1):
+                    paths[cells, 1 << c] = None
+                if k < steps:
+                    for m in nbrs[c]:
+                        if m != start and not cells >> m & 1:
+                            stack.append((m, cells | 1 << m, k + 1))
+            table = self._path_tables[key] = (tuple(m for m, _ in paths), tuple(e for _, e in paths))
+        return table
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (and deep-copied) without the memos, which are rebuilt empty."""
         state = self.__dict__.copy()
-        for key in ("_moves_memo", "_paths_memo", "_path_ends"):
+        for key in ("_moves_memo", "_path_tables"):
             del state[key]
         return state
 
@@ -290,54 +314,6 @@ class ArchimedesGame(Game):
                     )
         state._origin = state.to_position()
         return state
-
-
-def _path_ends_function(
-    nbr_bits: tuple[tuple[tuple[int, int], ...], ...],
-    nmask: tuple[int, ...],
-    reach: tuple[int, ...],
-    tag: tuple[int, ...],
-) -> Callable[[int, int, int, int, dict[int, int]], int]:
-    """The end cells of paths without revisits (ARC-M2, ARC-M3, ARC-M4), memoised by sub-path.
-
-    ``path_ends(c, r, allowed, goal, memo)``: the cells where a cube on ``c`` can stop after
-    exactly ``r >= 3`` more steps, entering only ``allowed`` cells (free, not yet entered: the
-    path so far is in none of them; only the cells within ``r`` steps of ``c`` may be set), or
-    earlier on a ``goal`` cell. The answer depends on ``c``, ``r`` and ``allowed`` alone (for one
-    goal side), so for ``r >= 4`` ``memo`` (one per goal side) keeps it under
-    ``allowed | tag[c << 4 | r]``: the paths of a search share their tails, and so do the
-    searches of nearby positions."""
-
-    def path_ends(c: int, r: int, allowed: int, goal: int, memo: dict[int, int]) -> int:
-        ends = 0
-        if r == 3:  # two steps by cells, the last one by masks: cheaper than the memo
-            for m, bit in nbr_bits[c]:
-                if allowed & bit:
-                    if goal & bit:
-                        ends |= bit
-                    rest = allowed & ~bit
-                    for m2, bit2 in nbr_bits[m]:
-                        if rest & bit2:
-                            if goal & bit2:
-                                ends |= bit2
-                            ends |= nmask[m2] & rest & ~bit2
-            return ends
-        key = allowed | tag[c << 4 | r]
-        found = memo.get(key)
-        if found is not None:
-            return found
-        r -= 1
-        for m, bit in nbr_bits[c]:
-            if allowed & bit:
-                if goal & bit:
-                    ends |= bit
-                ends |= path_ends(m, r, allowed & reach[m << 4 | r] & ~bit, goal, memo)
-        if len(memo) >= _MEMO_LIMIT:
-            _forget_older_half(memo)
-        memo[key] = ends
-        return ends
-
-    return path_ends
 
 
 def _int_field(doc: Mapping[str, Any], key: str, default: int) -> int:
@@ -567,10 +543,15 @@ class ArchimedesState(State):
                 if len(memo) >= _MEMO_LIMIT:
                     _forget_older_half(memo)
                 steps = i & 15
-                if g.revisit or steps < 3:
-                    ends = self._ends(c, steps, free, goal)
+                if 3 <= steps <= _TABLE_STEPS and not g.revisit:
+                    cells_of, end_of = g._path_table(c, steps, player)
+                    taken = all_mask & ~free
+                    ends = 0
+                    for cells, end in zip(cells_of, end_of, strict=True):
+                        if not cells & taken:
+                            ends |= end
                 else:
-                    ends = g._path_ends(c, steps, free & reach[i] & ~(1 << c), goal, g._paths_memo[player])
+                    ends = self._ends(c, steps, free, goal)
                 first = c * g.size - 1
                 ids = g.action_ids
                 found_ids = []
