@@ -544,7 +544,8 @@ class ArchimedesState(State):
                     _forget_older_half(memo)
                 steps = i & 15
                 if 3 <= steps <= _TABLE_STEPS and not g.revisit:
-                    cells_of, end_of = g._path_table(c, steps, player)
+                    table = g._path_tables.get(((c << 4 | steps) << 2) + player)
+                    cells_of, end_of = table or g._path_table(c, steps, player)
                     taken = all_mask & ~free
                     ends = 0
                     for cells, end in zip(cells_of, end_of, strict=True):
