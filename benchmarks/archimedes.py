@@ -5,8 +5,9 @@
 Prints perft(1..depth) of the 2-player start (and perft(1..depth-1) of the 3-player start) with
 the time of each, the legal-move generations per second over positions sampled from random games
 (each generation without the state's cache of legal actions; first with the game's move memos
-emptied before each pass, then with them warm), and random games per second (uniformly random legal
-actions, default options: move limit 1000 plies). Times are CPU seconds of this process
+emptied before each pass, then with them warm) with the time to make all the game's path tables
+(once per game object), and random games per second (uniformly random legal actions, default
+options: move limit 1000 plies). Times are CPU seconds of this process
 (time.process_time), so that other work on the machine does not distort them.
 """
 
@@ -40,13 +41,14 @@ def generations_per_second(
     states: list[ArchimedesState], rounds: int = 3, cold: bool = True
 ) -> tuple[float, float]:
     """Best of ``rounds`` passes over ``states``; returns (generations/s, mean moves). ``cold``: the
-    game's move memos are emptied before each pass (else they hold every position's moves)."""
+    game's memos of single-cube moves are emptied before each pass (else they hold every position's
+    moves); the game's tables of paths, made once per game, stay."""
     best = 0.0
     moves = 0
     for _ in range(rounds):
         if cold:
             for game in {id(s.game): s.game for s in states}.values():
-                game._new_memos()
+                game._empty_moves_memo()
         start = perf_counter()
         moves = 0
         for state in states:
@@ -91,6 +93,13 @@ def main() -> None:
         for revisit in (False, True):
             game = ArchimedesGame(players=players, revisit=revisit)
             states = sample_positions(game, max(1, args.games // 4), args.seed)
+            fresh = ArchimedesGame(players=players)  # path tables (used without revisit only)
+            start = perf_counter()
+            for c in range(fresh.size):
+                for steps in range(3, 8):
+                    for p in range(players):
+                        fresh._path_table(c, steps, p)
+            tables = perf_counter() - start
             rate, mean = generations_per_second(states)
             warm, _ = generations_per_second(states, cold=False)
             label = f"{players} players{', revisit' if revisit else ''}"
@@ -98,6 +107,7 @@ def main() -> None:
                 f"move generation, {label}: {rate:10,.0f} generations/s (memos emptied first), "
                 f"{warm:10,.0f} (memos warm) over {len(states)} positions of random games "
                 f"({mean:.1f} moves each)"
+                + ("" if revisit else f"; all path tables made in {tables:.3f} s CPU")
             )
     for players in (2, 3):
         game = ArchimedesGame(players=players)

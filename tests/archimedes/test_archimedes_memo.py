@@ -73,9 +73,9 @@ def test_path_tables_equal_the_depth_first_search() -> None:
         for _ in range(rng.randrange(0, 40)):
             free &= ~(1 << rng.randrange(g.size))
         player = rng.randrange(3)
-        cells_of, end_of = g._path_table(c, steps, player)
+        cells_of, end_of, early_cells, early_ends = g._path_table(c, steps, player)
         ends = 0
-        for cells, end in zip(cells_of, end_of, strict=True):
+        for cells, end in zip(cells_of + early_cells, end_of + early_ends, strict=True):
             if cells & ~free == 0:
                 ends |= end
         assert ends == s._ends(c, steps, free | 1 << c, g.goal_mask[player])

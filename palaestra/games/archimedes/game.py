@@ -38,6 +38,10 @@ _MEMO_LIMIT = 50_000
 _TABLE_STEPS = 7
 
 
+#: the paths of ArchimedesGame._path_table: cells entered and end, exact length and early stops
+_PathTable = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
 def _forget_older_half(memo: dict[int, Any]) -> None:
     """Drop the first half of ``memo`` in insertion order (the entries made longest ago)."""
     for key in list(islice(memo, len(memo) // 2)):
@@ -142,6 +146,8 @@ class ArchimedesGame(Game):
         self.reach_tag: tuple[int, ...] = tuple(i << b.size for i in range(b.size << 4))
         #: the action ids as shared int objects (the memos hold many of them)
         self.action_ids: tuple[int, ...] = tuple(range(b.size * b.size + 1))
+        #: paths without revisits, made on first use: see :meth:`_path_table`
+        self._path_tables: dict[int, _PathTable] = {}
         self._new_memos()
         #: what evaluate() knows of each player's goal side (made on first use: _goal_plans)
         self._goal_plans: list[_GoalPlan] | None = None
@@ -149,38 +155,59 @@ class ArchimedesGame(Game):
         self.goal_distance: tuple[tuple[int, ...], ...] = tuple(b.distances_to(m) for m in self.goal_mask)
 
     def _new_memos(self) -> None:
-        """Empty move memos (pure caches: what they hold never changes a result)."""
+        """Empty move memos and path tables (pure caches: they never change a result)."""
+        self._path_tables = {}
+        self._empty_moves_memo()
+
+    def _empty_moves_memo(self) -> None:
+        """Empty the memos of single-cube moves (the path tables stay)."""
         n = self.num_players
         #: per player, a memo of the moves of one cube: key ``(free cells within reach) |
         #: reach_tag[cell << 4 | steps]``, value the sorted action ids (a pure function of the
         #: key; its older half goes when it reaches ``_MEMO_LIMIT``; see ``ArchimedesState._cube_moves``)
         self._moves_memo: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(n))
-        #: paths without revisits, made on first use: see :meth:`_path_table`
-        self._path_tables: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
-    def _path_table(self, start: int, steps: int, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Every path without revisits from ``start`` (ARC-M2) that may end a move of ``player``:
-        those of exactly ``steps`` steps and the shorter ones that end on one of the player's goal
-        cells (ARC-M4), as two tuples: the cells each path enters (a mask, its end included) and
-        its end cell (a bit). A cube on ``start`` can end a move on the end of every path whose
-        cells are all free (ARC-M3). Made on first use and kept; one table is about
-        ``3 * 2 ** (steps - 1)`` paths."""
+    def _path_table(self, start: int, steps: int, player: int) -> _PathTable:
+        """The paths without revisits from ``start`` (ARC-M2) that may end a move of ``player``:
+        ``(cells, ends, early cells, early ends)``. ``cells``/``ends``: every path of exactly
+        ``steps`` steps, the cells it enters as a mask (its end included) and its end as a bit
+        (the same tuples for every player); ``early ...``: the shorter paths that end on one of
+        the player's goal cells (ARC-M4; most often none). A cube on ``start`` can end a move on
+        the end of every path whose cells are all free (ARC-M3). Made on first use and kept; one
+        table is at most ``3 * 2 ** (steps - 1)`` paths."""
         key = ((start << 4 | steps) << 2) + player
         table = self._path_tables.get(key)
         if table is None:
             goal = self.goal_mask[player]
+            full = self._path_tables.get(key - player + 3)
+            exact: dict[tuple[int, int], None] = {}  # ordered sets
+            early: dict[tuple[int, int], None] = {}
             nbrs = self.board.neighbours
-            paths: dict[tuple[int, int], None] = {}  # an ordered set
             stack = [(start, 0, 0)]
             while stack:
                 c, cells, k = stack.pop()
-                if k == steps or (k and goal >> c & 1):
-                    paths[cells, 1 << c] = None
-                if k < steps:
+                if k == steps:
+                    exact[cells, 1 << c] = None
+                    continue
+                if k and goal >> c & 1:
+                    early[cells, 1 << c] = None
+                if full is None or k + 1 < steps:  # the full length only when not made yet
                     for m in nbrs[c]:
                         if m != start and not cells >> m & 1:
                             stack.append((m, cells | 1 << m, k + 1))
-            table = self._path_tables[key] = (tuple(m for m, _ in paths), tuple(e for _, e in paths))
+            if full is None:  # slot 3 (never a player): the exact paths, shared by the players
+                full = self._path_tables[key - player + 3] = (
+                    tuple(m for m, _ in exact),
+                    tuple(e for _, e in exact),
+                    (),
+                    (),
+                )
+            table = self._path_tables[key] = (
+                full[0],
+                full[1],
+                tuple(m for m, _ in early),
+                tuple(e for _, e in early),
+            )
         return table
 
     def __getstate__(self) -> dict[str, Any]:
@@ -545,10 +572,13 @@ class ArchimedesState(State):
                 steps = i & 15
                 if 3 <= steps <= _TABLE_STEPS and not g.revisit:
                     table = g._path_tables.get(((c << 4 | steps) << 2) + player)
-                    cells_of, end_of = table or g._path_table(c, steps, player)
+                    cells_of, end_of, early_cells, early_ends = table or g._path_table(c, steps, player)
                     taken = all_mask & ~free
                     ends = 0
                     for cells, end in zip(cells_of, end_of, strict=True):
+                        if not cells & taken:
+                            ends |= end
+                    for cells, end in zip(early_cells, early_ends, strict=True):
                         if not cells & taken:
                             ends |= end
                 else:
