@@ -43,9 +43,10 @@ _PathTable = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int,
 
 
 def _forget_older_half(memo: dict[int, Any]) -> None:
-    """Drop the first half of ``memo`` in insertion order (the entries made longest ago)."""
+    """Drop the first half of ``memo`` in insertion order (the entries made longest ago). Safe if
+    two threads searching the same game do it at once (``pop``: a key may be gone already)."""
     for key in list(islice(memo, len(memo) // 2)):
-        del memo[key]
+        memo.pop(key, None)
 
 
 #: start side of each player, by player count (ARC-S1, ARC-S2)
