@@ -3,14 +3,18 @@
 A level is an agent spec chosen per game (and player count) the first time the level agent sees
 a state of that game. The table below is the single source of truth; docs/ai.md explains it and
 gives the measured strength. Parameters given to a level (``expert:workers=2``, ``strong:time=3``)
-override those of its spec.
+override those of its spec. As a level is a different kind of agent in different games, a
+parameter that the level's agent for the game at hand does not take, but another agent does
+(``strong:iterations=150`` where ``strong`` is greedy), is left out for that game; a parameter
+that no agent takes is an error.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
-from palaestra.ai.base import Agent, make_agent, parse_spec, register_agent
+from palaestra.ai.base import AGENTS, Agent, make_agent, parse_spec, register_agent
 from palaestra.core.errors import OptionError
 from palaestra.core.game import State
 
@@ -23,17 +27,18 @@ LEVELS: dict[str, dict[str, str]] = {
     },
     "casual": {
         "*": "greedy:noise=0.02",
-        "archimedes": "mcts:iterations=100,rollout_depth=0,c=0.1",
+        "archimedes/3": "greedy:epsilon=0.2",
         "athos": "greedy:epsilon=0.15",
     },
     "strong": {
         "*": "mcts:iterations=1000,rollout_depth=20",
-        "archimedes": "mcts:iterations=300,rollout_depth=8",
+        "archimedes": "mcts:iterations=300,rollout_depth=0,c=0.02",
+        "archimedes/3": "greedy:noise=0.02",
         "athos": "greedy",
     },
     "expert": {
-        "*": "mcts:time=3,iterations=200000,rollout_depth=20",
-        "archimedes": "mcts:time=3,iterations=200000,rollout_depth=8",
+        "*": "mcts:time=9,iterations=5000,rollout_depth=20",
+        "archimedes": "mcts:time=9,iterations=3000,rollout_depth=0,c=0.02",
         "athos": "mcts:time=2,turn_time=8,iterations=50000,rollout_depth=0,widen=2,order=eval,c=0.05",
     },
 }
@@ -66,7 +71,12 @@ class LevelAgent(Agent):
         key = (state.game.name, state.game.num_players)
         if self._agent is None or self._for != key:
             name, params = parse_spec(level_spec(self.level, *key))
-            params.update(self.overrides)
+            taken = _parameters(name)
+            for param, value in self.overrides.items():
+                if taken is None or param in taken:
+                    params[param] = value
+                elif not any(param in (_parameters(other) or ()) for other in AGENTS):
+                    raise OptionError(f"{self.level}: no agent takes the parameter {param!r}")
             spec = name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
             self._agent = make_agent(spec, seed=self.seed)
             self._for = key
@@ -86,6 +96,20 @@ class LevelAgent(Agent):
     def close(self) -> None:
         if self._agent is not None:
             self._agent.close()
+
+
+def _parameters(agent_name: str) -> set[str] | None:
+    """The keyword parameters agent ``agent_name`` takes (``None``: any, or unknown agent)."""
+    factory = AGENTS.get(agent_name)
+    if factory is None:
+        return None
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return None
+    return {p.name for p in params if p.name != "seed"}
 
 
 def _level_factory(level: str) -> Any:

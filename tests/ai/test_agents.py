@@ -111,6 +111,27 @@ def test_level_overrides_reach_the_agent() -> None:
     assert isinstance(inner, MCTSAgent) and inner.iterations == 30 and inner.last.iterations == 30
 
 
+def test_level_leaves_out_a_budget_its_agent_for_this_game_does_not_take() -> None:
+    # `strong` is greedy in Athos and MCTS elsewhere: an MCTS budget must not break Athos
+    # (the server's analysis asks for strong:iterations=150,rollout_depth=6 in every game).
+    from palaestra.core.registry import load_game
+
+    agent = make_agent("strong:iterations=30,rollout_depth=2", seed=3)
+    assert isinstance(agent, LevelAgent)
+    athos = load_game("athos").new_initial_state(1)
+    ranked = agent.analyse(athos, 2)
+    assert len(ranked) == 2 and all(a in athos.legal_actions() for a, _ in ranked)
+    assert isinstance(agent.agent_for(athos), GreedyAgent)
+    inner = agent.agent_for(TTTGame().new_initial_state())
+    assert isinstance(inner, MCTSAgent) and inner.iterations == 30
+
+
+def test_level_rejects_a_parameter_no_agent_takes() -> None:
+    agent = make_agent("strong:bogus=1", seed=3)
+    with pytest.raises(OptionError, match="bogus"):
+        agent.select_action(TTTGame().new_initial_state())
+
+
 # --- greedy --------------------------------------------------------------------------------------------
 def test_greedy_takes_an_immediate_win() -> None:
     # X: 0 1, O: 3 4 -> X to move wins with 2
