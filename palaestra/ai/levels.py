@@ -39,7 +39,8 @@ LEVELS: dict[str, dict[str, str]] = {
     "expert": {
         "*": "mcts:time=9,iterations=5000,rollout_depth=20",
         "archimedes": "mcts:time=9,iterations=3000,rollout_depth=0,c=0.02",
-        "athos": "mcts:time=2,turn_time=8,iterations=50000,rollout_depth=0,widen=2,order=eval,c=0.05",
+        "athos": "turn:width=3,replies=3,cap=100,reply_cap=100,time=6",
+        "athos/3": "turn:width=5,replies=4,cap=100,reply_cap=100,time=6",
     },
 }
 

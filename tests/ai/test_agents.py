@@ -97,7 +97,7 @@ def test_every_level_has_a_spec_for_every_game() -> None:
             for players in (2, 3, 4):
                 name, _ = parse_spec(level_spec(level, game, players))
                 make_agent(level_spec(level, game, players), seed=0)
-                assert name in ("greedy", "mcts")
+                assert name in ("greedy", "mcts", "turn")
     assert set(LEVELS) == set(LEVEL_NAMES)
 
 
