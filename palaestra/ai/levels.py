@@ -31,7 +31,7 @@ LEVELS: dict[str, dict[str, str]] = {
         "athos": "greedy:epsilon=0.15",
     },
     "strong": {
-        "*": "mcts:iterations=1000,rollout_depth=20",
+        "*": "mcts:iterations=300,rollout_depth=20",
         "archimedes": "mcts:iterations=300,rollout_depth=0,c=0.02",
         "archimedes/3": "greedy:noise=0.02",
         "athos": "greedy",
