@@ -368,4 +368,3 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.render()
-

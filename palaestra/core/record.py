@@ -124,8 +124,7 @@ class Record:
             raise RecordError("the record states a result but the game is not over after its moves")
         if [float(x) for x in self.result.get("returns", [])] != state.returns():
             raise RecordError(
-                f"the record states returns {self.result.get('returns')}, "
-                f"the moves give {state.returns()}"
+                f"the record states returns {self.result.get('returns')}, the moves give {state.returns()}"
             )
 
     # --- JSON --------------------------------------------------------------------------------

@@ -122,8 +122,11 @@ def test_perft_from_a_position_and_divide() -> None:
 def test_perft_counts_a_pass_as_a_move() -> None:
     s = position({"cubes": [["g2", "g10", "a2", "a8"], ["h2", "h4", "h6", "h8"]], "to_move": 1})
     assert perft(s, 1) == 1
-    assert perft(s, 2) == len(game().state_from_position(
-        {"cubes": [["g2", "g10", "a2", "a8"], ["h2", "h4", "h6", "h8"]], "to_move": 0}).legal_actions())
+    assert perft(s, 2) == len(
+        game()
+        .state_from_position({"cubes": [["g2", "g10", "a2", "a8"], ["h2", "h4", "h6", "h8"]], "to_move": 0})
+        .legal_actions()
+    )
 
 
 # --- positions ------------------------------------------------------------------------------------
@@ -154,16 +157,22 @@ def test_position_defaults_and_inferred_players() -> None:
         ({"cubes": "a2"}, "'cubes' is a list with one list of cell names per player"),
         ({"cubes": [["a2", "a4", "a6"], ["h2", "h4", "h6", "h8"]]}, "player 1 (S) has 3 cubes, not 4"),
         ({"cubes": [["a2", "a4", "a6", "z9"], ["h2", "h4", "h6", "h8"]]}, "player 1 (S): 'z9' is not a cell"),
-        ({"cubes": [["a2", "a4", "a6", "a8"], ["h2", "h4", "h6", "a8"]]},
-         "two cubes on a8 (player 1 (S) and player 2 (N))"),
-        ({"cubes": [["a2", "a4", "a6", "a8"], ["h2", "h4", "h6", "h8"]], "players": 3},
-         "'cubes' has 2 lists, one per player: 3 are needed"),
+        (
+            {"cubes": [["a2", "a4", "a6", "a8"], ["h2", "h4", "h6", "a8"]]},
+            "two cubes on a8 (player 1 (S) and player 2 (N))",
+        ),
+        (
+            {"cubes": [["a2", "a4", "a6", "a8"], ["h2", "h4", "h6", "h8"]], "players": 3},
+            "'cubes' has 2 lists, one per player: 3 are needed",
+        ),
         ({"cubes": start_cubes(2), "players": 4}, "option 'players' is one of 2, 3"),
         ({"cubes": start_cubes(2), "to_move": 2}, "'to_move' is a player number from 0 to 1, not 2"),
         ({"cubes": start_cubes(2), "to_move": "1"}, "'to_move' is a whole number"),
         ({"cubes": start_cubes(2), "passes": 3}, "'passes' (passes in a row) is from 0 to 2"),
-        ({"cubes": start_cubes(2), "to_move": 1, "passes": 1},
-         "'passes' is 1, but player 1 (S) has a legal move here (a2-b4) and cannot have passed"),
+        (
+            {"cubes": start_cubes(2), "to_move": 1, "passes": 1},
+            "'passes' is 1, but player 1 (S) has a legal move here (a2-b4) and cannot have passed",
+        ),
         ({"cubes": start_cubes(2), "ply": -1}, "'ply' is 0 or more"),
         ({"cubes": start_cubes(2), "cube": []}, "unknown field 'cube'"),
         ({"cubes": [["h2", "h4", "h6", "h8"], ["a2", "a4", "a6", "a8"]]}, "all have four cubes home"),
@@ -252,7 +261,7 @@ def test_observation_tensor_layout() -> None:
     for player in (0, 1):
         t = s.observation_tensor(player)
         assert len(t) == 7 * 96
-        planes = [t[i * 96:(i + 1) * 96] for i in range(7)]
+        planes = [t[i * 96 : (i + 1) * 96] for i in range(7)]
         mine, theirs = (a2, h2) if player == 0 else (h2, a2)
         assert planes[0][mine] == 1.0 and planes[1][theirs] == 1.0 and planes[0][theirs] == 0.0
         assert planes[2][h4 if player == 0 else g.board.cell("a4")] == 1.0  # own goal cells

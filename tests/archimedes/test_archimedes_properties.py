@@ -27,9 +27,7 @@ games = st.builds(
 
 def _home_cells(s: ArchimedesState) -> list[set[str]]:
     g = s.game
-    return [
-        {c for c in s.cubes(p) if g.goal_mask[p] >> g.board.cell(c) & 1} for p in range(g.num_players)
-    ]
+    return [{c for c in s.cubes(p) if g.goal_mask[p] >> g.board.cell(c) & 1} for p in range(g.num_players)]
 
 
 @SETTINGS
@@ -125,7 +123,7 @@ def test_random_positions_match_the_reference(
     g = palaestra.load_game("archimedes", players=players, revisit=revisit)
     assert isinstance(g, ArchimedesGame)
     names = [g.board.names[c] for c in cells[: 4 * players]]
-    cubes = [names[4 * p: 4 * p + 4] for p in range(players)]
+    cubes = [names[4 * p : 4 * p + 4] for p in range(players)]
     if any(all(g.goal_mask[p] >> g.board.cell(c) & 1 for c in cubes[p]) for p in range(players)):
         return  # a player already home: the position is over
     s = g.state_from_position({"cubes": cubes, "to_move": to_move % players})

@@ -334,9 +334,7 @@ def test_arc_e1_fourth_cube_home_wins_at_once() -> None:
 
 
 def test_arc_e1_three_players_win_mid_round() -> None:
-    s = position(
-        [["c4", "c10", "a4", "a6"], ["a1", "b1", "c1", "e2"], ["f1", "g1", "h1", "e5"]], to_move=1
-    )
+    s = position([["c4", "c10", "a4", "a6"], ["a1", "b1", "c1", "e2"], ["f1", "g1", "h1", "e5"]], to_move=1)
     # player 2 (goal side SW) stops early on d1: e2-e1-d1
     assert "e2-d1" in moves(s)
     play(s, "e2-d1")

@@ -298,7 +298,7 @@ def test_athos_against_the_ai_by_clicking_with_undo_and_confirmation(
     page.click("#replay-first")
     page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 0')")
     page.wait_for_function(
-        "document.querySelectorAll('#board [data-field=\"B\"] [data-monk=\"0\"]').length === 3"
+        'document.querySelectorAll(\'#board [data-field="B"] [data-monk="0"]\').length === 3'
     )
     assert page.locator("#board [data-tile]").count() == 0
     assert page.locator("#board [data-action], #board .target").count() == 0
