@@ -41,6 +41,7 @@ LEVELS: dict[str, dict[str, str]] = {
         "archimedes": "mcts:time=9,iterations=3000,rollout_depth=0,c=0.02",
         "athos": "turn:width=3,replies=3,cap=100,reply_cap=100,time=6",
         "athos/3": "turn:width=5,replies=4,cap=100,reply_cap=100,time=6",
+        "athos/4": "turn:width=5,replies=4,cap=100,reply_cap=100,time=6",
     },
 }
 
