@@ -1,4 +1,4 @@
-"""The agents and the arena on the real games (skipped for a game that does not load yet)."""
+"""The agents and the arena on the real games."""
 
 from __future__ import annotations
 
@@ -11,46 +11,8 @@ from hypothesis import strategies as st
 
 from palaestra.ai import make_agent
 from palaestra.ai.arena import run_match
-from palaestra.core.game import Game, State
 from palaestra.core.record import Record
-from palaestra.core.registry import load_game
-
-SETUPS = [
-    ("agamemnon", {}),
-    ("archimedes", {}),
-    ("archimedes", {"players": 3}),
-    ("athos", {}),
-    ("athos", {"players": 3}),
-    ("athos", {"players": 4}),
-    ("athos", {"players": 4, "teams": True}),
-]
-
-
-def setup_id(setup: tuple[str, dict[str, object]]) -> str:
-    name, options = setup
-    return name + "".join(f"-{k}{v}" for k, v in options.items())
-
-
-def load(name: str, options: dict[str, object]) -> Game:
-    try:
-        return load_game(name, **options)
-    except Exception as err:  # the game is not written yet
-        pytest.skip(f"{name} does not load: {type(err).__name__}: {err}")
-
-
-def random_position(game: Game, rng: random.Random, max_plies: int) -> State | None:
-    state = game.new_initial_state(rng.randrange(10**6))
-    for _ in range(rng.randrange(max_plies)):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance(rng))
-    return None if state.is_terminal() else state
-
+from tests.ai.real import SETUPS, load, random_position, setup_id
 
 SPECS = [
     "greedy",

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from palaestra.ai import TurnAgent, make_agent
 from palaestra.core.errors import OptionError
-from palaestra.core.game import TERMINAL, Game, State
+from palaestra.core.game import TERMINAL, Game
 from palaestra.core.registry import load_game
 from tests.ai.games import Nim3Game, SmallGame, SmallState, TTTGame
+from tests.ai.real import SETUPS, random_position, setup_id
 
 # --- small games made for the planner -------------------------------------------------------------
 
@@ -217,31 +218,8 @@ def test_time_safety_net_still_plays_legally() -> None:
 
 # --- legal play on the real games -----------------------------------------------------------------
 
-SETUPS: list[tuple[str, dict[str, Any]]] = [
-    ("agamemnon", {}),
-    ("archimedes", {}),
-    ("archimedes", {"players": 3}),
-    ("athos", {}),
-    ("athos", {"players": 3}),
-    ("athos", {"players": 4, "teams": True}),
-]
 
-
-def random_position(game: Game, rng: random.Random, max_plies: int) -> State | None:
-    state = game.new_initial_state(rng.randrange(10**6))
-    for _ in range(rng.randrange(max_plies)):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance(rng))
-    return None if state.is_terminal() else state
-
-
-@pytest.mark.parametrize("setup", SETUPS, ids=lambda s: s[0] + "".join(f"-{k}{v}" for k, v in s[1].items()))
+@pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), replies=st.sampled_from([0, 1]))
 def test_plays_only_legal_actions_in_real_games(
