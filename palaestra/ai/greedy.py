@@ -21,7 +21,7 @@ def expected_value(state: State, player: int, chance_depth: int = 1) -> float:
             if p <= 0.0:
                 continue
             child = state.clone()
-            child.apply_action(outcome)
+            child.apply_legal(outcome)
             total += p * expected_value(child, player, chance_depth - 1)
         return total
     return state.evaluate()[player]
@@ -33,7 +33,7 @@ def action_values(state: State, chance_depth: int = 1) -> list[tuple[int, float]
     out = []
     for action in state.legal_actions():
         child = state.clone()
-        child.apply_action(action)
+        child.apply_legal(action)
         out.append((action, expected_value(child, player, chance_depth)))
     return out
 

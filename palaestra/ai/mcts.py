@@ -41,23 +41,6 @@ from palaestra.core.errors import OptionError
 from palaestra.core.game import CHANCE, TERMINAL, State, sample_outcome
 
 
-def _trusting(state: State) -> bool:
-    """Whether the search may apply actions it took from ``legal_actions()`` /
-    ``chance_outcomes()`` without validating them again: when the game keeps the core's
-    ``apply_action`` (validate, ``_apply``, append to ``history``), skipping the validation
-    changes nothing but the time (a game's ``is_legal`` may have to generate the moves)."""
-    return type(state).apply_action is State.apply_action
-
-
-def _play(state: State, action: int, trusted: bool) -> None:
-    """``state.apply_action(action)`` for an action known to be legal in ``state``."""
-    if trusted:
-        state._apply(action)
-        state.history.append(action)
-    else:
-        state.apply_action(action)
-
-
 class Node:
     """One node of the search tree: the state reached by the actions from the root."""
 
@@ -311,7 +294,6 @@ class MCTSAgent(Agent):
 
     def _iterate(self, root: Node, root_state: State) -> None:
         state = root_state.clone()
-        trusted = _trusting(state)
         rng = self.rng
         node = root
         path = [root]
@@ -321,7 +303,7 @@ class MCTSAgent(Agent):
                 if node.outcomes is None:
                     node.outcomes = state.chance_outcomes()
                 a = sample_outcome(node.outcomes, rng)
-                _play(state, a, trusted)
+                state.apply_legal(a)
                 child = node.children.get(a)
                 if child is None:
                     child = Node(state.current_player, num_players)
@@ -338,7 +320,7 @@ class MCTSAgent(Agent):
                 or len(node.children) < math.ceil(self.widen * (node.visits + 1) ** self.widen_alpha)
             ):
                 a = node.untried.pop()
-                _play(state, a, trusted)
+                state.apply_legal(a)
                 child = Node(state.current_player, num_players)
                 node.children[a] = child
                 path.append(child)
@@ -356,10 +338,10 @@ class MCTSAgent(Agent):
                 value = ch.values[p] / visits + explore / sqrt(visits)
                 if value > best_value:
                     best_value, best_action, best_child = value, a, ch
-            _play(state, best_action, trusted)
+            state.apply_legal(best_action)
             node = best_child
             path.append(node)
-        result = self._rollout(state, trusted)
+        result = self._rollout(state)
         for nd in path:
             nd.visits += 1
             v = nd.values
@@ -384,15 +366,14 @@ class MCTSAgent(Agent):
     def _judged(state: State, actions: list[int]) -> list[int]:
         """``actions`` sorted by the mover's one-ply ``evaluate`` (best last; stable for ties)."""
         player = state.current_player
-        trusted = _trusting(state)
         values = {}
         for a in actions:
             child = state.clone()
-            _play(child, a, trusted)
+            child.apply_legal(a)
             values[a] = child.evaluate()[player] if not child.is_terminal() else child.returns()[player]
         return sorted(actions, key=lambda a: values[a])
 
-    def _rollout(self, state: State, trusted: bool = False) -> list[float]:
+    def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         randrange = rng.randrange
         limit = self.rollout_depth
@@ -413,11 +394,7 @@ class MCTSAgent(Agent):
             else:
                 actions = state.legal_actions()
                 a = actions[randrange(len(actions))]
-            if trusted:
-                state._apply(a)
-                state.history.append(a)
-            else:
-                state.apply_action(a)
+            state.apply_legal(a)
             depth += 1
 
 

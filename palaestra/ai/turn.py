@@ -145,7 +145,7 @@ class TurnAgent(Agent):
                     legal = sorted(self.rng.sample(legal, limit))
                 for action in legal:
                     child = node.clone()
-                    child.apply_action(action)
+                    child.apply_legal(action)
                     judged += 1
                     entry = (self._value(child, player), self.rng.random(), [*actions, action], child)
                     if self._turn_over(child, player, depth):
@@ -230,9 +230,7 @@ class TurnAgent(Agent):
         candidates = self.plan(state)
         if not candidates:
             return self.rng.choice(actions)
-        best = candidates[0][1]
-        if best[0] not in actions:  # cannot happen: the plan starts with a legal action
-            return self.rng.choice(actions)
+        best = candidates[0][1]  # starts with one of `actions`: the beam only applies legal ones
         self._plan = best[1:]
         self._expect = [*state.history, best[0]]
         return best[0]

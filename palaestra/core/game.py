@@ -257,6 +257,18 @@ class State(ABC):
         self._apply(action)
         self.history.append(action)
 
+    def apply_legal(self, action: int) -> None:
+        """Apply an action taken from this very state's ``legal_actions()`` or
+        ``chance_outcomes()`` (searches). Where the game keeps this ``apply_action`` (validate,
+        ``_apply``, append to ``history``) the validation is skipped, which changes nothing but
+        the time (``is_legal`` may have to generate the moves); a game that overrides
+        ``apply_action`` is called through it."""
+        if type(self).apply_action is State.apply_action:
+            self._apply(action)
+            self.history.append(action)
+        else:
+            self.apply_action(action)
+
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal (does not touch ``history``)."""

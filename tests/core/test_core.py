@@ -177,3 +177,20 @@ def test_perft_counts_leaves_and_divide_splits_them() -> None:
     assert divide(state, 3) == [("take 1", 3), ("take 2", 2)]
     coin = palaestra.load_game("nim", stones=4, coin=True).new_initial_state()
     assert perft(coin, 2) == 2 * 4
+
+
+@pytest.mark.parametrize("name", ["archimedes", "athos", "agamemnon"])
+def test_apply_legal_does_what_apply_action_does(name: str) -> None:
+    # the searches' shortcut: same state and history as apply_action, for games that keep the
+    # core's apply_action (validation skipped) and for one that overrides it (Agamemnon)
+    rng = random.Random(5)
+    a = palaestra.load_game(name).new_initial_state(3)
+    b = a.clone()
+    for _ in range(40):
+        if a.is_terminal():
+            break
+        action = a.sample_chance(rng) if a.is_chance_node() else rng.choice(a.legal_actions())
+        a.apply_action(action)
+        b.apply_legal(action)
+        assert b.history == a.history
+        assert b.to_json() == a.to_json()
