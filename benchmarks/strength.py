@@ -43,7 +43,7 @@ from datetime import UTC, datetime
 from time import perf_counter
 from typing import Any
 
-from palaestra.ai.arena import Z95, elo_from_fraction, run_match
+from palaestra.ai.arena import elo_from_fraction, mean_interval, run_match
 from palaestra.ai.base import parse_value
 from palaestra.core.registry import load_game
 
@@ -95,14 +95,12 @@ def summary(result: Any, label: str, pair: str, seconds: float, teams: bool = Fa
     if teams:
         fractions, wins, draws, losses = team_fractions(result)
     m = len(fractions)
-    mean = sum(fractions) / m if m else None
-    half = None
-    elo = lo = hi = None
-    if mean is not None:
+    mean = half = elo = lo = hi = None
+    if m:
+        mean, half_width = mean_interval(fractions)
         elo = elo_from_fraction(mean)
         if m > 1:
-            var = sum((x - mean) ** 2 for x in fractions) / (m - 1)
-            half = Z95 * math.sqrt(var / m)
+            half = half_width
             lo, hi = elo_from_fraction(mean - half), elo_from_fraction(mean + half)
     return {
         "setup": label,

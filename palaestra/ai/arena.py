@@ -119,15 +119,9 @@ class AgentStats:
 
     def elo(self) -> tuple[float | None, float | None, float | None]:
         """Elo difference to the field and its 95% interval (see the module docstring)."""
-        m = len(self.fractions)
-        if m == 0:
+        if not self.fractions:
             return None, None, None
-        mean = sum(self.fractions) / m
-        if m > 1:
-            var = sum((x - mean) ** 2 for x in self.fractions) / (m - 1)
-            half = Z95 * math.sqrt(var / m)
-        else:
-            half = math.inf
+        mean, half = mean_interval(self.fractions)
         return elo_from_fraction(mean), elo_from_fraction(mean - half), elo_from_fraction(mean + half)
 
     def to_json(self) -> dict[str, Any]:
@@ -145,6 +139,17 @@ class AgentStats:
             "elo_low": _finite(lo),
             "elo_high": _finite(hi),
         }
+
+
+def mean_interval(fractions: list[float]) -> tuple[float, float]:
+    """The mean of ``fractions`` and the half-width of its 95% interval, ``1.96 * s / sqrt(m)``
+    (``inf`` for a single value)."""
+    m = len(fractions)
+    mean = sum(fractions) / m
+    if m < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in fractions) / (m - 1)
+    return mean, Z95 * math.sqrt(var / m)
 
 
 def elo_from_fraction(fraction: float) -> float:
