@@ -136,3 +136,100 @@ def test_terminal_is_returns() -> None:
     limit = position([["h2", "h4", "h8", "e8"], ["a2", "a4", "b1", "c1"]], move_limit=5, ply=5)
     assert limit.is_terminal() and limit.evaluate() == limit.returns()
     assert limit.returns()[0] > limit.returns()[1]
+
+
+# --- cubes hemmed in for good (ARC-M3, ARC-M5) ---------------------------------------------------
+def names(g: ArchimedesGame, mask: int) -> set[str]:
+    return {g.board.names[c] for c in range(g.board.size) if mask >> c & 1}
+
+
+def test_cubes_between_arrived_cubes_are_hemmed_in_for_good() -> None:
+    # positions from expert-random games that ran to the move limit: player 2's start cubes on h4
+    # and h6 (player 1's goal cells), player 1 home on h2 and h8. h4 leaves only through h3
+    # (touches the arrived h2) or h5 (touches h6), h6 through h5 or h7 (touches h8): the two
+    # hem each other in, although neither touches an arrived cube alone
+    g = game()
+    s = position([["h2", "e8", "g2", "h8"], ["a2", "h4", "h6", "f4"]])
+    assert names(g, s.hemmed_in()) == {"h4", "h6"}
+    # player 1's start cubes on a4 and a6, between player 2's arrived a2 and a8
+    s = position([["e12", "a4", "a6", "h4"], ["a2", "a8", "e10", "b4"]])
+    assert names(g, s.hemmed_in()) == {"a4", "a6"}
+    # only h2 home: h6 can still leave through h7, and then h4 through h5
+    s = position([["h2", "e8", "g2", "c9"], ["a2", "h4", "h6", "f4"]])
+    assert s.hemmed_in() == 0
+    # no legal move now is not hemmed in for good: player 2's h1, h4 and h6 are blocked by
+    # player 1's g3, which can move away
+    s = position([["g3", "f6", "g9", "h8"], ["h1", "h4", "h6", "a8"]], to_move=1)
+    assert s.legal_actions() == [g.pass_action]
+    assert s.hemmed_in() == 0
+
+
+def test_a_goal_cell_held_by_a_hemmed_in_cube_is_closed() -> None:
+    g = game()
+    plan = _goal_plan(g, 0)
+    block = g.block_mask
+    closed = block[g.board.cell("h4")] | block[g.board.cell("h6")]
+    assert plan.entry(cells(g, "h2", "h8"), closed) == (2, 0)
+    assert plan.entry(cells(g, "h2"), closed) == (2, cells(g, "h8"))
+    assert plan.entry(0, 0) == plan.table[0]
+    # player 1 (h2, h8 home) can fill neither h4 nor h6 and player 2 (a2 home) can never bring
+    # its h4 and h6 home: nobody can win, the move limit will rank both at two cubes home. Player
+    # 1's lead today (two cubes home to one) counts for little
+    stuck = position([["h2", "e8", "g2", "h8"], ["a2", "h4", "h6", "f4"]])
+    v = stuck.evaluate()
+    assert 0 < v[0] < 0.2
+    # the same lead (h6 and h8 home: h4 and h2 can still be filled) while player 1 can still win
+    ahead = position([["h6", "e8", "g2", "h8"], ["a2", "d4", "d8", "f4"]])
+    assert ahead.hemmed_in() == 0
+    assert ahead.evaluate()[0] > v[0]
+
+
+def test_own_hemmed_in_cubes_cannot_arrive() -> None:
+    # player 1's a4 and a6 can never leave its start side: at most two of its cubes arrive
+    g = game()
+    s = position([["e12", "a4", "a6", "h4"], ["a2", "a8", "e10", "b4"]])
+    lost = position([["e12", "c4", "a6", "h4"], ["a2", "a8", "e10", "b4"]])
+    assert names(g, lost.hemmed_in()) == set()
+    assert s.evaluate()[0] < lost.evaluate()[0]
+
+
+def test_greedy_does_not_arrive_beside_a_cube_it_would_hem_in() -> None:
+    # h2 home, player 2's start cubes still on h4 and h6: arriving on h8 hems both in for good
+    # (at most two of player 1's cubes could ever arrive), so greedy moves elsewhere
+    s = position([["h2", "g10", "c4", "c9"], ["h4", "h6", "d8", "d15"]])
+    assert "g10-h8" in {s.action_to_string(a) for a in s.legal_actions()}
+    after = s.clone()
+    after.apply_action(s.string_to_action("g10-h8"))
+    assert after.hemmed_in() != 0
+    assert best_move(s) != "g10-h8"
+
+
+def test_a_cube_that_cannot_move_on_a_goal_cell_counts_against_that_goal() -> None:
+    # player 1's g3 keeps player 2's cubes on h1, h4, h6 from moving (player 2 passes): moving
+    # g3 away lets them leave player 1's goal cells, and greedy does so
+    s = position([["g3", "f6", "g9", "h8"], ["h1", "h4", "h6", "a8"]])
+    assert best_move(s).startswith("g3-")
+
+
+def test_hemmed_in_cubes_never_move_again() -> None:
+    # random play from many starts: a cube found hemmed in stays on its cell for the rest of the
+    # game and never starts a legal move
+    for players in (2, 3):
+        g = game(players)
+        rng = random.Random(players)
+        found = 0
+        for seed in range(60):
+            s = g.new_initial_state(seed)
+            stuck = 0
+            for _ in range(400):
+                if s.is_terminal():
+                    break
+                now = s.hemmed_in()
+                assert now & stuck == stuck  # once hemmed in, always hemmed in
+                stuck = now
+                found += bool(stuck)
+                assert s.occupied() & stuck == stuck
+                starts = {a // g.size for a in s.legal_actions() if a != g.pass_action}
+                assert not any(stuck >> c & 1 for c in starts)
+                s.apply_action(rng.choice(s.legal_actions()))
+        assert found > 0

@@ -853,20 +853,63 @@ class ArchimedesState(State):
         )
         return f"{super().result_text()} ({why}; cubes home {home})"
 
+    def hemmed_in(self) -> int:
+        """Cells (a mask) of the cubes that have not arrived and can never move again.
+
+        Arrived cubes never move (ARC-M5), and no cube may enter a cell next to another cube
+        (ARC-M3): a cube whose every neighbouring cell is taken by, or touches, a cube that never
+        moves is stuck for good, and so is a group of cubes that hem each other in (the largest
+        such group: start from every cube, drop any that has a neighbouring cell free of the
+        others, repeat). Whose turn it is and ARC-M7 do not matter: no later move frees them."""
+        g = self.game
+        block = g.block_mask
+        nmask = g.board.neighbour_mask
+        goal = g.goal_mask
+        fixed = 0  # blocks of the arrived cubes
+        cand: list[int] = []
+        for i, c in enumerate(self._pos):
+            if goal[i >> 2] >> c & 1:
+                fixed |= block[c]
+            else:
+                cand.append(c)
+        while cand:
+            k = len(cand)
+            after = [0] * (k + 1)  # after[i]: blocks of cand[i:]
+            for i in range(k - 1, -1, -1):
+                after[i] = after[i + 1] | block[cand[i]]
+            keep: list[int] = []
+            before = fixed
+            for i, c in enumerate(cand):
+                if not nmask[c] & ~(before | after[i + 1]):
+                    keep.append(c)
+                before |= block[c]
+            if len(keep) == k:
+                break
+            cand = keep
+        out = 0
+        for c in cand:
+            out |= 1 << c
+        return out
+
     def evaluate(self) -> list[float]:
-        """Per player in [-1, 1]: its raw value minus the mean raw value of the other players,
-        clamped; at the end of the game ``returns()``.
+        """Per player in [-1, 1]: its raw value minus the raw value of the other player (with
+        three players: of the best other player), clamped; at the end of the game ``returns()``.
 
         The raw value is ``0.6 × progress + 0.25 × arrived / 4 + 0.15 × mobility`` minus ``0.4``
-        for each goal cell that the player's arrived cubes have closed for good. A goal cell is
-        closed when no cube can ever enter it again: every path into a rim goal cell goes through
-        one of its two rim neighbours, which no cube may enter next to an arrived cube (ARC-M3,
-        ARC-M5); filling the goal cells in a bad order (the two outer ones of a side, then one
-        between them) closes the last one, and the game can no longer be won. Progress is
-        1 − (steps still to go of the unarrived cubes, ignoring cubes, to the nearest goal cell
-        that can be filled next without closing another, preferring cells no cube stands on) /
-        (4 × the steps from the start side). Mobility is the number of legal moves / (4 × the
-        unarrived cubes), capped at 1 (an arrival does not lower it)."""
+        for each cube that can no longer arrive and ``0.1`` for each goal cell held by a cube
+        that cannot move now (below). A goal cell is closed when no cube can ever
+        enter it again: every path into a rim goal cell goes through one of its two rim
+        neighbours, which no cube may enter next to an arrived cube (ARC-M3, ARC-M5); filling the
+        goal cells in a bad order (the two outer ones of a side, then one between them) closes
+        the last one. A cube hemmed in for good (:meth:`hemmed_in`) closes the cells it stands
+        on and touches, and cannot arrive itself: an opponent's cube left on a goal cell between
+        two arrived cubes closes that cell. Progress is 1 − (steps still to go of the unarrived
+        cubes, ignoring cubes, to the nearest goal cell that can be filled next without closing
+        another, preferring cells no cube stands on) / (4 × the steps from the start side).
+        Mobility is the number of legal moves / (4 × the unarrived cubes), capped at 1 (an
+        arrival does not lower it). Each other player's cube that stands on one of the player's
+        goal cells and has no move now costs ``0.1``: it is in the way until it can leave, and
+        the player's own cubes are often what hems it in."""
         if self._end is not None:
             return self.returns()
         g = self.game
@@ -876,16 +919,45 @@ class ArchimedesState(State):
         occ = self._occ
         plans = g._goal_plans or _goal_plans(g)
         legal = self._legal
+        stuck = self.hemmed_in()
+        closed = 0
+        if stuck:
+            block = g.block_mask
+            for c in _bits(stuck):
+                closed |= block[c]
+        # per player: the number of its moves, and the cells of its cubes that have one
+        counts = []
+        movable = 0
+        size = g.size
+        for p in range(n):
+            if p == self._to_move and legal is not None:
+                if legal[0] == g.pass_action:
+                    counts.append(0)
+                else:
+                    counts.append(len(legal))
+                    for a in legal:
+                        movable |= 1 << a // size
+            else:
+                k = 0
+                for c, moves in self._cube_moves(p):
+                    k += len(moves)
+                    movable |= 1 << c
+                counts.append(k)
+        caps: list[int] = []
         for p in range(n):
             plan = plans[p]
             goal = g.goal_mask[p]
             mine = pos[4 * p : 4 * p + 4]
             filled = 0
+            lost = 0
             for c in mine:
                 if goal >> c & 1:
                     filled |= 1 << c
+                elif stuck >> c & 1:
+                    lost += 1
             home = filled.bit_count()
-            cap, targets = plan.table[filled]
+            cap, targets = plan.entry(filled, closed) if closed else plan.table[filled]
+            cap = min(cap, CUBES - lost)
             free_targets = targets & ~occ
             dist = plan.distances(free_targets or targets or goal & ~filled or goal)
             far = plan.far
@@ -895,16 +967,24 @@ class ArchimedesState(State):
                     d = dist[c]
                     togo += d if d < far else far
             progress = 1.0 - togo / (CUBES * far)
-            if p == self._to_move and legal is not None:
-                moves = 0 if legal[0] == g.pass_action else len(legal)
-            else:
-                moves = self._count_moves(p)
-            mobility = min(1.0, moves / (4.0 * (CUBES - home)))
-            raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.4 * (CUBES - cap))
+            mobility = min(1.0, counts[p] / (4.0 * (CUBES - home)))
+            # other players' cubes on this player's goal cells that cannot move now
+            held = (goal & occ & ~filled & ~movable & ~stuck).bit_count()
+            raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.2 * held)
+            caps.append(cap)
+        if max(caps) < CUBES:
+            # nobody can win any more: the move limit will rank by cubes home, and each player
+            # can bring home all it still can in the plies left; what counts is the caps
+            value = [0.4 * cap + 0.25 * r for cap, r in zip(caps, raw, strict=True)]
+        else:
+            value = [r - 0.4 * (CUBES - cap) for cap, r in zip(caps, raw, strict=True)]
+        if n == 2:
+            diff = max(-1.0, min(1.0, value[0] - value[1]))
+            return [diff, -diff]
         out = []
         for p in range(n):
-            others = sum(raw[q] for q in range(n) if q != p) / (n - 1)
-            out.append(max(-1.0, min(1.0, raw[p] - others)))
+            best = max(value[q] for q in range(n) if q != p)
+            out.append(max(-1.0, min(1.0, value[p] - best)))
         return out
 
     # --- views -------------------------------------------------------------------------------
@@ -1002,55 +1082,75 @@ class ArchimedesState(State):
 class _GoalPlan:
     """What :meth:`ArchimedesState.evaluate` knows of one player's goal side (made once per game
     and player): for every set of filled goal cells (a cell mask), the most cubes that can still
-    arrive and the goal cells that can be filled next without lowering that number; the steps
-    from every cell to a set of goal cells (made on first use)."""
+    arrive and the goal cells that can be filled next without lowering that number (``table``;
+    :meth:`entry` for the same with cells closed for good by cubes hemmed in); the steps from
+    every cell to a set of goal cells (made on first use)."""
 
     def __init__(self, game: ArchimedesGame, player: int) -> None:
         b = game.board
-        goals = _bits(game.goal_mask[player])
-        block = game.block_mask
-        nbrs = b.neighbours
+        self.game = game
+        self.goals = _bits(game.goal_mask[player])
         self.board = b
         self.far = max(game.goal_distance[player][c] for c in game.start_cells[player])
         self._dist: dict[int, tuple[int, ...]] = {}
+        self.table: dict[int, tuple[int, int]] = self._solve_all(0)
+        #: ``entry`` tables for other closed cells, made on first use
+        self._closed_tables: dict[int, dict[int, tuple[int, int]]] = {}
 
-        def enterable(filled: int) -> int:
-            """Goal cells a cube can still reach from the open board with ``filled`` held for good."""
-            closed = filled
-            for c in _bits(filled):
-                closed |= block[c]
-            allowed = game.all_mask & ~closed
-            # the largest region of cells a cube may cross (the open board)
-            best, seen = 0, 0
-            for c in range(b.size):
-                if allowed >> c & 1 and not seen >> c & 1:
-                    region, stack = 1 << c, [c]
-                    while stack:
-                        x = stack.pop()
-                        for m in nbrs[x]:
-                            if allowed >> m & 1 and not region >> m & 1:
-                                region |= 1 << m
-                                stack.append(m)
-                    seen |= region
-                    if region.bit_count() > best.bit_count():
-                        best = region
-            return sum(
-                1 << gc for gc in goals if not filled >> gc & 1 and any(best >> m & 1 for m in nbrs[gc])
-            )
+    def _enterable(self, filled: int, closed: int) -> int:
+        """Goal cells a cube can still reach from the open board with ``filled`` held for good
+        and the ``closed`` cells never to be entered."""
+        game = self.game
+        b = self.board
+        nbrs = b.neighbours
+        block = game.block_mask
+        closed |= filled
+        for c in _bits(filled):
+            closed |= block[c]
+        allowed = game.all_mask & ~closed
+        # the largest region of cells a cube may cross (the open board)
+        best, seen = 0, 0
+        for c in range(b.size):
+            if allowed >> c & 1 and not seen >> c & 1:
+                region, stack = 1 << c, [c]
+                while stack:
+                    x = stack.pop()
+                    for m in nbrs[x]:
+                        if allowed >> m & 1 and not region >> m & 1:
+                            region |= 1 << m
+                            stack.append(m)
+                seen |= region
+                if region.bit_count() > best.bit_count():
+                    best = region
+        return sum(
+            1 << gc for gc in self.goals if not closed >> gc & 1 and any(best >> m & 1 for m in nbrs[gc])
+        )
 
-        self.table: dict[int, tuple[int, int]] = {}
+    def _solve_all(self, closed: int) -> dict[int, tuple[int, int]]:
+        table: dict[int, tuple[int, int]] = {}
 
         def solve(filled: int) -> int:
-            if filled in self.table:
-                return self.table[filled][0]
-            nxt = {gc: solve(filled | 1 << gc) for gc in _bits(enterable(filled))}
+            if filled in table:
+                return table[filled][0]
+            nxt = {gc: solve(filled | 1 << gc) for gc in _bits(self._enterable(filled, closed))}
             cap = max(nxt.values(), default=filled.bit_count())
             good = sum(1 << gc for gc, v in nxt.items() if v == cap)
-            self.table[filled] = (cap, good)
+            table[filled] = (cap, good)
             return cap
 
+        goals = self.goals
         for k in range(1 << len(goals)):
             solve(sum(1 << gc for i, gc in enumerate(goals) if k >> i & 1))
+        return table
+
+    def entry(self, filled: int, closed: int) -> tuple[int, int]:
+        """``table[filled]`` when the ``closed`` cells can never be entered (cubes hemmed in)."""
+        table = self._closed_tables.get(closed)
+        if table is None:
+            if len(self._closed_tables) >= 256:
+                self._closed_tables.clear()
+            table = self._closed_tables[closed] = self._solve_all(closed)
+        return table[filled]
 
     def distances(self, targets: int) -> tuple[int, ...]:
         dist = self._dist.get(targets)
