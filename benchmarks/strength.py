@@ -11,6 +11,7 @@ separated by ``;``. A *pairing* is ``UPPER-LOWER``, two agent specs (levels, ``r
 adjacent levels (beginner-random, casual-beginner, strong-casual, expert-strong) and
 expert-random. Each pairing is one arena match (``palaestra.ai.arena.run_match``, seats rotated,
 one process); pairings with ``expert`` play ``--expert-games`` games, the others ``--games``.
+``--pairs all``: every level against every lower level, random included (ten pairings).
 ``--quick``: 10 games, 2 with expert (a smoke run).
 
 With more than two players, the upper agent takes one seat and the lower agent every other seat
@@ -49,6 +50,9 @@ from palaestra.core.registry import load_game
 
 DEFAULT_SETUPS = "agamemnon;archimedes/2;athos/2"
 DEFAULT_PAIRS = "beginner-random;casual-beginner;strong-casual;expert-strong;expert-random"
+#: ``--pairs all``: every level against every lower one (random counted as the lowest)
+LADDER = ("random", "beginner", "casual", "strong", "expert")
+ALL_PAIRS = ";".join(f"{LADDER[i]}-{LADDER[j]}" for i in range(1, len(LADDER)) for j in range(i - 1, -1, -1))
 
 
 def parse_setup(text: str) -> tuple[str, dict[str, Any], str]:
@@ -118,6 +122,8 @@ def summary(result: Any, label: str, pair: str, seconds: float, teams: bool = Fa
         "failures": len(result.failures),
         "seconds": round(seconds, 1),
         "seed": result.seed,
+        "moves_mean": round(sum(o.moves for o in result.outcomes) / max(1, len(result.outcomes)), 1),
+        "moves_max": max((o.moves for o in result.outcomes), default=0),
     }
 
 
@@ -154,7 +160,11 @@ HEADER = (
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setups", default=DEFAULT_SETUPS, help="setups separated by ;")
-    parser.add_argument("--pairs", default=DEFAULT_PAIRS, help="UPPER-LOWER pairings separated by ;")
+    parser.add_argument(
+        "--pairs",
+        default=DEFAULT_PAIRS,
+        help="UPPER-LOWER pairings separated by ; ('all': every level pairing)",
+    )
     parser.add_argument("--games", type=int, default=200, help="games per pairing without expert")
     parser.add_argument("--expert-games", type=int, default=10, help="games per pairing with expert")
     parser.add_argument("--quick", action="store_true", help="10 games, 2 with expert")
@@ -173,6 +183,8 @@ def main() -> int:
     if args.quick:
         args.games, args.expert_games = 10, 2
     setups = [s for s in args.setups.split(";") if s.strip()]
+    if args.pairs.strip() == "all":
+        args.pairs = ALL_PAIRS
     print(
         f"# strength, {platform.python_implementation()} {platform.python_version()}, "
         f"{os.cpu_count()} cpus, one process, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
