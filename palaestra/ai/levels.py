@@ -29,6 +29,7 @@ LEVELS: dict[str, dict[str, str]] = {
         "*": "greedy:noise=0.02",
         "archimedes/3": "greedy:epsilon=0.2",
         "athos": "greedy:epsilon=0.15",
+        "athos/3": "greedy:epsilon=0.25",
     },
     "strong": {
         "*": "mcts:iterations=300,rollout_depth=20",
