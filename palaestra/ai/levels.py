@@ -27,7 +27,7 @@ LEVELS: dict[str, dict[str, str]] = {
     },
     "casual": {
         "*": "greedy:noise=0.02",
-        "archimedes/3": "greedy:epsilon=0.2",
+        "archimedes/3": "greedy:epsilon=0.25",
         "athos": "greedy:epsilon=0.15",
         "athos/3": "greedy:epsilon=0.25",
     },
