@@ -27,6 +27,10 @@ The summary row's setup names the line-up (``athos/3 1v2``).
 For every pairing it prints the arena's table, then a summary row: the upper agent's score
 (its mean score fraction, 95% interval), its wins / draws / losses over its seat-games, the Elo
 difference with its interval, and the time taken; at the end a Markdown table of all rows.
+``--chunk K`` plays a pairing as consecutive matches of ``K`` games (seeds ``S``, ``S + 1``, ...;
+take ``K`` a multiple of the player count so that every chunk rotates the seats fully) and
+appends each chunk's row to ``--jsonl`` as soon as it is played (``"chunk": i``), so that a long
+run stopped early still leaves its games; the printed row pools all chunks.
 A move taking longer than ``--move-time-limit`` seconds (default 10, the expert's promise) loses
 the game and shows in the failures column. With ``--jsonl`` each summary row is appended to that
 file as soon as it is measured.
@@ -35,6 +39,7 @@ file as soon as it is measured.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -179,6 +184,7 @@ def main() -> int:
         help="3-4 players: the upper agent in one seat, the lower in the others; or both sharing the seats",
     )
     parser.add_argument("--jsonl", default="", help="append each summary row to this file")
+    parser.add_argument("--chunk", type=int, default=0, help="play a pairing in matches of this many games")
     args = parser.parse_args()
     if args.quick:
         args.games, args.expert_games = 10, 2
@@ -193,6 +199,7 @@ def main() -> int:
     for text in setups:
         name, options, label = parse_setup(text)
         game = load_game(name, **options)
+        teams = bool(options.get("teams"))
         for pair in [p for p in args.pairs.split(";") if p.strip()]:
             upper, _, lower = pair.strip().partition("-")
             n = args.expert_games if "expert" in (upper + lower) else args.games
@@ -213,19 +220,31 @@ def main() -> int:
             if args.lineup == "one-vs-rest" and game.num_players > 2 and not options.get("teams"):
                 agents = [upper] + [lower] * (game.num_players - 1)
                 setup_label = f"{label} 1v{game.num_players - 1}"
-            result = run_match(
-                game,
-                agents,
-                n,
-                seed=args.seed,
-                progress=progress,
-                move_time_limit=args.move_time_limit or None,
-            )
-            s = summary(result, setup_label, pair.strip(), perf_counter() - start, bool(options.get("teams")))
+            size = args.chunk if args.chunk > 0 else n
+            parts = []
+            for i, first in enumerate(range(0, n, size)):
+                part = run_match(
+                    game,
+                    agents,
+                    min(size, n - first),
+                    seed=args.seed + i,
+                    progress=progress if size == n else None,
+                    move_time_limit=args.move_time_limit or None,
+                )
+                parts.append(part)
+                if size < n:
+                    progress(first + len(part.outcomes), n)
+                    if args.jsonl:
+                        s = summary(part, setup_label, pair.strip(), perf_counter() - start, teams)
+                        s["chunk"] = i
+                        with open(args.jsonl, "a", encoding="utf-8") as fh:
+                            fh.write(json.dumps(s) + "\n")
+            result = dataclasses.replace(parts[0], n=n, outcomes=[o for part in parts for o in part.outcomes])
+            s = summary(result, setup_label, pair.strip(), perf_counter() - start, teams)
             print(result.table())
             print(row(s), flush=True)
             rows.append(s)
-            if args.jsonl:
+            if args.jsonl and size == n:
                 with open(args.jsonl, "a", encoding="utf-8") as fh:
                     fh.write(json.dumps(s) + "\n")
     print()
