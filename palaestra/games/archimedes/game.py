@@ -896,8 +896,8 @@ class ArchimedesState(State):
         three players: of the best other player), clamped; at the end of the game ``returns()``.
 
         The raw value is ``0.6 × progress + 0.25 × arrived / 4 + 0.15 × mobility`` minus ``0.4``
-        for each cube that can no longer arrive and ``0.1`` for each goal cell held by a cube
-        that cannot move now (below). A goal cell is closed when no cube can ever
+        for each cube that can no longer arrive and ``0.2`` for each goal cell held by a player
+        who cannot move now (below). A goal cell is closed when no cube can ever
         enter it again: every path into a rim goal cell goes through one of its two rim
         neighbours, which no cube may enter next to an arrived cube (ARC-M3, ARC-M5); filling the
         goal cells in a bad order (the two outer ones of a side, then one between them) closes
@@ -907,9 +907,11 @@ class ArchimedesState(State):
         cubes, ignoring cubes, to the nearest goal cell that can be filled next without closing
         another, preferring cells no cube stands on) / (4 × the steps from the start side).
         Mobility is the number of legal moves / (4 × the unarrived cubes), capped at 1 (an
-        arrival does not lower it). Each other player's cube that stands on one of the player's
-        goal cells and has no move now costs ``0.1``: it is in the way until it can leave, and
-        the player's own cubes are often what hems it in."""
+        arrival does not lower it). Each goal cell taken by a cube of a player who has no move at
+        all now (who passes, ARC-M6) costs ``0.2``: that cube is in the way until it can leave,
+        and the player's own cubes are often what keeps it there. (A cube that merely cannot
+        move while its owner has other moves does not count: a player would otherwise gain by
+        parking its own cubes, unable to move, on the other's goal cells.)"""
         if self._end is not None:
             return self.returns()
         g = self.game
@@ -925,24 +927,19 @@ class ArchimedesState(State):
             block = g.block_mask
             for c in _bits(stuck):
                 closed |= block[c]
-        # per player: the number of its moves, and the cells of its cubes that have one
+        # per player: the number of its moves; the cubes of the players who have none
         counts = []
-        movable = 0
-        size = g.size
+        waiting = 0
         for p in range(n):
             if p == self._to_move and legal is not None:
-                if legal[0] == g.pass_action:
-                    counts.append(0)
-                else:
-                    counts.append(len(legal))
-                    for a in legal:
-                        movable |= 1 << a // size
+                k = 0 if legal[0] == g.pass_action else len(legal)
             else:
-                k = 0
-                for c, moves in self._cube_moves(p):
-                    k += len(moves)
-                    movable |= 1 << c
-                counts.append(k)
+                k = self._count_moves(p)
+            counts.append(k)
+            if not k:
+                for c in pos[4 * p : 4 * p + 4]:
+                    waiting |= 1 << c
+        waiting &= ~stuck
         caps: list[int] = []
         for p in range(n):
             plan = plans[p]
@@ -968,8 +965,8 @@ class ArchimedesState(State):
                     togo += d if d < far else far
             progress = 1.0 - togo / (CUBES * far)
             mobility = min(1.0, counts[p] / (4.0 * (CUBES - home)))
-            # other players' cubes on this player's goal cells that cannot move now
-            held = (goal & occ & ~filled & ~movable & ~stuck).bit_count()
+            # goal cells taken by the cubes of a player who has no move now
+            held = (goal & waiting).bit_count()
             raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.2 * held)
             caps.append(cap)
         if max(caps) < CUBES:
