@@ -927,14 +927,23 @@ class ArchimedesState(State):
             block = g.block_mask
             for c in _bits(stuck):
                 closed |= block[c]
-        # per player: the number of its moves; the cubes of the players who have none
         counts = []
         waiting = 0
+        movable = 0
+        size = g.size
         for p in range(n):
             if p == self._to_move and legal is not None:
-                k = 0 if legal[0] == g.pass_action else len(legal)
+                if legal[0] == g.pass_action:
+                    k = 0
+                else:
+                    k = len(legal)
+                    for a in legal:
+                        movable |= 1 << a // size
             else:
-                k = self._count_moves(p)
+                k = 0
+                for c, moves in self._cube_moves(p):
+                    k += len(moves)
+                    movable |= 1 << c
             counts.append(k)
             if not k:
                 for c in pos[4 * p : 4 * p + 4]:
@@ -967,7 +976,8 @@ class ArchimedesState(State):
             mobility = min(1.0, counts[p] / (4.0 * (CUBES - home)))
             # goal cells taken by the cubes of a player who has no move now
             held = (goal & waiting).bit_count()
-            raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.2 * held)
+            idle = (goal & occ & ~filled & ~movable & ~stuck).bit_count()
+            raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.12 * held - 0.08 * idle)
             caps.append(cap)
         if max(caps) < CUBES:
             # nobody can win any more: the move limit will rank by cubes home, and each player
