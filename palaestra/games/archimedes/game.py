@@ -896,8 +896,8 @@ class ArchimedesState(State):
         three players: of the best other player), clamped; at the end of the game ``returns()``.
 
         The raw value is ``0.6 × progress + 0.25 × arrived / 4 + 0.15 × mobility`` minus ``0.4``
-        for each cube that can no longer arrive and ``0.2`` for each goal cell held by a player
-        who cannot move now (below). A goal cell is closed when no cube can ever
+        for each cube that can no longer arrive and ``0.08`` / ``0.2`` for each goal cell held by a
+        cube / a player that cannot move now (below). A goal cell is closed when no cube can ever
         enter it again: every path into a rim goal cell goes through one of its two rim
         neighbours, which no cube may enter next to an arrived cube (ARC-M3, ARC-M5); filling the
         goal cells in a bad order (the two outer ones of a side, then one between them) closes
@@ -907,11 +907,12 @@ class ArchimedesState(State):
         cubes, ignoring cubes, to the nearest goal cell that can be filled next without closing
         another, preferring cells no cube stands on) / (4 × the steps from the start side).
         Mobility is the number of legal moves / (4 × the unarrived cubes), capped at 1 (an
-        arrival does not lower it). Each goal cell taken by a cube of a player who has no move at
-        all now (who passes, ARC-M6) costs ``0.2``: that cube is in the way until it can leave,
-        and the player's own cubes are often what keeps it there. (A cube that merely cannot
-        move while its owner has other moves does not count: a player would otherwise gain by
-        parking its own cubes, unable to move, on the other's goal cells.)"""
+        arrival does not lower it). Each goal cell taken by another player's cube that cannot move
+        now costs ``0.08``, and ``0.2`` in all if that player has no move at all (passes,
+        ARC-M6): the cube is in the way until it can leave, and the player's own cubes are often
+        what keeps it there (a search that ignores it hems the other's start cubes in). The
+        small weight of the first is deliberate: at ``0.2`` a player gained more by parking its
+        own cubes, unable to move, on the other's goal cells than it lost by leaving them behind."""
         if self._end is not None:
             return self.returns()
         g = self.game
