@@ -217,7 +217,7 @@ def main() -> int:
 
             agents = [upper, lower]
             setup_label = label
-            if args.lineup == "one-vs-rest" and game.num_players > 2 and not options.get("teams"):
+            if args.lineup == "one-vs-rest" and game.num_players > 2 and not teams:
                 agents = [upper] + [lower] * (game.num_players - 1)
                 setup_label = f"{label} 1v{game.num_players - 1}"
             size = args.chunk if args.chunk > 0 else n

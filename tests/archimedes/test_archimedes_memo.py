@@ -46,7 +46,10 @@ def test_memoised_moves_equal_the_plain_search(players: int, revisit: bool) -> N
         for p in range(players):
             assert s._generate(p) == plain_moves(s, p)  # the memos are filled here
             assert s._generate(p) == plain_moves(s, p)  # and read here
-            assert s._count_moves(p) == len(plain_moves(s, p))
+            # evaluate() counts moves and finds the cubes that can move from _cube_moves
+            found = s._cube_moves(p)
+            assert sum(len(moves) for _, moves in found) == len(plain_moves(s, p))
+            assert {c for c, _ in found} == {a // g.size for a in plain_moves(s, p)}
 
 
 def test_memos_thinned_when_full_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

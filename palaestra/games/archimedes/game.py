@@ -607,13 +607,6 @@ class ArchimedesState(State):
             out.extend(moves)
         return out
 
-    def _count_moves(self, player: int) -> int:
-        """``len(self._generate(player))``, without building the list."""
-        count = 0
-        for _, moves in self._cube_moves(player):
-            count += len(moves)
-        return count
-
     def compute_legal_actions(self) -> list[int]:
         """The legal actions generated afresh, without the per-state cache (benchmarks)."""
         if self._end is not None:
@@ -963,7 +956,7 @@ class ArchimedesState(State):
                 elif stuck >> c & 1:
                     lost += 1
             home = filled.bit_count()
-            cap, targets = plan.entry(filled, closed) if closed else plan.table[filled]
+            cap, targets = plan.entry(filled, closed)
             cap = min(cap, CUBES - lost)
             free_targets = targets & ~occ
             dist = plan.distances(free_targets or targets or goal & ~filled or goal)
@@ -1153,6 +1146,8 @@ class _GoalPlan:
 
     def entry(self, filled: int, closed: int) -> tuple[int, int]:
         """``table[filled]`` when the ``closed`` cells can never be entered (cubes hemmed in)."""
+        if not closed:
+            return self.table[filled]
         table = self._closed_tables.get(closed)
         if table is None:
             if len(self._closed_tables) >= 256:
