@@ -233,3 +233,20 @@ def test_hemmed_in_cubes_never_move_again() -> None:
                 assert not any(stuck >> c & 1 for c in starts)
                 s.apply_action(rng.choice(s.legal_actions()))
         assert found > 0
+
+
+def test_a_passing_players_cube_beside_two_goal_cells_counts_against_them() -> None:
+    # player 2's last cube on h7 touches player 1's last goal cells h6 and h8 (ARC-M3: neither
+    # can be entered) and cannot move while player 1's g9 stays (player 2 passes, ARC-M6). If
+    # player 1 keeps g9 there, the game runs to the move limit; greedy moves g9 and lets it out
+    s = position([["h2", "f6", "g9", "h4"], ["a2", "h7", "a8", "a6"]], passes=0)
+    waiting = s.clone()
+    waiting.apply_action(s.string_to_action("f6-e6"))
+    assert waiting.legal_actions() == [waiting.game.pass_action]
+    move = best_move(s)
+    assert move.startswith("g9-")
+    after = s.clone()
+    after.apply_action(s.string_to_action(move))
+    assert after.legal_actions() != [after.game.pass_action]
+    # the two held cells (0.12 each) cost player 1 more than g9 gains by staying near h6/h8
+    assert waiting.evaluate()[0] < after.evaluate()[0]

@@ -889,7 +889,7 @@ class ArchimedesState(State):
         three players: of the best other player), clamped; at the end of the game ``returns()``.
 
         The raw value is ``0.6 × progress + 0.25 × arrived / 4 + 0.15 × mobility`` minus ``0.4``
-        for each cube that can no longer arrive and ``0.08`` / ``0.2`` for each goal cell held by a
+        for each cube that can no longer arrive and ``0.08`` / ``0.12`` for each goal cell held by a
         cube / a player that cannot move now (below). A goal cell is closed when no cube can ever
         enter it again: every path into a rim goal cell goes through one of its two rim
         neighbours, which no cube may enter next to an arrived cube (ARC-M3, ARC-M5); filling the
@@ -901,11 +901,13 @@ class ArchimedesState(State):
         another, preferring cells no cube stands on) / (4 × the steps from the start side).
         Mobility is the number of legal moves / (4 × the unarrived cubes), capped at 1 (an
         arrival does not lower it). Each goal cell taken by another player's cube that cannot move
-        now costs ``0.08``, and ``0.2`` in all if that player has no move at all (passes,
-        ARC-M6): the cube is in the way until it can leave, and the player's own cubes are often
-        what keeps it there (a search that ignores it hems the other's start cubes in). The
-        small weight of the first is deliberate: at ``0.2`` a player gained more by parking its
-        own cubes, unable to move, on the other's goal cells than it lost by leaving them behind."""
+        now costs ``0.08``; each goal cell taken or touched by a cube (not arrived, not hemmed in)
+        of another player who has no move at all (passes, ARC-M6) ``0.12`` more: the cube is in
+        the way until it can leave, and the player's own cubes are often what keeps it there (a
+        search that ignores it hems the other's start cubes in, or waits forever beside a cube
+        that shuts two of its goal cells). The small weight of the first is deliberate: at
+        ``0.2`` a player gained more by parking its own cubes, unable to move, on the other's
+        goal cells than it lost by leaving them behind."""
         if self._end is not None:
             return self.returns()
         g = self.game
@@ -922,7 +924,7 @@ class ArchimedesState(State):
             for c in _bits(stuck):
                 closed |= block[c]
         counts = []
-        waiting = 0
+        waiting: list[int] = []  # per player: cells taken or touched by its cubes if it has no move
         movable = 0
         size = g.size
         for p in range(n):
@@ -939,10 +941,13 @@ class ArchimedesState(State):
                     k += len(moves)
                     movable |= 1 << c
             counts.append(k)
+            w = 0
             if not k:
+                home_p = g.goal_mask[p]
                 for c in pos[4 * p : 4 * p + 4]:
-                    waiting |= 1 << c
-        waiting &= ~stuck
+                    if not home_p >> c & 1 and not stuck >> c & 1:
+                        w |= g.block_mask[c]
+            waiting.append(w)
         caps: list[int] = []
         for p in range(n):
             plan = plans[p]
@@ -968,8 +973,12 @@ class ArchimedesState(State):
                     togo += d if d < far else far
             progress = 1.0 - togo / (CUBES * far)
             mobility = min(1.0, counts[p] / (4.0 * (CUBES - home)))
-            # goal cells taken by the cubes of a player who has no move now
-            held = (goal & waiting).bit_count()
+            # goal cells taken or touched by the cubes of another player who has no move now
+            blocked = 0
+            for q in range(n):
+                if q != p:
+                    blocked |= waiting[q]
+            held = (goal & ~filled & blocked).bit_count()
             idle = (goal & occ & ~filled & ~movable & ~stuck).bit_count()
             raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.12 * held - 0.08 * idle)
             caps.append(cap)
