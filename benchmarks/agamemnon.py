@@ -27,18 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from palaestra.core.game import sample_outcome
+from palaestra.core.game import random_playout, sample_outcome
 from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
 from palaestra.games.agamemnon.game import _points
 
 
 def random_game(game: AgamemnonGame, rng: random.Random) -> AgamemnonState:
     state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    random_playout(state, rng)
     state.returns()
     return state
 

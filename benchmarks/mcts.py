@@ -4,9 +4,10 @@
 
 For each game (and player count) it searches a few positions (the start and positions reached by
 random play) with the MCTS settings of the ``expert`` level (time budget replaced by
-``--seconds`` per position), and with plain UCT (random rollouts to the end, no widening), and
-prints the iterations per second: per second of wall-clock time (``it/s``, what a player waiting
-for the move sees) and per second of this process's CPU time (``it/s cpu``: steadier on a shared
+``--seconds`` per position; for Athos, whose expert is the turn planner, those of the generic
+MCTS expert), and with plain UCT (random rollouts to the end, no widening), and prints the
+iterations per second: per second of wall-clock time (``it/s``, what a player waiting for the
+move sees) and per second of this process's CPU time (``it/s cpu``: steadier on a shared
 machine, where other work takes the core away from the search). Positions are fixed by ``--seed``.
 """
 
@@ -19,9 +20,9 @@ import sys
 from time import perf_counter, process_time
 
 from palaestra.ai.base import parse_spec
-from palaestra.ai.levels import level_spec
+from palaestra.ai.levels import LEVELS, level_spec
 from palaestra.ai.mcts import MCTSAgent
-from palaestra.core.game import Game, State
+from palaestra.core.game import Game, State, random_playout
 from palaestra.core.registry import load_game
 
 SETUPS: list[tuple[str, dict[str, object]]] = [
@@ -40,13 +41,7 @@ def positions(game: Game, count: int, seed: int) -> list[State]:
     for i in range(count):
         state = game.new_initial_state(seed + i)
         plies = 0 if i == 0 else rng.randrange(4, 40)
-        for _ in range(plies):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                state.apply_action(state.sample_chance(rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+        random_playout(state, rng, plies)
         while state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
         if not state.is_terminal():
@@ -90,8 +85,13 @@ def main() -> int:
         label = f"{name}/{game.num_players}"
         states = positions(game, args.positions, args.seed)
         spec = level_spec("expert", name, game.num_players)
-        _, params = parse_spec(spec)
-        for setting, p in (("expert: " + spec, params), ("plain UCT: random rollouts to the end", {})):
+        agent, params = parse_spec(spec)
+        label_spec = "expert: " + spec
+        if agent != "mcts":  # Athos: the expert is the turn planner; measure the generic MCTS expert
+            spec = LEVELS["expert"]["*"]
+            agent, params = parse_spec(spec)
+            label_spec = "mcts (expert elsewhere): " + spec
+        for setting, p in ((label_spec, params), ("plain UCT: random rollouts to the end", {})):
             per_second, per_cpu, total = rate(p, states, args.seconds)
             print(f"{label:<16} {setting:<64} {per_second:>8.0f} {per_cpu:>8.0f} {total:>10}")
             sys.stdout.flush()

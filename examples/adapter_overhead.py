@@ -23,7 +23,7 @@ from typing import Any
 
 from palaestra.adapters import openspiel as spiel_adapter
 from palaestra.adapters import pettingzoo as zoo_adapter
-from palaestra.core.game import sample_outcome
+from palaestra.core.game import random_playout, sample_outcome
 from palaestra.core.registry import game_names, load_game
 
 
@@ -33,12 +33,7 @@ def engine_games(name: str, options: dict[str, Any], games: int, seed: int) -> i
     actions = 0
     for _ in range(games):
         state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
+        actions += random_playout(state, rng)
     return actions
 
 

@@ -139,6 +139,20 @@ def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: random.Random) ->
     return outcomes[-1][0]
 
 
+def random_playout(state: State, rng: random.Random, plies: int | None = None) -> int:
+    """Play ``state`` on in place with uniformly random legal actions, chance outcomes drawn with
+    their probabilities: ``plies`` actions (chance outcomes count), or to the end when ``None``;
+    stops early at the end of the game. Returns the number of actions applied."""
+    done = 0
+    while not state.is_terminal() and (plies is None or done < plies):
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        done += 1
+    return done
+
+
 class Game(ABC):
     """A game with its options fixed. Create it with ``palaestra.load_game(name, **options)``."""
 

@@ -197,7 +197,7 @@ def test_seed_and_render_tests_on_every_game(name: str) -> None:
 @pytest.mark.parametrize("name", REAL_GAMES)
 def test_observations_stay_in_the_declared_bounds_over_whole_games(name: str) -> None:
     # full-length random games (no short limits), every variant on and every variant off
-    from palaestra.core.game import sample_outcome
+    from palaestra.core.game import random_playout
 
     from .variants import SHORT_GAME
 
@@ -218,8 +218,5 @@ def test_observations_stay_in_the_declared_bounds_over_whole_games(name: str) ->
                     assert space.contains(observation.reshape(space.shape)), (name, full, step)
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            random_playout(state, rng, 1)
             step += 1

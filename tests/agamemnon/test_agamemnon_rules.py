@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from palaestra.core.errors import IllegalActionError, NotationError, OptionError
-from palaestra.core.game import CHANCE, TERMINAL, sample_outcome
+from palaestra.core.game import CHANCE, TERMINAL, random_playout
 from palaestra.core.registry import load_game
 from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
 from palaestra.games.agamemnon.game import OBS_SIZE, SETUP_NAMES
@@ -42,11 +42,7 @@ def position(tiles: list[tuple[int, int, str]], **fields: Any) -> AgamemnonState
 def random_game(game: AgamemnonGame, seed: int) -> AgamemnonState:
     rng = random.Random(seed)
     state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    random_playout(state, rng)
     return state
 
 
@@ -116,10 +112,7 @@ def test_aga_t1_the_last_turn_places_one_tile_on_one_of_three_free_spaces() -> N
     rng = random.Random(5)
     state = AgamemnonGame().new_initial_state()
     while state.tiles_placed < 29 or state.phase in ("warp", "draw"):
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_playout(state, rng, 1)
     assert state.phase == "place" and state.current_player == 1
     assert len(state.hand) == 1
     spaces = {a % 33 for a in state.legal_actions()}

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from palaestra.core.game import sample_outcome
+from palaestra.core.game import random_playout, sample_outcome
 from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
 from palaestra.games.agamemnon.game import SPEARS, _points
 
@@ -235,11 +235,7 @@ def test_aga_sc4_empty_loom_connections_score_nothing_at_the_end() -> None:
 def _random_final(game: AgamemnonGame, seed: int) -> AgamemnonState:
     rng = random.Random(seed)
     state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    random_playout(state, rng)
     return state
 
 
@@ -338,10 +334,7 @@ def test_aga_sc1_to_sc4_engine_agrees_with_the_reference_along_random_games(
     fresh_every = rng.randrange(1, 6)
     step = 0
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_playout(state, rng, 1)
         if state.phase == "setup":
             continue
         step += 1
@@ -440,10 +433,7 @@ def test_aga_sc1_to_sc4_the_strings_cache_gives_the_same_scores_when_full(
             rng = random.Random(seed)
             state = game.new_initial_state()
             while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-                else:
-                    state.apply_action(rng.choice(state.legal_actions()))
+                random_playout(state, rng, 1)
                 if state._maps is None:
                     continue
                 points = [0, 0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from palaestra.core.game import Game, State
+from palaestra.core.game import Game, State, random_playout
 from palaestra.core.registry import load_game
 
 SETUPS: list[tuple[str, dict[str, Any]]] = [
@@ -31,13 +31,7 @@ def load(name: str, options: dict[str, Any]) -> Game:
 def random_position(game: Game, rng: random.Random, max_plies: int) -> State | None:
     """A position after up to ``max_plies`` random actions, at a decision node (``None``: game over)."""
     state = game.new_initial_state(rng.randrange(10**6))
-    for _ in range(rng.randrange(max_plies)):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    random_playout(state, rng, rng.randrange(max_plies))
     while state.is_chance_node():
         state.apply_action(state.sample_chance(rng))
     return None if state.is_terminal() else state

@@ -10,7 +10,14 @@ import pytest
 
 import palaestra
 from palaestra.core.errors import IllegalActionError, OptionError, RecordError
-from palaestra.core.game import CHANCE, TERMINAL, Option, returns_from_ranks, sample_outcome
+from palaestra.core.game import (
+    CHANCE,
+    TERMINAL,
+    Option,
+    random_playout,
+    returns_from_ranks,
+    sample_outcome,
+)
 from palaestra.core.perft import divide, perft
 from palaestra.core.record import Record, load_state_file
 
@@ -71,6 +78,27 @@ def test_chance_nodes_and_sampling_are_deterministic() -> None:
     for _ in range(2000):
         counts[sample_outcome([(0, 0.25), (1, 0.75)], rng)] += 1
     assert 350 < counts[0] < 650
+
+
+def test_random_playout_plays_legal_actions_and_chance_to_the_end_or_a_ply_count() -> None:
+    game = palaestra.load_game("nim", stones=20, coin=True)
+    state = game.new_initial_state(seed=1)
+    assert state.is_chance_node()  # the coin: who begins
+    assert random_playout(state, random.Random(5), 1) == 1 and not state.is_chance_node()
+    assert random_playout(state, random.Random(6), 2) == 2 and len(state.history) == 3
+    done = random_playout(state, random.Random(5))
+    assert state.is_terminal() and len(state.history) == 3 + done
+    assert random_playout(state, random.Random(5)) == 0 and random_playout(state, random.Random(5), 4) == 0
+    # the same generator gives the same game, and it replays through apply_action
+    again = game.new_initial_state(seed=1)
+    random_playout(again, random.Random(5), 1)
+    random_playout(again, random.Random(6), 2)
+    random_playout(again, random.Random(5))
+    assert again.history == state.history
+    replay = game.new_initial_state(seed=1)
+    for action in state.history:
+        replay.apply_action(action)
+    assert replay.to_json() == state.to_json()
 
 
 def test_returns_from_ranks() -> None:
