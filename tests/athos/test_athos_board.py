@@ -142,3 +142,20 @@ def test_board_option_plays_on_another_board(tmp_path: Path) -> None:
     s = g.new_initial_state()
     s.apply_action(s.string_to_action("B-h1"))
     assert s.board.names[s.monks[0][-1]] == "h1"
+
+
+def test_a_board_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    # loaded boards are cached by path, modification time and size: a game made after the file
+    # changed plays on the new board, not on the one cached under the same path
+    path = write(tmp_path, doc())
+
+    def row_2_terrains(g: AthosGame) -> set[str]:
+        return {g.board.terrains[g.board.terrain[f]] for f in range(g.board.n) if g.board.rows[f] == 2}
+
+    assert row_2_terrains(AthosGame(board=path)) != {"forest"}
+    d = doc()
+    for x in d["fields"]:
+        if x["row"] == 2:
+            x["terrain"] = "forest"
+    Path(path).write_text(json.dumps(d, indent=1), encoding="utf-8")  # another size, too
+    assert row_2_terrains(AthosGame(board=path)) == {"forest"}

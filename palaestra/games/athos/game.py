@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -58,8 +59,20 @@ RUNS = tuple(_runs(m) for m in range(64))
 
 
 @functools.lru_cache(maxsize=8)
-def _board(path: str | None) -> Board:
+def _cached_board(path: str | None, stamp: tuple[int, int] | None) -> Board:
     return load_board(path)
+
+
+def _board(path: str | None) -> Board:
+    """The board of a file, loaded once per version of it (a file changed on disk, same path, is
+    read again: the cache key has its modification time and size)."""
+    if path is None:
+        return _cached_board(None, None)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return load_board(path)  # raises BoardFileError naming the file
+    return _cached_board(path, (info.st_mtime_ns, info.st_size))
 
 
 class AthosGame(Game):
