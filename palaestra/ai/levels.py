@@ -39,8 +39,8 @@ LEVELS: dict[str, dict[str, str]] = {
     },
     "expert": {
         "*": "mcts:time=9,iterations=5000,rollout_depth=20",
-        "archimedes": "mcts:time=9,iterations=3000,rollout_depth=0,c=0.02",
-        "archimedes/3": "mcts:time=9,iterations=6000,rollout_depth=0,c=0.02",
+        "archimedes": "mcts:time=9,iterations=3000,rollout_depth=0,c=0.02,contempt=0.2",
+        "archimedes/3": "mcts:time=9,iterations=6000,rollout_depth=0,c=0.02,contempt=0.2",
         "athos": "turn:width=3,replies=3,cap=100,reply_cap=100,time=6",
         "athos/3": "turn:width=5,replies=4,cap=100,reply_cap=100,time=6",
         "athos/4": "turn:width=5,replies=4,cap=100,reply_cap=100,time=6",

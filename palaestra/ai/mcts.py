@@ -20,6 +20,11 @@
   ``evaluate`` enter first, best first: all of them at the root, a random sample of ``eval_cap``
   at other nodes; the others follow at random).
   This keeps games whose turns are many small actions (Athos) from spreading the tree thin.
+* **Contempt.** ``contempt=X`` lowers the searching player's value of a simulation that ends in
+  a dead position (``State.dead_position()``: nobody can win any more, only the move limit will
+  rank the players) by X, the other players' values unchanged: a player that expects to be the
+  stronger one does not steer into a drawn-out game when it judges itself about level or a
+  little behind.
 * **Tree reuse.** Between moves the agent keeps the subtree reached by the actions played since
   its last search (checked against the history and the position itself).
 * **Root parallelism.** ``workers=N`` forks N-1 processes that search copies of the tree with
@@ -102,6 +107,7 @@ class MCTSAgent(Agent):
         workers: int = 1,
         reuse: bool = True,
         turn_time: float | None = None,
+        contempt: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time is None and turn_time is None:
@@ -120,6 +126,8 @@ class MCTSAgent(Agent):
             raise OptionError(f"mcts: widen is above 0 (or none), not {widen}")
         if order not in ("random", "eval"):
             raise OptionError(f"mcts: order is random or eval, not {order!r}")
+        if not 0.0 <= contempt <= 2.0:
+            raise OptionError(f"mcts: contempt is between 0 and 2, not {contempt}")
         if not isinstance(workers, int) or workers < 1:
             raise OptionError(f"mcts: workers is a whole number of at least 1, not {workers}")
         self.iterations = iterations
@@ -136,6 +144,7 @@ class MCTSAgent(Agent):
         self.workers = workers
         self.reuse = bool(reuse)
         self.turn_time = float(turn_time) if turn_time is not None else None
+        self.contempt = float(contempt)
         self._budget = self.time if self.turn_time is None else min(self.time or math.inf, self.turn_time)
         self._turn_next: list[int] | None = None  # the history right after our last action
         self._turn_player = -1
@@ -342,6 +351,9 @@ class MCTSAgent(Agent):
             node = best_child
             path.append(node)
         result = self._rollout(state)
+        if self.contempt and root.player >= 0 and state.dead_position():
+            result = list(result)
+            result[root.player] -= self.contempt
         for nd in path:
             nd.visits += 1
             v = nd.values

@@ -326,6 +326,13 @@ class State(ABC):
     def scores(self) -> list[float]:
         """The game's own live score, one number per player (string tiles, monks arrived ...)."""
 
+    def dead_position(self) -> bool:
+        """True when the game is not over but no player can reach the game's own winning condition
+        any more, whatever is played (as a dead position in chess): only a software end such as
+        the move limit will decide it. Agents may avoid steering into one (MCTS ``contempt``).
+        The default: False; games where it can happen override it with a sound test."""
+        return False
+
     def evaluate(self) -> list[float]:
         """A heuristic value per player in [-1, 1], comparable to ``returns()`` (used by the AI:
         greedy agents and guided rollouts). At the end it is ``returns()``. Games override with

@@ -384,6 +384,7 @@ class ArchimedesState(State):
         self._end: str | None = None
         self._winner: int | None = None
         self._legal: list[int] | None = None
+        self._dead: bool | None = None  # dead_position(), once known (evaluate() finds it too)
         #: the position this state's history starts from (None: the standard start)
         self._origin: dict[str, Any] | None = None
         self._settle()
@@ -632,6 +633,7 @@ class ArchimedesState(State):
         g = self.game
         p = self._to_move
         self._legal = None
+        self._dead = None
         if action == g.pass_action:
             self._passes += 1
             if self._passes >= g.players:
@@ -663,6 +665,7 @@ class ArchimedesState(State):
         other._end = self._end
         other._winner = self._winner
         other._legal = self._legal  # never mutated in place
+        other._dead = self._dead
         other._origin = self._origin
         return other
 
@@ -884,6 +887,40 @@ class ArchimedesState(State):
             out |= 1 << c
         return out
 
+    def _prospects(self, stuck: int) -> list[tuple[int, int, int]]:
+        """Per player, with the hemmed-in cubes ``stuck``: its goal cells filled (a mask), the
+        most cubes it can still have home (``cap``) and the goal cells to fill next (a mask)."""
+        g = self.game
+        plans = g._goal_plans or _goal_plans(g)
+        closed = 0
+        if stuck:
+            block = g.block_mask
+            for c in _bits(stuck):
+                closed |= block[c]
+        out = []
+        for p in range(g.players):
+            goal = g.goal_mask[p]
+            filled = 0
+            lost = 0
+            for c in self._pos[4 * p : 4 * p + 4]:
+                if goal >> c & 1:
+                    filled |= 1 << c
+                elif stuck >> c & 1:
+                    lost += 1
+            cap, targets = plans[p].entry(filled, closed)
+            out.append((filled, min(cap, CUBES - lost), targets))
+        return out
+
+    def dead_position(self) -> bool:
+        """No player can bring all four cubes home any more (ARC-E1): each has a cube hemmed in
+        for good (:meth:`hemmed_in`) or a goal cell closed for good (see :meth:`evaluate`). Only
+        the move limit (or every player passing, ARC-M6) ends the game, ranked by cubes home."""
+        if self._end is not None:
+            return False
+        if self._dead is None:
+            self._dead = all(cap < CUBES for _, cap, _ in self._prospects(self.hemmed_in()))
+        return self._dead
+
     def evaluate(self) -> list[float]:
         """Per player in [-1, 1]: its raw value minus the raw value of the other player (with
         three players: of the best other player), clamped; at the end of the game ``returns()``.
@@ -918,11 +955,7 @@ class ArchimedesState(State):
         plans = g._goal_plans or _goal_plans(g)
         legal = self._legal
         stuck = self.hemmed_in()
-        closed = 0
-        if stuck:
-            block = g.block_mask
-            for c in _bits(stuck):
-                closed |= block[c]
+        prospects = self._prospects(stuck)
         counts = []
         waiting: list[int] = []  # per player: cells taken or touched by its cubes if it has no move
         movable = 0
@@ -953,16 +986,8 @@ class ArchimedesState(State):
             plan = plans[p]
             goal = g.goal_mask[p]
             mine = pos[4 * p : 4 * p + 4]
-            filled = 0
-            lost = 0
-            for c in mine:
-                if goal >> c & 1:
-                    filled |= 1 << c
-                elif stuck >> c & 1:
-                    lost += 1
+            filled, cap, targets = prospects[p]
             home = filled.bit_count()
-            cap, targets = plan.entry(filled, closed)
-            cap = min(cap, CUBES - lost)
             free_targets = targets & ~occ
             dist = plan.distances(free_targets or targets or goal & ~filled or goal)
             far = plan.far
@@ -982,7 +1007,8 @@ class ArchimedesState(State):
             idle = (goal & occ & ~filled & ~movable & ~stuck).bit_count()
             raw.append(0.6 * progress + 0.25 * home / CUBES + 0.15 * mobility - 0.12 * held - 0.08 * idle)
             caps.append(cap)
-        if max(caps) < CUBES:
+        self._dead = max(caps) < CUBES
+        if self._dead:
             # nobody can win any more: the move limit will rank by cubes home, and each player
             # can bring home all it still can in the plies left; what counts is the caps
             value = [0.4 * cap + 0.25 * r for cap, r in zip(caps, raw, strict=True)]
