@@ -8,6 +8,9 @@
 * ``nim3`` — three players take 1-3 stones in turn; who takes the last stone wins alone.
 * ``duel`` — each of two players names a number 0-9 in turn; seat 0 gets a bonus of 1; the
   higher total wins, equal totals draw. Scores are the totals.
+* ``stall`` — seat 0 plays ``stall`` (0) or ``fight`` (1), then seat 1 plays 0 and the game
+  ends drawn. After ``stall`` the position is dead (``dead_position()``: nobody can win) and
+  ``evaluate`` gives seat 0 a little (0.1); after ``fight`` it says 0 (contempt tests).
 * ``wide`` — one player names ``width`` numbers one after another (a turn of several actions
   among many), then the game ends; the return is the mean of the numbers scaled into [-1, 1].
 """
@@ -362,6 +365,38 @@ class WideState(SmallState):
 
 WideGame.state_class = WideState
 
+
+# --- stall: a dead position that looks a little better ---------------------------------------------
+class StallGame(SmallGame):
+    name = "stall"
+    title = "Stall"
+
+
+class StallState(SmallState):
+    @property
+    def current_player(self) -> int:
+        return (0, 1, TERMINAL)[min(len(self.history), 2)]
+
+    def legal_actions(self) -> list[int]:
+        return [[0, 1], [0], []][min(len(self.history), 2)]
+
+    def _apply(self, action: int) -> None:
+        pass
+
+    def dead_position(self) -> bool:
+        return not self.is_terminal() and self.history[:1] == [0]
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+    def evaluate(self) -> list[float]:
+        if not self.is_terminal() and self.history[:1] == [0]:
+            return [0.1, -0.1]
+        return [0.0, 0.0]
+
+
+StallGame.state_class = StallState
+
 GAMES: dict[str, type[SmallGame]] = {
-    g.name: g for g in (TTTGame, RaceGame, BetGame, Nim3Game, DuelGame, WideGame)
+    g.name: g for g in (TTTGame, RaceGame, BetGame, Nim3Game, DuelGame, WideGame, StallGame)
 }

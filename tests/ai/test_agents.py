@@ -15,7 +15,7 @@ from palaestra.ai import GreedyAgent, LevelAgent, MCTSAgent, make_agent, parse_s
 from palaestra.ai.levels import LEVEL_NAMES, LEVELS, level_spec
 from palaestra.core.errors import OptionError
 from palaestra.core.game import Game, State
-from tests.ai.games import BetGame, Nim3Game, RaceGame, TTTGame, WideGame
+from tests.ai.games import BetGame, Nim3Game, RaceGame, StallGame, TTTGame, WideGame
 
 
 def play(game: Game, history: list[int]) -> State:
@@ -217,6 +217,24 @@ def test_mcts_max_n_takes_the_last_stones() -> None:
     assert agent.root is not None
     child = agent.root.children[3]
     assert child.mean(0) == pytest.approx(1.0) and child.mean(1) == pytest.approx(-0.5)
+
+
+def test_mcts_contempt_steers_the_searcher_away_from_a_dead_position() -> None:
+    # "stall" leads to a dead position that evaluate() rates 0.1 for seat 0, "fight" to 0.0;
+    # two iterations: each child is scored once by evaluate()
+    state = StallGame().new_initial_state()
+    plain = MCTSAgent(seed=0, iterations=2, rollout_depth=0)
+    assert plain.select_action(state) == 0
+    assert plain.root is not None and plain.root.children[0].mean(0) == pytest.approx(0.1)
+    wary = MCTSAgent(seed=0, iterations=2, rollout_depth=0, contempt=0.2)
+    assert wary.select_action(state) == 1
+    assert wary.root is not None and wary.root.children[0].mean(0) == pytest.approx(0.1 - 0.2)
+    # only the searching player's value is lowered: the other seat's is the plain one
+    assert wary.root.children[0].mean(1) == pytest.approx(-0.1)
+    assert wary.root.children[1].mean(0) == pytest.approx(0.0)
+    with pytest.raises(OptionError, match="contempt is between 0 and 2"):
+        MCTSAgent(contempt=-0.1)
+    assert make_agent("mcts:contempt=0.3").contempt == pytest.approx(0.3)  # type: ignore[attr-defined]
 
 
 def test_mcts_progressive_widening_bounds_the_children() -> None:

@@ -250,3 +250,40 @@ def test_a_passing_players_cube_beside_two_goal_cells_counts_against_them() -> N
     assert after.legal_actions() != [after.game.pass_action]
     # the two held cells (0.12 each) cost player 1 more than g9 gains by staying near h6/h8
     assert waiting.evaluate()[0] < after.evaluate()[0]
+
+
+def test_dead_position_when_nobody_can_bring_four_cubes_home() -> None:
+    # ARC-E1 needs four cubes home: player 1's a6 is hemmed in between player 2's arrived a4 and
+    # a8, player 2's h4 between player 1's h2 and h6; neither can win, only the limit decides
+    dead = position([["h2", "h6", "h8", "a6"], ["a2", "a4", "a8", "h4"]])
+    assert dead.dead_position()
+    assert not game().new_initial_state().dead_position()
+    # player 1 can no longer win (h4 between its h2 and h6 is closed: ARC-M3), player 2 can
+    one = position([["h2", "h6", "c4", "c9"], ["a2", "a4", "d8", "d15"]])
+    assert not one.dead_position()
+    both = position([["h2", "h6", "c4", "c9"], ["a2", "a6", "d8", "d15"]])
+    assert not both.hemmed_in() and both.dead_position()
+    live = position([["h2", "h4", "c4", "c9"], ["a2", "a4", "d8", "d15"]])
+    assert not live.dead_position()
+
+
+def test_a_dead_position_stays_dead_and_nobody_wins_by_arc_e1() -> None:
+    # random games: once dead_position() holds it holds to the end, and the game then never ends
+    # with four cubes home (ARC-E1); also with 3 players
+    for players in (2, 3):
+        g = palaestra.load_game("archimedes", players=players, move_limit=400)
+        rng = random.Random(11 + players)
+        dead_games = 0
+        for seed in range(40):
+            s = g.new_initial_state(seed)
+            dead = False
+            while not s.is_terminal():
+                now = s.dead_position()
+                assert now or not dead
+                dead = now
+                s.apply_action(rng.choice(s.legal_actions()))
+            assert not s.dead_position()  # over: nothing left to decide
+            if dead:
+                dead_games += 1
+                assert s.end_reason != "home"
+        assert dead_games > 0

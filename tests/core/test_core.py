@@ -222,3 +222,11 @@ def test_apply_legal_does_what_apply_action_does(name: str) -> None:
         b.apply_legal(action)
         assert b.history == a.history
         assert b.to_json() == a.to_json()
+
+
+def test_dead_position_is_false_unless_a_game_knows_better() -> None:
+    # the core's default: a game without the notion never reports a dead position
+    state = palaestra.load_game("nim", stones=2).new_initial_state()
+    assert state.dead_position() is False
+    state.apply_action(2)
+    assert state.is_terminal() and state.dead_position() is False
