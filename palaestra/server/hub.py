@@ -206,6 +206,8 @@ class Session:
             "to_move": _who(self.game, player),
             "scores": state.scores(),
             "score_details": _jsonable(state.score_details()),
+            "dead_position": state.dead_position(),
+            "max_plies": self.game.max_game_length(),
             "result": self.record.result,
             "moves": [m.to_json() for m in self.record.moves],
             "legal": legal,

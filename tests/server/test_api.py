@@ -322,3 +322,30 @@ def test_ui_files_are_served(client: TestClient) -> None:
     assert client.get("/openapi.json").json()["info"]["title"] == "Palaestra"
     assert_error(client.get("/games/nim/web/board.js"), 404, "not_found")
     assert_error(client.get("/games/nim/web/../../server/app.py"), 404, "not_found")
+
+
+def test_view_says_when_nobody_can_win_outright_any_more(client: TestClient) -> None:
+    # a real Archimedes game, played by both seats over the API with random moves (seed 136
+    # reaches a dead position at ply 73: both players have a cube hemmed in or a goal cell
+    # closed for good, so only the move limit will decide)
+    import random
+
+    import palaestra
+
+    created = create(client, game="archimedes", options={})
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    assert created["game"]["dead_position"] is False and created["game"]["max_plies"] == 1000
+    local = palaestra.load_game("archimedes").new_initial_state()
+    rng = random.Random(136)
+    view: dict[str, Any] = {}
+    while not local.dead_position():
+        action = rng.choice(local.legal_actions())
+        seat = local.current_player
+        r = play(client, gid, tokens[seat], len(local.history), action=action)
+        assert r.status_code == 200, r.text
+        local.apply_action(action)
+        view = r.json()
+        assert view["dead_position"] is local.dead_position()
+    assert view["ply"] == 73 and view["dead_position"] is True and view["status"] == "active"
+    assert view["max_plies"] == 1000
+    assert client.get(f"/api/games/{gid}").json()["dead_position"] is True

@@ -252,6 +252,41 @@ def test_archimedes_against_the_ai_by_clicking_the_board(server: ServerProcess, 
     context.close()
 
 
+def test_archimedes_dead_position_notice(server: ServerProcess, browser: Any) -> None:
+    # two human seats play random moves over the HTTP API until nobody can win outright any more
+    # (seed 136: ply 73); a spectator's page then says so, with the move count against the limit
+    import random
+
+    import httpx
+
+    import palaestra
+
+    seats = [{"kind": "human", "joined": True}, {"kind": "human"}]
+    doc = {"game": "archimedes", "options": {}, "seats": seats}
+    created = httpx.post(server.url + "/api/games", json=doc).json()
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    local = palaestra.load_game("archimedes").new_initial_state()
+    rng = random.Random(136)
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/#/game/{gid}")
+    page.wait_for_selector("#board svg [data-cell]")
+    assert page.locator("#dead-notice").count() == 0
+    while not local.dead_position():
+        action = rng.choice(local.legal_actions())
+        body = {"token": tokens[local.current_player], "ply": len(local.history), "action": action}
+        assert httpx.post(f"{server.url}/api/games/{gid}/actions", json=body).status_code == 200
+        local.apply_action(action)
+    page.wait_for_selector("#dead-notice")  # pushed over the websocket
+    text = page.locator("#dead-notice").inner_text()
+    assert "Nobody can win outright any more" in text and "move 73 of 1000" in text
+    shot(page, "archimedes-dead-position")
+    assert not errors, errors
+    context.close()
+
+
 def test_athos_against_the_ai_by_clicking_with_undo_and_confirmation(
     server: ServerProcess, browser: Any
 ) -> None:

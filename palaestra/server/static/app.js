@@ -433,6 +433,10 @@ async function gamePage(id) {
         el("div", { text: capitalise(view.result.text) }),
         el("div", { class: "small", text: "Scores: " + view.seats.map((s, i) => `${s.player_name} ${formatScore(view.result.scores[i])}`).join(", ") }),
         el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", el("a", { href: "#/" }, "New game"))));
+    } else if (view.status === "active" && view.dead_position) {
+      resultBox.replaceChildren(el("div", { class: "result", id: "dead-notice" },
+        el("div", { text: "Nobody can win outright any more." }),
+        el("div", { class: "small", text: `Play goes on to the move limit (move ${view.ply} of ${view.max_plies}); then the scores decide. A player may resign to end it now.` })));
     } else resultBox.replaceChildren();
     // moves
     movesBox.replaceChildren(...view.moves.map((mv) => el("li", { class: mv.player < 0 ? "chance" : "" },
