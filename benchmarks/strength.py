@@ -129,6 +129,7 @@ def summary(result: Any, label: str, pair: str, seconds: float, teams: bool = Fa
         "seed": result.seed,
         "moves_mean": round(sum(o.moves for o in result.outcomes) / max(1, len(result.outcomes)), 1),
         "moves_max": max((o.moves for o in result.outcomes), default=0),
+        "fractions": [round(x, 4) for x in fractions],
     }
 
 
