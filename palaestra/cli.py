@@ -151,6 +151,8 @@ def play(
         if rec.game != game_name.lower():
             raise PalaestraError(f"{resume} is a record of {rec.game}, not {game_name}")
         state = rec.replay()
+        rec.check_result(state)
+        rec.finish_if_over(state, adjudicate=True)  # a record of the game settled before this
         game = state.game
         path = record or resume
         typer.echo(f"resumed {resume}: {_moves(len(rec.moves))} replayed")
@@ -176,7 +178,7 @@ def play(
     rec.save(path)
     typer.echo(f"recording to {path}  ({PLAY_HELP.splitlines()[0]} ...)")
     try:
-        while not state.is_terminal():
+        while not rec.over:
             player = state.current_player
             if state.is_chance_node():
                 action = state.sample_chance(chance_rng)
@@ -224,9 +226,9 @@ def play(
     except KeyboardInterrupt:
         typer.echo("")
     rec.save(path)
-    if state.is_terminal():
+    if rec.result is not None:
         typer.echo(state.render(labels=False))
-        typer.echo(f"game over: {state.result_text()}  ({_score_line(state)})")
+        typer.echo(f"game over: {rec.result['text']}  ({_score_line(state)})")
         typer.echo(f"record saved to {path}")
     else:
         typer.echo(f"game saved to {path}; continue with: palaestra play {game.name} --resume {path}")
@@ -256,6 +258,8 @@ def replay(
     typer.echo(f"{_moves(len(rec.moves))} replayed")
     if state.is_terminal():
         typer.echo(f"result: {state.result_text()}  ({_score_line(state)})")
+    elif rec.result is not None:  # checked above: settled or resigned
+        typer.echo(f"result: {rec.result.get('text', '')}  ({_score_line(state)})")
     else:
         typer.echo(
             f"game not finished; {state.game.player_name(state.current_player)} to move"
@@ -328,6 +332,10 @@ def match(
     workers: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
     seed: SeedOpt = None,
     record_dir: Annotated[Path | None, typer.Option(help="Save every game's record here.")] = None,
+    adjudicate: Annotated[
+        bool,
+        typer.Option(help="End a game once its result can no longer change (settled), with that result."),
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Play N games between agents (seats rotated) and print wins, draws, scores and Elo."""
@@ -350,7 +358,16 @@ def match(
         def tick(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        result = run_match(game, specs, n, workers=workers, seed=seed, record_dir=record_dir, progress=tick)
+        result = run_match(
+            game,
+            specs,
+            n,
+            workers=workers,
+            seed=seed,
+            record_dir=record_dir,
+            progress=tick,
+            adjudicate=adjudicate,
+        )
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:

@@ -21,6 +21,10 @@ transforms ``E -/+ 1.96 * s / sqrt(m)`` (``s`` the sample standard deviation of 
 same way. ``E`` of 0 or 1 gives an infinite difference, shown as ``-inf`` / ``+inf`` (``null`` in
 JSON).
 
+Adjudication. A game whose result can no longer change, whatever is played (``State.settled_result``:
+an Archimedes game where no cube can reach a goal cell any more), ends there with that result, the
+one it would have at its end; ``adjudicate=False`` plays such games on.
+
 Failures. An agent that raises, returns an action not in ``legal_actions()`` or takes longer than
 ``move_time_limit`` seconds for a move loses that game: the game stops, the failing seat ranks
 last and the others share first place. Failures are listed in the result, never raised. A game
@@ -82,6 +86,7 @@ class GameOutcome:
     moves: int
     failure: Failure | None = None
     record: str | None = None
+    settled: bool = False  # adjudicated: ended where its result could no longer change
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -91,6 +96,7 @@ class GameOutcome:
             "returns": self.returns,
             "scores": self.scores,
             "moves": self.moves,
+            "settled": self.settled,
             "failure": self.failure.to_json() if self.failure else None,
             "record": self.record,
         }
@@ -283,6 +289,7 @@ def play_game(
     match_seed: int,
     record_dir: Path | None = None,
     move_time_limit: float | None = None,
+    adjudicate: bool = True,
 ) -> GameOutcome:
     """Play game ``index`` of a match (the unit of work of :func:`run_match`)."""
     k = len(agents)
@@ -297,6 +304,7 @@ def play_game(
     state = game.new_initial_state(seed)
     record = Record.start(game, [agents[a] for a in seats], seed) if record_dir is not None else None
     failure: Failure | None = None
+    settled: list[float] | None = None  # the returns of an adjudicated game
     hard_stop = (
         move_time_limit is not None
         and threading.current_thread() is threading.main_thread()
@@ -358,9 +366,14 @@ def play_game(
                     )
                     break
             if record is not None:
-                record.apply(state, action)
+                record.apply(state, action, adjudicate)
             else:
                 state.apply_action(action)
+            if adjudicate and not state.is_terminal():
+                result = state.settled_result()
+                if result is not None:
+                    settled = list(result[0])
+                    break
     except Exception as err:  # the game itself failed
         failure = Failure(index, None, None, "game-error", f"{type(err).__name__}: {err}")
     finally:
@@ -380,13 +393,15 @@ def play_game(
         if failure is not None:
             returns = returns_from_ranks([1 if s == failure.seat else 0 for s in range(game.num_players)])
         else:
-            returns = [float(x) for x in state.returns()]
+            returns = [float(x) for x in (settled if settled is not None else state.returns())]
     path = None
     if record is not None and record_dir is not None:
         target = Path(record_dir) / f"game-{index:05d}.json"
         record.save(target)
         path = str(target)
-    return GameOutcome(index, seed, seats, returns, scores, len(state.history), failure, path)
+    return GameOutcome(
+        index, seed, seats, returns, scores, len(state.history), failure, path, settled is not None
+    )
 
 
 def run_match(
@@ -399,12 +414,15 @@ def run_match(
     record_dir: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     move_time_limit: float | None = None,
+    adjudicate: bool = True,
 ) -> MatchResult:
     """Play ``n`` games of ``game`` between the agent specs (seats rotated; see the module doc).
 
     ``workers`` games are played at once in separate processes. ``seed`` makes the match
     reproducible (agents with time budgets aside); ``None`` draws one, kept in the result.
-    ``record_dir`` receives one record per game (``game-00000.json`` ...).
+    ``record_dir`` receives one record per game (``game-00000.json`` ...). ``adjudicate``
+    ends a game as soon as its result can no longer change (``State.settled_result``) with that
+    result, as it would end at the move limit; without it such games play on to the end.
     """
     if not 2 <= len(agents) <= game.num_players and not (len(agents) == 1 == game.num_players):
         raise OptionError(f"{game.name} has {game.num_players} seats: give 2 to {game.num_players} agents")
@@ -424,7 +442,7 @@ def run_match(
         progress(0, n)
     if workers == 1 or n == 1:
         for i in range(n):
-            outcomes[i] = play_game(game, agents, i, seed, record_dir, move_time_limit)
+            outcomes[i] = play_game(game, agents, i, seed, record_dir, move_time_limit, adjudicate)
             done += 1
             if progress is not None:
                 progress(done, n)
@@ -433,7 +451,7 @@ def run_match(
         ctx = mp.get_context("fork" if "fork" in methods else None)
         with ProcessPoolExecutor(max_workers=min(workers, n), mp_context=ctx) as pool:
             futures: dict[Future[GameOutcome], int] = {
-                pool.submit(play_game, game, agents, i, seed, record_dir, move_time_limit): i
+                pool.submit(play_game, game, agents, i, seed, record_dir, move_time_limit, adjudicate): i
                 for i in range(n)
             }
             for fut in as_completed(futures):

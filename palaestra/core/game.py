@@ -128,6 +128,17 @@ def returns_from_ranks(ranks: Sequence[int]) -> list[float]:
     return out
 
 
+def outcome_text(game: Game, returns: Sequence[float]) -> str:
+    """``draw``, ``NAME wins`` or ``NAME and NAME share the win``: who has the best return."""
+    best = max(returns)
+    winners = [game.player_name(p) for p, v in enumerate(returns) if v == best]
+    if len(winners) == len(returns):
+        return "draw"
+    if len(winners) == 1:
+        return f"{winners[0]} wins"
+    return " and ".join(winners) + " share the win"
+
+
 def sample_outcome(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> int:
     """Pick one outcome of a chance node with its probability."""
     x = rng.random()
@@ -333,6 +344,15 @@ class State(ABC):
         The default: False; games where it can happen override it with a sound test."""
         return False
 
+    def settled_result(self) -> tuple[list[float], str] | None:
+        """``(returns, sentence)`` when the game is not over but its result is: no sequence of legal
+        actions can change the returns it will end with, and only a software end such as a move
+        limit is left to reach. ``None`` otherwise. The rules do not end the game there; the
+        arena, the web app and ``palaestra play`` adjudicate it (as chess ends a dead position),
+        and the record says so (``"settled": true``, docs/formats.md). The default: None; games
+        where it can happen override it with a sound test (never a result that could change)."""
+        return None
+
     def evaluate(self) -> list[float]:
         """A heuristic value per player in [-1, 1], comparable to ``returns()`` (used by the AI:
         greedy agents and guided rollouts). At the end it is ``returns()``. Games override with
@@ -349,14 +369,7 @@ class State(ABC):
         """A sentence on the result of a finished game."""
         if not self.is_terminal():
             return "the game is not over"
-        r = self.returns()
-        best = max(r)
-        winners = [self.game.player_name(p) for p, v in enumerate(r) if v == best]
-        if len(winners) == len(r):
-            return "draw"
-        if len(winners) == 1:
-            return f"{winners[0]} wins"
-        return " and ".join(winners) + " share the win"
+        return outcome_text(self.game, self.returns())
 
     # --- views -------------------------------------------------------------------------------
     @abstractmethod

@@ -9,7 +9,9 @@ Format 1 (documented in docs/formats.md)::
 
 ``moves`` holds the actions in the game's notation (``State.action_to_string``), with the player
 who made each one (-1 for chance). ``result`` is filled in when the game ends:
-``{"returns": [...], "scores": [...], "text": "orange wins"}``.
+``{"returns": [...], "scores": [...], "text": "orange wins"}``, with ``"settled": true`` when the
+game was adjudicated before its end because its result could no longer change
+(``State.settled_result``), and ``"resigned": SEAT`` when a player resigned (the web app).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from palaestra.core.errors import PalaestraError, PositionError, RecordError
-from palaestra.core.game import Game, State
+from palaestra.core.game import Game, State, returns_from_ranks
 from palaestra.core.registry import load_game
 
 FORMAT = 1
@@ -77,22 +79,37 @@ class Record:
     def initial_state(self) -> State:
         return self.make_game().new_initial_state(self.seed)
 
-    def apply(self, state: State, action: int) -> None:
-        """Apply ``action`` to ``state`` and write it down (nothing is written if it is illegal)."""
+    def apply(self, state: State, action: int, adjudicate: bool = True) -> None:
+        """Apply ``action`` to ``state`` and write it down (nothing is written if it is illegal);
+        then end the record if the game is over, or (``adjudicate``) if its result is settled."""
         player = state.current_player
         text = state.action_to_string(action)
         state.apply_action(action)
         self.moves.append(Move(player, text, now()))
-        self.finish_if_over(state)
+        self.finish_if_over(state, adjudicate)
 
-    def finish_if_over(self, state: State) -> None:
-        if state.is_terminal() and self.result is None:
+    def finish_if_over(self, state: State, adjudicate: bool = False) -> None:
+        """Write the result when the game is over, or, with ``adjudicate``, when its result can
+        no longer change (``State.settled_result``: the game ends there, ``"settled": true``)."""
+        if self.result is not None:
+            return
+        if state.is_terminal():
             self.result = {
                 "returns": state.returns(),
                 "scores": state.scores(),
                 "text": state.result_text(),
             }
-            self.ended = now()
+        elif adjudicate and (settled := state.settled_result()) is not None:
+            returns, text = settled
+            self.result = {"returns": list(returns), "scores": state.scores(), "text": text, "settled": True}
+        else:
+            return
+        self.ended = now()
+
+    @property
+    def over(self) -> bool:
+        """Whether the game of this record has ended (by its rules, settled or resigned)."""
+        return self.result is not None
 
     # --- replaying ---------------------------------------------------------------------------
     def replay(self, upto: int | None = None) -> State:
@@ -117,15 +134,34 @@ class Record:
         return state
 
     def check_result(self, state: State) -> None:
-        """Raise :class:`RecordError` if a stored result disagrees with the replayed state."""
+        """Raise :class:`RecordError` if a stored result disagrees with the replayed state.
+
+        A game that is not over after its moves may still have a result: a settled one (the
+        state's ``settled_result()`` must give the same returns) or a resignation (the resigning
+        seat last, the others sharing first place)."""
         if self.result is None:
             return
-        if not state.is_terminal():
+        stated = self.result.get("returns", [])
+        if not isinstance(stated, list) or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in stated
+        ):
+            raise RecordError("the record's result has no list of numbers in 'returns'")
+        n = state.game.num_players
+        resigned = self.result.get("resigned")
+        if state.is_terminal():
+            expected, how = state.returns(), "the moves give"
+        elif self.result.get("settled") is True:
+            settled = state.settled_result()
+            if settled is None:
+                raise RecordError("the record states a settled result, but after its moves the game is open")
+            expected, how = list(settled[0]), "the settled position gives"
+        elif isinstance(resigned, int) and not isinstance(resigned, bool) and 0 <= resigned < n:
+            expected = returns_from_ranks([1 if p == resigned else 0 for p in range(n)])
+            how = f"the resignation of {state.game.player_name(resigned)} gives"
+        else:
             raise RecordError("the record states a result but the game is not over after its moves")
-        if [float(x) for x in self.result.get("returns", [])] != state.returns():
-            raise RecordError(
-                f"the record states returns {self.result.get('returns')}, the moves give {state.returns()}"
-            )
+        if [float(x) for x in stated] != [float(x) for x in expected]:
+            raise RecordError(f"the record states returns {stated}, {how} {expected}")
 
     # --- JSON --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -616,8 +616,8 @@ class Hub:
         before = session.state
         state = before.clone()
         record = copy.deepcopy(session.record)
-        record.apply(state, action)
-        status = "finished" if state.is_terminal() else "active"
+        record.apply(state, action)  # ends the record when the game is over or its result settled
+        status = "finished" if record.over else "active"
         await self._write(session, state, record, status)
         session.undo_stack.append((before, action))
         del session.undo_stack[:-UNDO_DEPTH]

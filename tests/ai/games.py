@@ -13,6 +13,9 @@
   ``evaluate`` gives seat 0 a little (0.1); after ``fight`` it says 0 (contempt tests).
 * ``wide`` — one player names ``width`` numbers one after another (a turn of several actions
   among many), then the game ends; the return is the mean of the numbers scaled into [-1, 1].
+* ``lead`` — two players take turns, ten actions in all, each ``0`` or ``1`` (a point); more
+  points win. Its result is settled (``settled_result()``) as soon as the player behind could not
+  draw level even by scoring every turn left.
 """
 
 from __future__ import annotations
@@ -397,6 +400,50 @@ class StallState(SmallState):
 
 StallGame.state_class = StallState
 
+
+# --- lead: a result settled before the end --------------------------------------------------------
+class LeadGame(SmallGame):
+    name = "lead"
+    title = "Lead"
+
+
+class LeadState(SmallState):
+    PLIES = 10
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if len(self.history) >= self.PLIES else len(self.history) % 2
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else [0, 1]
+
+    def _apply(self, action: int) -> None:
+        pass
+
+    def scores(self) -> list[float]:
+        return [float(sum(self.history[p::2])) for p in (0, 1)]
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        a, b = self.scores()
+        return returns_from_ranks([0 if a >= b else 1, 0 if b >= a else 1])
+
+    def settled_result(self) -> tuple[list[float], str] | None:
+        if self.is_terminal():
+            return None
+        a, b = self.scores()
+        left = self.PLIES - len(self.history)
+        turns = [(left + (len(self.history) % 2 == p)) // 2 for p in (0, 1)]  # turns left per player
+        if a - b > turns[1]:
+            return [1.0, -1.0], "player 1 wins (settled)"
+        if b - a > turns[0]:
+            return [-1.0, 1.0], "player 2 wins (settled)"
+        return None
+
+
+LeadGame.state_class = LeadState
+
 GAMES: dict[str, type[SmallGame]] = {
-    g.name: g for g in (TTTGame, RaceGame, BetGame, Nim3Game, DuelGame, WideGame, StallGame)
+    g.name: g for g in (TTTGame, RaceGame, BetGame, Nim3Game, DuelGame, WideGame, StallGame, LeadGame)
 }

@@ -11,7 +11,7 @@ import pytest
 from palaestra.ai.arena import elo_from_fraction, run_match, seat_assignment
 from palaestra.core.errors import OptionError
 from palaestra.core.record import Record
-from tests.ai.games import DuelGame, Nim3Game, RaceGame, TTTGame
+from tests.ai.games import DuelGame, LeadGame, Nim3Game, RaceGame, TTTGame
 
 
 def test_hand_computed_duel_statistics() -> None:
@@ -130,3 +130,41 @@ def test_records_are_saved_and_replay(tmp_path: Path) -> None:
         rec.check_result(state)
         assert state.returns() == o.returns
         assert len(rec.moves) == o.moves
+
+
+def test_a_settled_game_is_adjudicated_with_the_result_it_would_end_with(tmp_path: Path) -> None:
+    # Lead: const:value=1 scores every turn, const:value=0 never. After 6 of the 10 plies the
+    # scorer leads 3-0 and the other has 2 turns left, in either seat: settled, the scorer wins
+    played = run_match(LeadGame(), ["const:value=1", "const:value=0"], 2, seed=3, adjudicate=False)
+    result = run_match(LeadGame(), ["const:value=1", "const:value=0"], 2, seed=3, record_dir=tmp_path)
+    assert [o.moves for o in played.outcomes] == [10, 10]
+    assert [o.moves for o in result.outcomes] == [6, 6]
+    assert [o.settled for o in result.outcomes] == [True, True]
+    assert [o.returns for o in result.outcomes] == [o.returns for o in played.outcomes]
+    assert [st.wins for st in result.stats()] == [2, 0]
+    assert result.to_json()["games"][0]["settled"] is True
+    for o in result.outcomes:
+        assert o.record is not None
+        rec = Record.load(o.record)
+        assert rec.result is not None and rec.result["settled"] is True
+        assert rec.result["returns"] == o.returns
+        state = rec.replay()
+        assert not state.is_terminal()
+        rec.check_result(state)  # the replayed position gives the same settled result
+
+
+def test_match_command_adjudicates_unless_told_not_to() -> None:
+    from typer.testing import CliRunner
+
+    from palaestra.cli import app
+
+    runner = CliRunner()
+    base = ["match", "lead", "--agents", "const:value=1,const:value=0", "-n", "2", "--seed", "3", "--json"]
+    for flags, moves, settled in (([], 6, True), (["--no-adjudicate"], 10, False)):
+        out = runner.invoke(app, base + flags)
+        assert out.exit_code == 0, out.output
+        games = json.loads(out.output)["games"]
+        assert [(g["moves"], g["settled"], g["returns"]) for g in games] == [
+            (moves, settled, [1.0, -1.0]),
+            (moves, settled, [-1.0, 1.0]),
+        ]

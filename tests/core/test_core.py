@@ -225,8 +225,29 @@ def test_apply_legal_does_what_apply_action_does(name: str) -> None:
 
 
 def test_dead_position_is_false_unless_a_game_knows_better() -> None:
-    # the core's default: a game without the notion never reports a dead position
+    # the core's default: a game without the notion never reports a dead position, nor a settled
+    # result (a game whose result is certain before its end: Archimedes, tests/archimedes)
     state = palaestra.load_game("nim", stones=2).new_initial_state()
-    assert state.dead_position() is False
+    assert state.dead_position() is False and state.settled_result() is None
     state.apply_action(2)
-    assert state.is_terminal() and state.dead_position() is False
+    assert state.is_terminal() and state.dead_position() is False and state.settled_result() is None
+
+
+def test_resigned_records_replay_and_are_checked() -> None:
+    # the web app ends a game by resignation: the record's result names the seat, which ranks
+    # last; the game itself is not over after the moves, and the record still checks
+    game = palaestra.load_game("nim", stones=5)
+    record = Record.start(game, ["ann", "bob"], seed=1)
+    state = record.initial_state()
+    record.apply(state, 1)
+    record.result = {"returns": [1.0, -1.0], "scores": [0, 0], "text": "bob resigned", "resigned": 1}
+    record.check_result(record.replay())
+    record.result["returns"] = [-1.0, 1.0]
+    with pytest.raises(RecordError, match=r"states returns \[-1.0, 1.0\], the resignation of player 1 gives"):
+        record.check_result(record.replay())
+    record.result = {"returns": [0.0, 0.0], "text": "agreed"}  # no rule ends the game here
+    with pytest.raises(RecordError, match="states a result but the game is not over"):
+        record.check_result(record.replay())
+    record.result = {"returns": "x", "resigned": 0}
+    with pytest.raises(RecordError, match="no list of numbers in 'returns'"):
+        record.check_result(record.replay())

@@ -218,7 +218,10 @@ def test_resign(client: TestClient) -> None:
     assert view["result"]["returns"] == [1.0, -1.0]
     assert view["result"]["resigned"] == 1 and "resigned" in view["result"]["text"]
     assert_error(play(client, gid, t0, 0, action=1), 409, "game_over")
-    assert client.get(f"/api/games/{gid}/record").json()["result"]["resigned"] == 1
+    exported = client.get(f"/api/games/{gid}/record").json()
+    assert exported["result"]["resigned"] == 1
+    record = Record.from_json(exported)
+    record.check_result(record.replay())  # the exported record replays and checks (palaestra replay)
 
 
 def test_unknown_game_everywhere(client: TestClient) -> None:
@@ -349,3 +352,27 @@ def test_view_says_when_nobody_can_win_outright_any_more(client: TestClient) -> 
     assert view["ply"] == 73 and view["dead_position"] is True and view["status"] == "active"
     assert view["max_plies"] == 1000
     assert client.get(f"/api/games/{gid}").json()["dead_position"] is True
+
+
+def test_a_settled_game_ends_with_the_result_it_can_no_longer_escape(client: TestClient) -> None:
+    # a real Archimedes game (tests/archimedes/settled_game.py): after its 47th action no cube
+    # can reach a goal cell any more, and the server ends the game there, a 3-3 draw, instead of
+    # making the players shuttle cubes to the 1,000-ply move limit
+    from tests.archimedes.settled_game import MOVES
+
+    created = create(client, game="archimedes", options={})
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    view: dict[str, Any] = created["game"]
+    for ply, move in enumerate(MOVES):
+        assert view["status"] == "active"
+        r = play(client, gid, tokens[view["current_player"]], ply, move=move)
+        assert r.status_code == 200, r.text
+        view = r.json()
+    assert view["status"] == "finished" and view["ply"] == 47
+    result = view["result"]
+    assert result["settled"] is True and result["returns"] == [0.0, 0.0]
+    assert result["text"].startswith("draw (settled: no cube can reach a goal cell any more")
+    assert_error(play(client, gid, tokens[view["current_player"]], 47, move="f4-e4"), 409, "game_over")
+    record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
+    assert record.result == result and len(record.moves) == 47
+    record.check_result(record.replay())

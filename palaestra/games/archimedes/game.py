@@ -26,7 +26,7 @@ from palaestra.core.errors import (
     PositionError,
     RecordError,
 )
-from palaestra.core.game import TERMINAL, Game, Option, State, returns_from_ranks
+from palaestra.core.game import TERMINAL, Game, Option, State, outcome_text, returns_from_ranks
 from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
 
 CUBES = 4
@@ -886,6 +886,59 @@ class ArchimedesState(State):
         for c in cand:
             out |= 1 << c
         return out
+
+    def can_arrive(self) -> list[bool]:
+        """Per player: whether one of its cubes might still arrive (ARC-M5), as far as the cells
+        that no cube may ever enter again tell (a sound test: False is certain).
+
+        A cube that never moves again (arrived, or :meth:`hemmed_in`) keeps every cube out of its
+        cell and the cells next to it for good (ARC-M3). Any other cube can only ever be in the
+        connected region of the remaining cells that it touches now, moving or not (that region
+        only shrinks as more cubes stop for good), so it can arrive only on a goal cell of its
+        player in that region. Distances, other cubes that may move away and ARC-M7 are ignored:
+        they can only forbid more."""
+        g = self.game
+        stuck = self.hemmed_in()
+        goal = g.goal_mask
+        block = g.block_mask
+        nbrs = g.board.neighbours
+        pos = self._pos
+        closed = 0
+        for i, c in enumerate(pos):
+            if goal[i >> 2] >> c & 1 or stuck >> c & 1:
+                closed |= block[c]
+        allowed = g.all_mask & ~closed
+        out = []
+        for p in range(g.players):
+            region = 0
+            stack: list[int] = []
+            for c in pos[4 * p : 4 * p + 4]:
+                if goal[p] >> c & 1 or stuck >> c & 1:
+                    continue
+                for m in nbrs[c]:
+                    if allowed >> m & 1 and not region >> m & 1:
+                        region |= 1 << m
+                        stack.append(m)
+            while stack:
+                x = stack.pop()
+                for m in nbrs[x]:
+                    if allowed >> m & 1 and not region >> m & 1:
+                        region |= 1 << m
+                        stack.append(m)
+            out.append(bool(region & goal[p]))
+        return out
+
+    def settled_result(self) -> tuple[list[float], str] | None:
+        """When no cube of any player can arrive any more (:meth:`can_arrive`), the cubes home are
+        final and the end is the ranking by them, the same at the move limit as when every player
+        passes (ARC-M6): that result, with its sentence. A player with four cubes home has won,
+        so a settled game is always one that nobody wins outright."""
+        if self._end is not None or any(self.can_arrive()):
+            return None
+        returns = returns_from_ranks(self.ranks())
+        cubes = "-".join(str(h) for h in self.arrived())
+        why = "settled: no cube can reach a goal cell any more"
+        return returns, f"{outcome_text(self.game, returns)} ({why}; cubes home {cubes})"
 
     def _prospects(self, stuck: int) -> list[tuple[int, int, int]]:
         """Per player, with the hemmed-in cubes ``stuck``: its goal cells filled (a mask), the
