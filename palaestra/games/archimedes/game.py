@@ -908,24 +908,14 @@ class ArchimedesState(State):
             if goal[i >> 2] >> c & 1 or stuck >> c & 1:
                 closed |= block[c]
         allowed = g.all_mask & ~closed
+        nmask = g.board.neighbour_mask
         out = []
         for p in range(g.players):
-            region = 0
-            stack: list[int] = []
+            seeds = 0  # the open cells next to the player's cubes that may still move
             for c in pos[4 * p : 4 * p + 4]:
-                if goal[p] >> c & 1 or stuck >> c & 1:
-                    continue
-                for m in nbrs[c]:
-                    if allowed >> m & 1 and not region >> m & 1:
-                        region |= 1 << m
-                        stack.append(m)
-            while stack:
-                x = stack.pop()
-                for m in nbrs[x]:
-                    if allowed >> m & 1 and not region >> m & 1:
-                        region |= 1 << m
-                        stack.append(m)
-            out.append(bool(region & goal[p]))
+                if not (goal[p] >> c & 1 or stuck >> c & 1):
+                    seeds |= nmask[c] & allowed
+            out.append(bool(_flood(seeds, allowed, nbrs) & goal[p]))
         return out
 
     def settled_result(self) -> tuple[list[float], str] | None:
@@ -1201,13 +1191,7 @@ class _GoalPlan:
         best, seen = 0, 0
         for c in range(b.size):
             if allowed >> c & 1 and not seen >> c & 1:
-                region, stack = 1 << c, [c]
-                while stack:
-                    x = stack.pop()
-                    for m in nbrs[x]:
-                        if allowed >> m & 1 and not region >> m & 1:
-                            region |= 1 << m
-                            stack.append(m)
+                region = _flood(1 << c, allowed, nbrs)
                 seen |= region
                 if region.bit_count() > best.bit_count():
                     best = region
@@ -1248,6 +1232,20 @@ class _GoalPlan:
         if dist is None:
             dist = self._dist[targets] = self.board.distances_to(targets)
         return dist
+
+
+def _flood(seeds: int, allowed: int, neighbours: tuple[tuple[int, ...], ...]) -> int:
+    """The cells reached from the cells ``seeds`` (a mask of ``allowed`` cells) by steps to
+    neighbouring ``allowed`` cells: the connected regions of ``allowed`` that hold the seeds."""
+    region = seeds
+    stack = _bits(seeds)
+    while stack:
+        x = stack.pop()
+        for m in neighbours[x]:
+            if allowed >> m & 1 and not region >> m & 1:
+                region |= 1 << m
+                stack.append(m)
+    return region
 
 
 def _goal_plans(game: ArchimedesGame) -> list[_GoalPlan]:
