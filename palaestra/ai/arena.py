@@ -366,13 +366,15 @@ def play_game(
                     )
                     break
             if record is not None:
-                record.apply(state, action, adjudicate)
+                record.apply(state, action, adjudicate=False)  # adjudicated below, tested once
             else:
                 state.apply_action(action)
             if adjudicate and not state.is_terminal():
                 result = state.settled_result()
                 if result is not None:
                     settled = list(result[0])
+                    if record is not None:
+                        record.finish_if_over(state, adjudicate=True)
                     break
     except Exception as err:  # the game itself failed
         failure = Failure(index, None, None, "game-error", f"{type(err).__name__}: {err}")

@@ -900,14 +900,13 @@ class ArchimedesState(State):
         g = self.game
         stuck = self.hemmed_in()
         goal = g.goal_mask
-        block = g.block_mask
         nbrs = g.board.neighbours
         pos = self._pos
-        closed = 0
+        fixed = stuck  # the cells of the cubes that never move again
         for i, c in enumerate(pos):
-            if goal[i >> 2] >> c & 1 or stuck >> c & 1:
-                closed |= block[c]
-        allowed = g.all_mask & ~closed
+            if goal[i >> 2] >> c & 1:
+                fixed |= 1 << c
+        allowed = g.all_mask & ~_blocked(fixed, g.block_mask)
         nmask = g.board.neighbour_mask
         out = []
         for p in range(g.players):
@@ -935,11 +934,7 @@ class ArchimedesState(State):
         most cubes it can still have home (``cap``) and the goal cells to fill next (a mask)."""
         g = self.game
         plans = g._goal_plans or _goal_plans(g)
-        closed = 0
-        if stuck:
-            block = g.block_mask
-            for c in _bits(stuck):
-                closed |= block[c]
+        closed = _blocked(stuck, g.block_mask)
         out = []
         for p in range(g.players):
             goal = g.goal_mask[p]
@@ -1182,10 +1177,7 @@ class _GoalPlan:
         game = self.game
         b = self.board
         nbrs = b.neighbours
-        block = game.block_mask
-        closed |= filled
-        for c in _bits(filled):
-            closed |= block[c]
+        closed |= _blocked(filled, game.block_mask)
         allowed = game.all_mask & ~closed
         # the largest region of cells a cube may cross (the open board)
         best, seen = 0, 0
@@ -1232,6 +1224,15 @@ class _GoalPlan:
         if dist is None:
             dist = self._dist[targets] = self.board.distances_to(targets)
         return dist
+
+
+def _blocked(cells: int, block: tuple[int, ...]) -> int:
+    """The cells (a mask) that no cube may enter while cubes stand on ``cells``: those cells and
+    the cells next to them (ARC-M3); ``block`` is the game's ``block_mask``."""
+    out = 0
+    for c in _bits(cells):
+        out |= block[c]
+    return out
 
 
 def _flood(seeds: int, allowed: int, neighbours: tuple[tuple[int, ...], ...]) -> int:
