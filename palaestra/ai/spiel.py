@@ -107,9 +107,9 @@ class OpenSpielMCTSAgent(Agent):
     def _bot_for(self, game: Game) -> tuple[Any, Any]:
         if self._bot is None or self._for is not game:
             import numpy as np
+            from open_spiel.python.algorithms import mcts
 
             from palaestra.adapters.openspiel import parameters_from_options, register
-            from open_spiel.python.algorithms import mcts
 
             spiel_cls = register(type(game))
             self._spiel = spiel_cls(parameters_from_options(game))

@@ -8,12 +8,12 @@ import pytest
 
 pytest.importorskip("pyspiel")  # the research extra; CI installs it
 
-from palaestra.ai import make_agent  # noqa: E402
-from palaestra.ai.arena import run_match  # noqa: E402
-from palaestra.ai.spiel import OpenSpielMCTSAgent  # noqa: E402
-from palaestra.core.errors import OptionError  # noqa: E402
-from palaestra.core.registry import load_game  # noqa: E402
-from tests.ai.real import random_position  # noqa: E402
+from palaestra.ai import make_agent
+from palaestra.ai.arena import run_match
+from palaestra.ai.spiel import OpenSpielMCTSAgent
+from palaestra.core.errors import OptionError
+from palaestra.core.registry import load_game
+from tests.ai.real import random_position
 
 
 @pytest.mark.parametrize("name", ["agamemnon", "archimedes"])
