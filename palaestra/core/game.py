@@ -96,6 +96,24 @@ class Option:
         return parsed
 
 
+#: The versions of RULINGS.md, named by the date of their amendment, oldest first. A game whose
+#: rules an amendment changed declares :func:`rules_option`; a record names the version it was
+#: played under in that option, and one that names none predates the versions (docs/formats.md).
+RULES_VERSIONS = ("2026-11-23", "2026-11-25")
+RULES_ORIGINAL, RULES_CURRENT = RULES_VERSIONS[0], RULES_VERSIONS[-1]
+
+
+def rules_option() -> Option:
+    """The ``rules`` option: the version of RULINGS.md a game is played by (default the current)."""
+    return Option(
+        "rules",
+        str,
+        RULES_CURRENT,
+        "the version of RULINGS.md to play by (an older one replays the records of its games)",
+        choices=RULES_VERSIONS,
+    )
+
+
 def parse_options(
     game_name: str, declared: Sequence[Option], given: Mapping[str, object]
 ) -> dict[str, OptionValue | None]:
