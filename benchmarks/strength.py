@@ -27,6 +27,9 @@ The summary row's setup names the line-up (``athos/3 1v2``).
 For every pairing it prints the arena's table, then a summary row: the upper agent's score
 (its mean score fraction, 95% interval), its wins / draws / losses over its seat-games, the Elo
 difference with its interval, and the time taken; at the end a Markdown table of all rows.
+``--ray`` plays the games as Ray tasks on a local cluster of ``--workers`` CPUs (default 2),
+``--ray HOST:PORT`` on a running cluster (docs/ai.md, *Tournaments on Ray*); the games and
+results are those of the one-process run for the same seed (agents with time budgets aside).
 ``--chunk K`` plays a pairing as consecutive matches of ``K`` games (seeds ``S``, ``S + 1``, ...;
 take ``K`` a multiple of the player count so that every chunk rotates the seats fully) and
 appends each chunk's row to ``--jsonl`` as soon as it is played (``"chunk": i``), so that a long
@@ -203,6 +206,16 @@ def main() -> int:
     )
     parser.add_argument("--jsonl", default="", help="append each summary row to this file")
     parser.add_argument("--chunk", type=int, default=0, help="play a pairing in matches of this many games")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks: alone, on a local cluster of --workers CPUs; "
+        "with HOST:PORT (or auto), on a running cluster (the cluster extra)",
+    )
+    parser.add_argument("--workers", type=int, default=2, help="CPUs of the local Ray cluster (with --ray)")
     args = parser.parse_args()
     if args.quick:
         args.games, args.expert_games = 10, 2
@@ -211,8 +224,13 @@ def main() -> int:
         args.pairs = ALL_PAIRS
     print(
         f"# strength, {platform.python_implementation()} {platform.python_version()}, "
-        f"{os.cpu_count()} cpus, one process, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+        f"{os.cpu_count()} cpus, {'Ray ' + args.ray if args.ray else 'one process'}, "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     )
+    if args.ray:
+        from palaestra.ai.cluster import connect
+
+        connect(args.ray, args.workers)  # once for every match of the run
     rows = []
     for text in setups:
         name, options, label = parse_setup(text)
@@ -248,6 +266,8 @@ def main() -> int:
                     seed=args.seed + i,
                     progress=progress if size == n else None,
                     move_time_limit=args.move_time_limit or None,
+                    ray=args.ray,
+                    workers=args.workers if args.ray else 1,
                 )
                 parts.append(part)
                 if size < n:

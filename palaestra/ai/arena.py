@@ -417,6 +417,7 @@ def run_match(
     progress: Callable[[int, int], None] | None = None,
     move_time_limit: float | None = None,
     adjudicate: bool = True,
+    ray: str | None = None,
 ) -> MatchResult:
     """Play ``n`` games of ``game`` between the agent specs (seats rotated; see the module doc).
 
@@ -425,6 +426,9 @@ def run_match(
     ``record_dir`` receives one record per game (``game-00000.json`` ...). ``adjudicate``
     ends a game as soon as its result can no longer change (``State.settled_result``) with that
     result, as it would end at the move limit; without it such games play on to the end.
+    ``ray`` plays the games as Ray tasks (:mod:`palaestra.ai.cluster`): ``"local"`` on a cluster
+    of ``workers`` CPUs started here for the match, or the address of a running cluster; the
+    games and results are those of the same match in one process.
     """
     if not 2 <= len(agents) <= game.num_players and not (len(agents) == 1 == game.num_players):
         raise OptionError(f"{game.name} has {game.num_players} seats: give 2 to {game.num_players} agents")
@@ -442,7 +446,22 @@ def run_match(
     done = 0
     if progress is not None:
         progress(0, n)
-    if workers == 1 or n == 1:
+    if ray is not None:
+        from palaestra.ai.cluster import play_games_on_ray
+
+        outcomes = play_games_on_ray(
+            game,
+            agents,
+            n,
+            seed,
+            address=ray,
+            workers=workers,
+            record_dir=record_dir,
+            move_time_limit=move_time_limit,
+            adjudicate=adjudicate,
+            progress=progress,
+        )
+    elif workers == 1 or n == 1:
         for i in range(n):
             outcomes[i] = play_game(game, agents, i, seed, record_dir, move_time_limit, adjudicate)
             done += 1
