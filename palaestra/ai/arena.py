@@ -43,7 +43,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from time import perf_counter
+from time import perf_counter, thread_time
 from typing import Any
 
 from palaestra.ai.base import Agent, make_agent
@@ -87,6 +87,11 @@ class GameOutcome:
     failure: Failure | None = None
     record: str | None = None
     settled: bool = False  # adjudicated: ended where its result could no longer change
+    #: per seat: decisions the agent made, CPU seconds of the arena's thread they took, and the
+    #: longest decision in wall seconds (measurements, not part of the result: they vary by machine)
+    decisions: list[int] | None = None
+    cpu: list[float] | None = None
+    longest: list[float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +104,9 @@ class GameOutcome:
             "settled": self.settled,
             "failure": self.failure.to_json() if self.failure else None,
             "record": self.record,
+            "decisions": self.decisions,
+            "cpu": self.cpu,
+            "longest": self.longest,
         }
 
 
@@ -305,6 +313,9 @@ def play_game(
     record = Record.start(game, [agents[a] for a in seats], seed) if record_dir is not None else None
     failure: Failure | None = None
     settled: list[float] | None = None  # the returns of an adjudicated game
+    decisions = [0] * game.num_players
+    cpu = [0.0] * game.num_players
+    longest = [0.0] * game.num_players
     hard_stop = (
         move_time_limit is not None
         and threading.current_thread() is threading.main_thread()
@@ -325,6 +336,7 @@ def play_game(
                 seat = state.current_player
                 agent = players[seat]
                 start = perf_counter()
+                cpu_start = thread_time()
                 try:
                     if hard_stop:
                         assert move_time_limit is not None
@@ -343,6 +355,9 @@ def play_game(
                     failure = Failure(index, seat, seats[seat], "exception", f"{type(err).__name__}: {err}")
                     break
                 elapsed = perf_counter() - start
+                decisions[seat] += 1
+                cpu[seat] += thread_time() - cpu_start
+                longest[seat] = max(longest[seat], elapsed)
                 if move_time_limit is not None and elapsed > move_time_limit:
                     failure = Failure(
                         index,
@@ -402,7 +417,18 @@ def play_game(
         record.save(target)
         path = str(target)
     return GameOutcome(
-        index, seed, seats, returns, scores, len(state.history), failure, path, settled is not None
+        index,
+        seed,
+        seats,
+        returns,
+        scores,
+        len(state.history),
+        failure,
+        path,
+        settled is not None,
+        decisions,
+        [round(x, 4) for x in cpu],
+        [round(x, 4) for x in longest],
     )
 
 
