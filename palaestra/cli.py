@@ -378,7 +378,7 @@ def match(
             ray=ray,
         )
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=1))
+        typer.echo(json.dumps(result.to_json(timings=True), indent=1))
     else:
         typer.echo(result.table())
 

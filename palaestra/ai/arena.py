@@ -64,7 +64,8 @@ class Failure:
     kind: str
     message: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, timings: bool = False) -> dict[str, Any]:
+        """The match as JSON; ``timings`` adds each game's CPU seconds and longest move per seat."""
         return {
             "game": self.game,
             "seat": self.seat,
@@ -93,8 +94,9 @@ class GameOutcome:
     cpu: list[float] | None = None
     longest: list[float] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
+    def to_json(self, timings: bool = False) -> dict[str, Any]:
+        """The game as JSON; ``timings`` adds ``cpu`` and ``longest`` (they vary from run to run)."""
+        out = {
             "index": self.index,
             "seed": self.seed,
             "seats": self.seats,
@@ -105,9 +107,11 @@ class GameOutcome:
             "failure": self.failure.to_json() if self.failure else None,
             "record": self.record,
             "decisions": self.decisions,
-            "cpu": self.cpu,
-            "longest": self.longest,
         }
+        if timings:
+            out["cpu"] = self.cpu
+            out["longest"] = self.longest
+        return out
 
 
 @dataclass
@@ -259,7 +263,8 @@ class MatchResult:
                 lines.append(f"  ... and {len(failures) - 10} more")
         return "\n".join(lines)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, timings: bool = False) -> dict[str, Any]:
+        """The match as JSON; ``timings`` adds each game's CPU seconds and longest move per seat."""
         return {
             "game": self.game,
             "options": {k: v for k, v in self.options.items() if v is not None},
@@ -268,7 +273,7 @@ class MatchResult:
             "seed": self.seed,
             "stats": [st.to_json() for st in self.stats()],
             "failures": [f.to_json() for f in self.failures],
-            "games": [o.to_json() for o in self.outcomes],
+            "games": [o.to_json(timings) for o in self.outcomes],
         }
 
 
