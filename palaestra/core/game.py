@@ -42,6 +42,8 @@ class Option:
     ``kind`` is ``bool``, ``int`` or ``str``. Boolean options are *variants* (``--variant NAME``
     on the command line). ``choices`` restricts the values; ``minimum``/``maximum`` bound ints.
     ``None`` as default means "not set" (for example a board file or a set-up drawn at random).
+    ``server=False`` marks an option that names something on the machine (a file): the command
+    line may use it, the web app refuses it (a request must never make the server open a file).
     """
 
     name: str
@@ -51,6 +53,7 @@ class Option:
     choices: tuple[OptionValue, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    server: bool = True
 
     @property
     def is_variant(self) -> bool:
@@ -91,6 +94,24 @@ class Option:
             allowed = ", ".join(str(c) for c in self.choices)
             raise OptionError(f"option {self.name!r} is one of {allowed}, not {parsed!r}")
         return parsed
+
+
+#: The versions of RULINGS.md, named by the date of their amendment, oldest first. A game whose
+#: rules an amendment changed declares :func:`rules_option`; a record names the version it was
+#: played under in that option, and one that names none predates the versions (docs/formats.md).
+RULES_VERSIONS = ("2026-11-23", "2026-11-25")
+RULES_ORIGINAL, RULES_CURRENT = RULES_VERSIONS[0], RULES_VERSIONS[-1]
+
+
+def rules_option() -> Option:
+    """The ``rules`` option: the version of RULINGS.md a game is played by (default the current)."""
+    return Option(
+        "rules",
+        str,
+        RULES_CURRENT,
+        "the version of RULINGS.md to play by (an older one replays the records of its games)",
+        choices=RULES_VERSIONS,
+    )
 
 
 def parse_options(

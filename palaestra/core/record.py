@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from palaestra.core.errors import PalaestraError, PositionError, RecordError
-from palaestra.core.game import Game, State, returns_from_ranks
+from palaestra.core.game import RULES_ORIGINAL, Game, State, returns_from_ranks
 from palaestra.core.registry import load_game
 
 FORMAT = 1
@@ -71,8 +71,13 @@ class Record:
         return cls(game.name, options, list(names), seed, started=now())
 
     def make_game(self) -> Game:
+        """The record's game. A record of a game with a ``rules`` option that names no version was
+        written before the versions existed: it replays by the original rulings (docs/formats.md)."""
         try:
-            return load_game(self.game, **self.options)
+            game = load_game(self.game, **self.options)
+            if "rules" in game.options and "rules" not in self.options:
+                game = load_game(self.game, **self.options, rules=RULES_ORIGINAL)
+            return game
         except PalaestraError as err:
             raise RecordError(f"the record's game cannot be set up: {err}") from None
 

@@ -390,11 +390,12 @@ def test_aga_sc3_leaders_equal_on_every_rank_control_nothing() -> None:
     assert state.scores() == [4.0, 6.0]
 
 
-# --- AGA-T4 / AGA-V1: the loom's out-of-play space (project reading, docs/agamemnon.md) -----------------
+# --- AGA-T4 / AGA-B2 (amended 2026-11-25): the loom's out-of-play space ---------------------------
 
 
-def test_aga_t4_aga_v1_a_warp_may_move_a_string_tile_onto_a_connection_to_the_out_of_play_space() -> None:
-    # loom I,II,III: IV is empty, 31 out of play. At 30: 26-30 L, 30-32 L, 28-30 and 30-31 empty
+def test_aga_t4_aga_b2_a_warp_beside_the_out_of_play_space_moves_no_tile_onto_its_connections() -> None:
+    # loom I,II,III: IV is empty, 31 out of play. At 30: 26-30 L, 30-32 L, 28-30 and 30-31 empty.
+    # Until 2026-11-25 a Warp here could move a leadership tile onto 30-31, where it scored.
     state = position(
         [(26, 0, "A"), (0, 1, "W1"), (1, 1, "W1"), (30, 0, "WARP")],
         board="loom",
@@ -407,12 +408,14 @@ def test_aga_t4_aga_v1_a_warp_may_move_a_string_tile_onto_a_connection_to_the_ou
     # force 0-2 and 1-5
     assert state.scores() == [5.0, 3.0]
     swaps = [state.action_to_string(a) for a in state.legal_actions()]
-    assert "swap 30-31 30-32" in swaps and "swap 28-30 30-31" not in swaps  # two empty: nothing moves
+    assert swaps == ["noswap", "swap 26-30 28-30", "swap 28-30 30-32"]  # 28-30: class IV
     both_empty = state.string_to_action("swap 28-30 30-31")
     assert "both connections are empty" in state.explain_illegal(both_empty)
-    state.apply_action(state.string_to_action("swap 30-32 30-31"))
+    beside = state.string_to_action("swap 30-32 30-31")
+    assert "30-31 touches the out-of-play space 31 (AGA-B2)" in state.explain_illegal(beside)
+    state.apply_action(state.string_to_action("swap 30-32 28-30"))
     lead = string_of(state, 26, 30)
-    assert sorted(lead["connections"]) == [[26, 30], [30, 31]] and lead["controller"] == 0
+    assert sorted(lead["connections"]) == [[26, 30], [28, 30]] and lead["controller"] == 0
     assert state.scores() == [5.0, 3.0]
     # the space stays out of play: no tile may go there
     state.apply_action(state.string_to_action("draw W2"))

@@ -32,7 +32,7 @@ from palaestra.core.errors import (
     NotationError,
     OptionError,
 )
-from palaestra.core.game import CHANCE, TERMINAL, Game, Option, State
+from palaestra.core.game import CHANCE, RULES_ORIGINAL, TERMINAL, Game, Option, State, rules_option
 from palaestra.games.agamemnon.board import CLASS_NAMES, KIND_NAMES, Board, load_boards
 
 __all__ = ["CLASS_NAMES", "KIND_NAMES", "AgamemnonGame", "AgamemnonState", "Board"]
@@ -598,6 +598,7 @@ class AgamemnonGame(Game):
             choices=SETUP_NAMES,
         ),
         Option("first", int, 0, "the starting player (0 orange, 1 black)", choices=(0, 1)),
+        rules_option(),
     )
 
     def __init__(self, **options: object) -> None:
@@ -620,6 +621,9 @@ class AgamemnonGame(Game):
         self._strings_memo: dict[int, tuple[tuple[int, int, int], ...]] = {}
         #: both ends of each connection as a space mask
         self.ends = tuple((1 << a) | (1 << b) for a, b in self.board.connections)
+        #: the rulings of 2026-11-23 let a Warp move a string tile onto any empty connection
+        self.any_warp_target = self.options["rules"] == RULES_ORIGINAL
+        self._targets: dict[int, int] = {}
         if not self.loom:
             self._start_kinds: tuple[int, ...] | None = self.board.labels
             self._start_out = -1
@@ -656,6 +660,27 @@ class AgamemnonGame(Game):
         empty_cls = ({0, 1, 2, 3} - {s_cls, f_cls, l_cls}).pop()
         kind_of = {s_cls: STRENGTH, f_cls: FORCE, l_cls: LEADERSHIP, empty_cls: EMPTY}
         return tuple(kind_of[x] for x in self.board.labels), self.board.out_of_play(empty_cls)
+
+    def warp_targets(self, out: int) -> int:
+        """The connections (a mask) onto which a loom Warp may move a string tile when they are
+        empty (AGA-T4): those printed with the fourth class of the set-up (the class of the
+        out-of-play space ``out``'s connections) that do not touch ``out`` (AGA-B2)."""
+        targets = self._targets.get(out)
+        if targets is None:
+            board = self.board
+            if self.any_warp_target:
+                targets = (1 << board.num_connections) - 1
+            elif out < 0:
+                targets = 0
+            else:
+                empty_class = board.labels[board.incident[out][0]]
+                targets = sum(
+                    1 << c
+                    for c, (a, b) in enumerate(board.connections)
+                    if board.labels[c] == empty_class and out not in (a, b)
+                )
+            self._targets[out] = targets
+        return targets
 
     def kind_maps(self, kinds: tuple[int, ...]) -> _KindMaps:
         """The per-kind adjacency of ``kinds`` (memoised per game: it only depends on the board)."""
@@ -861,10 +886,13 @@ class AgamemnonState(State):
         if ph == SWAP:
             kinds = self._kinds
             pairs = self.game.board.pairs
+            targets = self.game.warp_targets(self._out)
             out = [NOSWAP]
             for p in self.game.board.pairs_at[self._warp]:
                 c1, c2, _ = pairs[p]
-                if kinds[c1] != kinds[c2]:
+                k1, k2 = kinds[c1], kinds[c2]
+                # AGA-T4: a string tile moves onto an empty connection only of the fourth class
+                if k1 != k2 and (k1 != EMPTY or targets >> c1 & 1) and (k2 != EMPTY or targets >> c2 & 1):
                     out.append(SWAP_BASE + p)
             return out
         if ph == STACK:  # _stack_available for the three stacks, inlined
@@ -894,6 +922,23 @@ class AgamemnonState(State):
         else:
             n = p[base + W1] + p[base + W2] + p[base + W3]
         return n > self._pending.count(st)
+
+    def _swap_problem(self, c1: int, c2: int) -> str | None:
+        """Why the Warp may not swap connections ``c1`` and ``c2`` at its space (AGA-T4), or None."""
+        k1, k2 = self._kinds[c1], self._kinds[c2]
+        if k1 == k2:
+            same = "are empty" if k1 == EMPTY else f"carry {KIND_NAMES[k1]}"
+            return f"both connections {same}, swapping them changes nothing (write 'noswap')"
+        empty = c1 if k1 == EMPTY else c2 if k2 == EMPTY else -1
+        if empty < 0 or self.game.warp_targets(self._out) >> empty & 1:
+            return None
+        board = self.game.board
+        a, b = board.connections[empty]
+        if self._out in (a, b):
+            why = f"{a}-{b} touches the out-of-play space {self._out} (AGA-B2)"
+        else:
+            why = f"{a}-{b} is of class {CLASS_NAMES[board.labels[empty]]}, left empty by an earlier Warp"
+        return f"a string tile may move only onto an empty connection of the fourth class (AGA-T4): {why}"
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self._phase
@@ -930,7 +975,7 @@ class AgamemnonState(State):
             if not 0 <= p < len(self.game.board.pairs):
                 return False
             c1, c2, s = self.game.board.pairs[p]
-            return s == self._warp and self._kinds[c1] != self._kinds[c2]
+            return s == self._warp and self._swap_problem(c1, c2) is None
         if ph == STACK:
             return STACK_BASE <= action < STACK_BASE + 3 and self._stack_available(action - STACK_BASE)
         if ph == SETUP:
@@ -1206,12 +1251,10 @@ class AgamemnonState(State):
             return f"{text} is not possible now: {self._what_now()}"
         if ph == SWAP:
             if SWAP_BASE <= action < SWAP_BASE + len(self.game.board.pairs):
-                c1, _c2, s = self.game.board.pairs[action - SWAP_BASE]
+                c1, c2, s = self.game.board.pairs[action - SWAP_BASE]
                 if s != self._warp:
                     return f"{text}: the connections must both touch space {self._warp}, the Warp's space"
-                kind = self._kinds[c1]
-                same = "are empty" if kind == EMPTY else f"carry {KIND_NAMES[kind]}"
-                return f"{text}: both connections {same}, swapping them changes nothing (write 'noswap')"
+                return f"{text}: {self._swap_problem(c1, c2)}"
             return f"{text} is not possible now: {self._what_now()}"
         if ph == STACK:
             if STACK_BASE <= action < SWAP_BASE:

@@ -22,6 +22,7 @@ from palaestra.games.agamemnon.game import (
     CODE_INDEX,
     CODES,
     DRAW,
+    EMPTY,
     END,
     KIND_NAMES,
     NUM_CODES,
@@ -214,6 +215,14 @@ def state_from_position(game: AgamemnonGame, doc: Mapping[str, Any]) -> Agamemno
                     out = lonely[0]
     if out >= 0 and out in taken:
         raise PositionError(f"space {out} is out of play (AGA-B2) but holds a tile")
+    if out >= 0 and not probe.any_warp_target:
+        for c in board.incident[out]:
+            if kinds[c] != EMPTY:
+                a, b = board.connections[c]
+                raise PositionError(
+                    f"connection {a}-{b} touches the out-of-play space {out}: it carries no string tile "
+                    "(AGA-B2, AGA-T4)"
+                )
     options["setup"] = SETUP_NAMES[setup] if setup >= 0 else None
 
     # --- the turn (AGA-T1) ------------------------------------------------------------------------
