@@ -50,7 +50,7 @@ def test_team_form_names_the_seats_as_they_will_play(
     server: ServerProcess, browser: Any, viewport: str
 ) -> None:
     """Findings 1 and 10: Athos teams seat A, D, B, E; the form says so, and adapts to the count."""
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS[viewport])
     page = context.new_page()
     page.goto(server.url + "/")
     page.select_option("#game-select", "athos")
@@ -86,7 +86,7 @@ def test_replay_names_the_drawing_player_and_its_list_follows_the_slider(
     """Findings 4 and 8."""
     game_id = ai_game(server, "agamemnon")
     game = api(server, f"/api/games/{game_id}")
-    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS["desktop"])
     page = context.new_page()
     page.goto(f"{server.url}/#/replay/{game_id}/1")
     page.wait_for_function("(e => e && e.dataset.ply === '1')(document.querySelector('#replay-ply'))")
@@ -116,7 +116,7 @@ def test_replay_names_the_drawing_player_and_its_list_follows_the_slider(
 def test_no_red_connection_dot_after_leaving_a_game(server: ServerProcess, browser: Any) -> None:
     """Finding 12."""
     game_id = ai_game(server, "archimedes")
-    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS["desktop"])
     page = context.new_page()
     page.goto(f"{server.url}/#/game/{game_id}")
     page.wait_for_selector("#conn.on")
@@ -149,7 +149,7 @@ def test_game_list_counts_moves_without_chance_draws(server: ServerProcess, brow
         time.sleep(0.1)
     view = api(server, f"/api/games/{game_id}")
     assert view["ply"] >= 1  # the draws
-    context = browser.new_context(viewport=VIEWPORTS["phone"])
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS["phone"])
     page = context.new_page()
     page.goto(server.url + "/")
     tag = page.locator(f"li[data-game='{game_id}'] .tag")
