@@ -77,6 +77,23 @@ def parse_setup(text: str) -> tuple[str, dict[str, Any], str]:
     return name, options, text.strip()
 
 
+def split_pair(pair: str) -> tuple[str, str]:
+    """``"expert-openspiel-mcts:time=1"`` -> ``("expert", "openspiel-mcts:time=1")``: the pair is
+    cut at the first ``-`` that leaves a known agent name on both sides (agent names may hold a
+    ``-`` themselves)."""
+    from palaestra.ai.base import AGENTS, _ensure_registered, parse_spec
+
+    _ensure_registered()
+    text = pair.strip()
+    for i, char in enumerate(text):
+        if char == "-":
+            upper, lower = text[:i], text[i + 1 :]
+            if parse_spec(upper.split(":")[0])[0] in AGENTS and parse_spec(lower)[0] in AGENTS:
+                return upper, lower
+    upper, _, lower = text.partition("-")
+    return upper, lower
+
+
 def team_fractions(result: Any) -> tuple[list[float], int, int, int]:
     """Athos teams: per game, 1 / 0.5 / 0 as the upper agent's team won, tied or lost."""
     fractions: list[float] = []
@@ -202,7 +219,7 @@ def main() -> int:
         game = load_game(name, **options)
         teams = bool(options.get("teams"))
         for pair in [p for p in args.pairs.split(";") if p.strip()]:
-            upper, _, lower = pair.strip().partition("-")
+            upper, lower = split_pair(pair)
             n = args.expert_games if "expert" in (upper + lower) else args.games
             if n <= 0:
                 continue

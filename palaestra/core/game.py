@@ -42,6 +42,8 @@ class Option:
     ``kind`` is ``bool``, ``int`` or ``str``. Boolean options are *variants* (``--variant NAME``
     on the command line). ``choices`` restricts the values; ``minimum``/``maximum`` bound ints.
     ``None`` as default means "not set" (for example a board file or a set-up drawn at random).
+    ``server=False`` marks an option that names something on the machine (a file): the command
+    line may use it, the web app refuses it (a request must never make the server open a file).
     """
 
     name: str
@@ -51,6 +53,7 @@ class Option:
     choices: tuple[OptionValue, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    server: bool = True
 
     @property
     def is_variant(self) -> bool:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -19,17 +20,20 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from palaestra import __version__
 from palaestra.core.errors import PalaestraError, RecordError
 from palaestra.core.game import Game
 from palaestra.core.registry import game_class, game_names, load_game
-from palaestra.server.db import Store, default_database_url
+from palaestra.server.api.edge import BodyLimit, SecurityHeaders
+from palaestra.server.api.models import CreateGame, JoinSeat, Resign, SubmitAction, Undo
+from palaestra.server.db import StorageError, Store, default_database_url
 from palaestra.server.hub import ApiError, Hub
+from palaestra.server.settings import Settings
 from palaestra.server.webhooks import web_module
 
+log = logging.getLogger("palaestra.server")
 STATIC = Path(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder
 WEB_SUFFIXES = {
@@ -40,47 +44,26 @@ WEB_SUFFIXES = {
 }
 
 
-# --- request bodies ------------------------------------------------------------------------------
-class SeatSpec(BaseModel):
-    kind: str = Field("human", description="'human' (a person with a secret link) or 'ai'")
-    level: str | None = Field(None, description="AI level (see /api/meta) for kind 'ai'")
-    name: str | None = Field(None, description="a display name")
-    joined: bool = Field(False, description="true for the creator's own seat")
-
-
-class CreateGame(BaseModel):
-    game: str = Field(description="a game name from /api/meta, e.g. 'agamemnon'")
-    options: dict[str, bool | int | str | None] = Field(
-        default_factory=dict, description="game options (variants, players, ...)"
-    )
-    seats: list[SeatSpec] = Field(description="one per player, in seat order")
-    seed: int | None = Field(None, description="seed of the chance draws (random if left out)")
-
-
-class JoinSeat(BaseModel):
-    token: str = Field(description="the seat's secret token (from its invitation link)")
-    name: str | None = None
-
-
-class SubmitAction(BaseModel):
-    token: str = Field(description="the secret token of the seat to move")
-    ply: int = Field(description="the ply (number of moves so far) the action is meant for")
-    action: int | None = Field(None, description="the action id (from /legal)")
-    move: str | None = Field(None, description="or the move in the game's notation")
-
-
-class Resign(BaseModel):
-    token: str
-
-
-class Undo(BaseModel):
-    token: str = Field(description="the secret token of the seat to move")
-    ply: int = Field(description="the ply the client saw (the undo is refused if the game moved on)")
-
-
 # --- helpers -------------------------------------------------------------------------------------
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+    # a message may quote what the client sent: never let its bad text break the answer
+    safe = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"error": code, "message": safe}, status_code=status)
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+
+
+class SafeStaticFiles(StaticFiles):
+    """Static files where a path the file system cannot take (``%00``) is a 404, not a 500."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        if "\x00" in path:
+            raise StarletteHTTPException(404, "no such file")
+        try:
+            return await super().get_response(path, scope)
+        except (ValueError, OSError):
+            raise StarletteHTTPException(404, "no such file") from None
 
 
 def _option_doc(option: Any) -> dict[str, Any]:
@@ -139,7 +122,7 @@ def games_meta() -> list[dict[str, Any]]:
             {
                 "name": name,
                 "title": cls.title,
-                "options": [_option_doc(o) for o in cls.OPTIONS],
+                "options": [_option_doc(o) for o in cls.OPTIONS if o.server],
                 "seatings": seatings,
                 "renderer": f"/games/{name}/web/board.js" if web and (web / "board.js").is_file() else None,
                 "undo": hasattr(web_module(name), "can_undo"),
@@ -149,13 +132,17 @@ def games_meta() -> list[dict[str, Any]]:
 
 
 # --- the app -------------------------------------------------------------------------------------
-def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> FastAPI:
+def create_app(
+    database_url: str | None = None, *, ai_delay: float = 0.4, settings: Settings | None = None
+) -> FastAPI:
     """The app on a database (default: SQLite in the user's data directory)."""
     url = database_url or default_database_url()
+    config = settings or Settings.from_env()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(url)
+        store = Store(url, pool_size=config.db_pool_size, max_overflow=config.db_max_overflow)
+        app.state.store = store
         await asyncio.to_thread(store.migrate)
         hub = Hub(store, ai_delay=ai_delay)
         app.state.hub = hub
@@ -182,6 +169,15 @@ def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> Fas
     async def api_error(request: Request, err: ApiError) -> JSONResponse:
         return _error(err.status, err.code, err.message)
 
+    @app.exception_handler(StorageError)
+    async def storage_error(request: Request, err: StorageError) -> JSONResponse:
+        return _error(503, "storage_unavailable", str(err))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, err: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return _error(500, "internal_error", "an unexpected error; it has been logged")
+
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, err: RequestValidationError) -> JSONResponse:
         problems = err.errors()
@@ -197,8 +193,22 @@ def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> Fas
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if err.status_code == 404 else "http_error"
-        return _error(err.status_code, code, str(err.detail))
+        return _error(err.status_code, HTTP_CODES.get(err.status_code, "http_error"), str(err.detail))
+
+    # --- operations ----------------------------------------------------------------------------
+    @app.get("/healthz", summary="Alive: the process answers (no database access)")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get(
+        "/readyz",
+        summary="Ready: the database answers",
+        responses={503: {"description": "the database does not answer"}},
+    )
+    async def readyz(request: Request) -> dict[str, str]:
+        store: Store = request.app.state.store
+        await asyncio.to_thread(store.ping)  # StorageError: 503 storage_unavailable
+        return {"status": "ready"}
 
     # --- meta and listing --------------------------------------------------------------------
     @app.get("/api/meta", summary="Games, their options and seatings, AI levels")
@@ -368,7 +378,7 @@ def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> Fas
     # --- the browser UI ----------------------------------------------------------------------
     @app.get("/games/{name}/web/{path:path}", include_in_schema=False)
     async def game_web(name: str, path: str) -> Response:
-        folder = game_web_dir(name)
+        folder = game_web_dir(name) if "\x00" not in name + path else None
         if folder is None:
             raise ApiError(404, "not_found", f"{name} has no web renderer")
         target = (folder / path).resolve()
@@ -383,5 +393,7 @@ def create_app(database_url: str | None = None, *, ai_delay: float = 0.4) -> Fas
     async def index() -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", SafeStaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     return app

@@ -8,17 +8,21 @@ transaction per applied action, before the action is acknowledged.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from palaestra.core.errors import PalaestraError
@@ -46,7 +50,36 @@ class GameRow(Base):
 
 
 class StorageError(PalaestraError):
-    """The database could not be reached or written."""
+    """The database could not be reached or written (the message is safe to show: no SQL)."""
+
+
+class VersionConflict(StorageError):
+    """The row is no longer at the expected version: another request (or process) changed it."""
+
+
+#: what a client is told when the database fails; the details go to the log only
+UNAVAILABLE = "the game store is unavailable right now; try again in a moment"
+
+log = logging.getLogger("palaestra.server.db")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guarded(method: F) -> F:
+    """Turn any database failure (connection lost, disk full, read-only file, bad bytes) into a
+    :class:`StorageError` with a message that names no statement or parameter."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except StorageError:
+            raise
+        except (SQLAlchemyError, OSError, ValueError) as err:
+            log.error("database failure in %s: %s", method.__name__, err)
+            raise StorageError(UNAVAILABLE) from err
+
+    return wrapper  # type: ignore[return-value]
 
 
 def default_database_url() -> str:
@@ -58,15 +91,44 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'palaestra.sqlite3'}"
 
 
-def make_engine(url: str) -> Engine:
+#: how long a SQLite writer waits for the lock before giving up (seconds)
+SQLITE_BUSY_TIMEOUT = 10.0
+
+
+def make_engine(
+    url: str, *, pool_size: int = 10, max_overflow: int = 10, pool_timeout: float = 10.0
+) -> Engine:
+    """An engine: SQLite in WAL mode with a busy timeout (readers never wait for the writer), or a
+    server database with a pool of ``pool_size`` connections (plus ``max_overflow`` at peaks)."""
     # SQLAlchemy's plain postgresql:// means psycopg2; prefer psycopg 3 when it is installed.
     if url.startswith("postgresql://") and importlib.util.find_spec("psycopg") is not None:
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
-        return sa.create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, json_serializer=_dumps
+        engine = sa.create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT},
+            json_serializer=_dumps,
         )
-    return sa.create_engine(url, pool_pre_ping=True, json_serializer=_dumps)
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return sa.create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_timeout=pool_timeout,
+        json_serializer=_dumps,
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        if cursor.execute("PRAGMA database_list").fetchone()[2]:  # a file, not :memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT * 1000)}")
+    finally:
+        cursor.close()
 
 
 def _dumps(value: Any) -> str:
@@ -118,9 +180,15 @@ def _stored(row: GameRow) -> StoredGame:
 class Store:
     """Synchronous access to the games table (the server calls it from worker threads)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 10) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, pool_size=pool_size, max_overflow=max_overflow)
+
+    @guarded
+    def ping(self) -> None:
+        """Raise StorageError unless the database answers."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -128,6 +196,7 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    @guarded
     def insert(self, game: StoredGame) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -147,6 +216,7 @@ class Store:
                 )
             )
 
+    @guarded
     def update(
         self,
         game_id: str,
@@ -177,8 +247,9 @@ class Store:
                 .values(**values)
             )
             if result.rowcount != 1:
-                raise StorageError(f"game {game_id} was changed elsewhere; reload it")
+                raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
 
+    @guarded
     def update_seats(
         self, game_id: str, seats: list[dict[str, Any]], *, expect_version: int, version: int
     ) -> None:
@@ -189,13 +260,15 @@ class Store:
                 .values(seats=seats, version=version, updated_at=datetime.now(UTC))
             )
             if result.rowcount != 1:
-                raise StorageError(f"game {game_id} was changed elsewhere; reload it")
+                raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
 
+    @guarded
     def get(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as session:
             row = session.get(GameRow, game_id)
             return None if row is None else _stored(row)
 
+    @guarded
     def ids(self, status: str | None = None) -> list[str]:
         query = sa.select(GameRow.id).order_by(GameRow.created_at)
         if status is not None:
@@ -203,6 +276,7 @@ class Store:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
+    @guarded
     def summaries(self, limit: int = 50) -> list[dict[str, Any]]:
         query = (
             sa.select(

@@ -19,8 +19,10 @@ import asyncio
 import contextlib
 import copy
 import hashlib
+import json
 import logging
 import random
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,8 +34,8 @@ from palaestra.ai.base import Agent
 from palaestra.core.errors import NotationError, OptionError, PalaestraError, RecordError
 from palaestra.core.game import CHANCE, Game, State, returns_from_ranks
 from palaestra.core.record import Record, now
-from palaestra.core.registry import load_game
-from palaestra.server.db import StorageError, Store, StoredGame
+from palaestra.core.registry import game_class, load_game
+from palaestra.server.db import Store, StoredGame, VersionConflict
 from palaestra.server.webhooks import can_undo, web_data, web_module
 
 log = logging.getLogger("palaestra.server")
@@ -56,6 +58,42 @@ class ApiError(Exception):
         self.status = status
         self.code = code
         self.message = message
+
+
+#: what a game id looks like (anything else is not a game: 404 without asking the database)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
+    """A game for the web app: only options a game marks as server-safe (``Option.server``), so a
+    request can never name a file on the server; a bad option is a 400 ``bad_options``."""
+    try:
+        cls = game_class(name)
+    except (PalaestraError, ImportError, AttributeError, TypeError) as err:
+        raise ApiError(400, "bad_options", str(err)) from None
+    refused = [o.name for o in cls.OPTIONS if not o.server and options.get(o.name) is not None]
+    if refused:
+        raise ApiError(
+            400,
+            "option_not_allowed",
+            f"option {refused[0]!r} of {cls.title} names a file on the server; the web app offers "
+            "only what the game ships",
+        )
+    try:
+        return load_game(name, **options)
+    except PalaestraError as err:
+        raise ApiError(400, "bad_options", str(err)) from None
+    except (TypeError, ValueError) as err:
+        raise ApiError(400, "bad_options", f"bad options: {err}") from None
+
+
+def showable(doc: Any) -> bool:
+    """True if ``doc`` can be sent as JSON (a row holding a lone surrogate cannot)."""
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def available_levels() -> list[str]:
@@ -299,6 +337,8 @@ class Hub:
         session = self.sessions.get(game_id)
         if session is not None:
             return session
+        if not GAME_ID.fullmatch(game_id):
+            raise ApiError(404, "game_not_found", "there is no game with this id")
         async with self._load_lock:
             session = self.sessions.get(game_id)
             if session is not None:
@@ -319,12 +359,7 @@ class Hub:
         seed: int | None = None,
     ) -> tuple[Session, list[str | None]]:
         """A new game; returns the session and each seat's secret token (None for AI seats)."""
-        try:
-            game = load_game(game_name, **options)
-        except OptionError as err:
-            raise ApiError(400, "bad_options", str(err)) from None
-        except TypeError as err:
-            raise ApiError(400, "bad_options", f"bad options: {err}") from None
+        game = load_server_game(game_name, options)
         if len(seats) != game.num_players:
             raise ApiError(
                 400,
@@ -336,7 +371,7 @@ class Hub:
         made: list[Seat] = []
         for index, spec in enumerate(seats):
             kind = spec.get("kind", "human")
-            name = str(spec.get("name") or "")[:40]
+            name = str(spec.get("name") or "")
             if kind == "human":
                 token = secrets.token_urlsafe(18)
                 tokens.append(token)
@@ -388,7 +423,7 @@ class Hub:
             new_seats = copy.deepcopy(session.seats)
             new_seats[seat].joined = True
             if name:
-                new_seats[seat].name = name[:40]
+                new_seats[seat].name = name
             await self._write_seats(session, new_seats)
         await self._broadcast(session)
         return seat
@@ -622,7 +657,16 @@ class Hub:
         session.undo_stack.append((before, action))
         del session.undo_stack[:-UNDO_DEPTH]
 
+    def _lost_race(self, session: Session) -> ApiError:
+        """The row moved on without this process (another process, or a write we thought failed):
+        forget the cached session, so the next request loads the row, the single arbiter."""
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+        return ApiError(409, "conflict", "the game was changed by another request; reload it and try again")
+
     async def _write(self, session: Session, state: State, record: Record, status: str) -> None:
+        """Store first (version-guarded), then change memory. A database failure raises
+        StorageError (a clean 503 at the edge), a lost race a 409 ``conflict``."""
         try:
             await asyncio.to_thread(
                 self.store.update,
@@ -634,11 +678,8 @@ class Hub:
                 record=record.to_json(),
                 snapshot=state.to_json(),
             )
-        except StorageError as err:
-            raise ApiError(503, "storage_error", str(err)) from None
-        except Exception as err:
-            log.exception("cannot write game %s", session.id)
-            raise ApiError(503, "storage_error", f"the game could not be saved: {err}") from None
+        except VersionConflict:
+            raise self._lost_race(session) from None
         session.state = state
         session.record = record
         session.status = status
@@ -654,8 +695,8 @@ class Hub:
                 expect_version=session.version,
                 version=session.version + 1,
             )
-        except StorageError as err:
-            raise ApiError(503, "storage_error", str(err)) from None
+        except VersionConflict:
+            raise self._lost_race(session) from None
         session.seats = seats
         session.updated_at = datetime.now(UTC)
         session.version += 1
@@ -681,30 +722,35 @@ class Hub:
         rows = await asyncio.to_thread(self.store.summaries, limit)
         out = []
         for row in rows:
-            session = self.sessions.get(row["id"])
-            if session is not None:
-                out.append(session.summary())
-                continue
             try:
-                game = load_game(row["game"], **row["options"])
-            except PalaestraError:
+                item = self._summary(row)
+            except Exception:
+                log.exception("game %r cannot be listed; left out of the lobby", row.get("id"))
                 continue
-            seats = [Seat.from_json(s) for s in row["seats"]]
-            out.append(
-                {
-                    "id": row["id"],
-                    "game": game.name,
-                    "title": game.title,
-                    "options": row["options"],
-                    "seats": [s.public(i, game) for i, s in enumerate(seats)],
-                    "ply": row["ply"],
-                    "status": row["status"],
-                    "to_move": None,
-                    "result": None,
-                    "updated": _iso(row["updated_at"]),
-                }
-            )
+            if not showable(item):
+                log.error("game %r holds text that cannot be shown; left out of the lobby", row.get("id"))
+                continue
+            out.append(item)
         return out
+
+    def _summary(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        session = self.sessions.get(row["id"])
+        if session is not None:
+            return session.summary()
+        game = load_server_game(row["game"], row["options"])
+        seats = [Seat.from_json(s) for s in row["seats"]]
+        return {
+            "id": row["id"],
+            "game": game.name,
+            "title": game.title,
+            "options": row["options"],
+            "seats": [s.public(i, game) for i, s in enumerate(seats)],
+            "ply": row["ply"],
+            "status": row["status"],
+            "to_move": None,
+            "result": None,
+            "updated": _iso(row["updated_at"]),
+        }
 
 
 def _state_before_last(record: Record) -> tuple[State, int]:
@@ -727,9 +773,9 @@ def _iso(value: Any) -> str:
 def _session_from_stored(stored: StoredGame) -> Session:
     """Rebuild a session: the snapshot if it agrees with the record, else a replay of the record."""
     try:
-        game = load_game(stored.game, **stored.options)
-    except PalaestraError as err:
-        raise ApiError(500, "broken_game", f"game {stored.id} cannot be loaded: {err}") from None
+        game = load_server_game(stored.game, stored.options)
+    except ApiError as err:
+        raise ApiError(500, "broken_game", f"game {stored.id} cannot be loaded: {err.message}") from None
     try:
         record = Record.from_json(stored.record)
     except RecordError as err:

@@ -104,8 +104,8 @@ def test_create_errors(client: TestClient) -> None:
     )
     assert_error(
         client.post("/api/games", json={"game": "nim", "seats": [{"kind": "robot"}, {"kind": "human"}]}),
-        400,
-        "bad_seats",
+        422,
+        "invalid_request",
     )
     assert_error(client.post("/api/games", json={"seats": HUMANS}), 422, "invalid_request")
     assert_error(

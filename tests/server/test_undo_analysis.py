@@ -204,7 +204,7 @@ def test_storage_error_changes_nothing(client: TestClient, monkeypatch: pytest.M
         raise StorageError("the disk is full")
 
     monkeypatch.setattr(hub.store, "update", broken)
-    assert_error(play(client, gid, t0, 0, move="take 1"), 503, "storage_error")
+    assert_error(play(client, gid, t0, 0, move="take 1"), 503, "storage_unavailable")
     monkeypatch.undo()
     view = client.get(f"/api/games/{gid}").json()
     assert view["ply"] == 0 and view["version"] == 0 and view["moves"] == []

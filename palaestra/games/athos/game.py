@@ -112,7 +112,7 @@ class AthosGame(Game):
             "round_limit", int, 150, "ATH-E3: the game ends after this many rounds", minimum=1, maximum=100000
         ),
         Option("order", str, None, "ATH-S2: seat order as start-field letters, e.g. DB or ECA"),
-        Option("board", str, None, "a board file (default: Palaestra's own board)"),
+        Option("board", str, None, "a board file (default: Palaestra's own board)", server=False),
         rules_option(),
     )
 

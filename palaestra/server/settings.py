@@ -1,0 +1,33 @@
+"""Settings of the web app: every limit in one place, each overridable by an environment variable
+``PALAESTRA_<NAME>`` (for example ``PALAESTRA_MAX_BODY_BYTES=32768``). docs/web.md lists them."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Settings:
+    #: requests with a larger body are refused (413) without being read
+    max_body_bytes: int = 64 * 1024
+    #: PostgreSQL connection pool: steady connections and extra ones at peaks
+    db_pool_size: int = 10
+    db_max_overflow: int = 10
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> Settings:
+        """Defaults, then ``PALAESTRA_*`` environment variables, then ``overrides``."""
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw = os.environ.get(f"PALAESTRA_{f.name.upper()}")
+            if raw is not None:
+                default: Any = f.default
+                if isinstance(default, bool):
+                    values[f.name] = raw.lower() in ("1", "true", "yes", "on")
+                else:
+                    values[f.name] = type(default)(raw)
+        values.update(overrides)
+        return cls(**values)

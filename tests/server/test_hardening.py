@@ -1,0 +1,183 @@
+"""Issue 17: the web app facing the internet. One regression test (or more) per numbered finding
+of the issue, each on SQLite and on a real PostgreSQL (the ``client`` and ``db_url`` fixtures)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from palaestra.server.app import create_app
+from palaestra.server.db import Store
+from tests.server.test_api import HUMANS, assert_error, create, play
+
+
+def post_json(client: TestClient, url: str, body: Any) -> Any:
+    """POST ``body`` as JSON with escapes (``"\\ud800"``), as a hostile client would send it."""
+    return client.post(url, content=json.dumps(body).encode(), headers={"content-type": "application/json"})
+
+
+def no_sql(body: dict[str, Any]) -> None:
+    text = str(body).lower()
+    for word in ("select", "insert", "update ", "games.", "sqlite", "psycopg", "parameters"):
+        assert word not in text, body
+
+
+# --- finding 1: requests open server files ------------------------------------------------------
+@pytest.mark.parametrize("path", ["/dev/urandom", "/dev/zero", "/etc/passwd", "/nonexistent/board.json"])
+def test_finding1_a_board_option_naming_a_file_is_refused_without_opening_it(
+    client: TestClient, path: str
+) -> None:
+    body = {"game": "athos", "options": {"board": path}, "seats": [{"joined": True}, {}]}
+    assert_error(client.post("/api/games", json=body), 400, "option_not_allowed")
+    assert client.get("/api/games").json() == []
+
+
+def test_finding1_meta_does_not_offer_file_options(client: TestClient) -> None:
+    athos = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "athos")
+    assert "board" not in {o["name"] for o in athos["options"]}
+    assert "players" in {o["name"] for o in athos["options"]}
+
+
+def test_finding1_a_stored_row_naming_a_file_is_never_loaded(client: TestClient, db_url: str) -> None:
+    """A row written before the fix (options with a board path) is left out of the lobby."""
+    good = create(client)["id"]
+    store = Store(db_url)
+    with store.engine.begin() as conn:
+        conn.execute(
+            sa.text("UPDATE games SET game = 'athos', options = :o WHERE id = :i"),
+            {"o": '{"board": "/dev/zero"}', "i": good},
+        )
+    store.close()
+    other = create(client)["id"]
+    with TestClient(create_app(db_url, ai_delay=0.0)) as fresh:  # nothing cached: rows from the database
+        r = fresh.get("/api/games")
+        assert r.status_code == 200
+        assert [g["id"] for g in r.json()] == [other]
+
+
+# --- finding 2: one bad name breaks the lobby ---------------------------------------------------
+@pytest.mark.parametrize("name", ["\ud800", "a\udfffb", "x" * 41, "tab\there", "nul\x00"])
+def test_finding2_bad_names_are_refused_and_never_stored(client: TestClient, name: str) -> None:
+    body = {"game": "nim", "seats": [{"kind": "human", "joined": True, "name": name}, {"kind": "human"}]}
+    assert_error(post_json(client, "/api/games", body), 422, "invalid_request")
+    assert client.get("/api/games").json() == []
+    gid = create(client)["id"]
+    # joining with such a name is refused too, and the seat stays free
+    code = client.get(f"/api/games/{gid}").json()  # the view
+    assert code["seats"][1]["joined"] is False
+    r = post_json(client, f"/api/games/{gid}/join", {"token": "whatever", "name": name})
+    assert_error(r, 422, "invalid_request")
+
+
+def test_finding2_names_are_trimmed_and_a_blank_name_is_no_name(client: TestClient) -> None:
+    body = {"game": "nim", "seats": [{"kind": "human", "joined": True, "name": "  Ana  "}, {"name": " "}]}
+    view = client.post("/api/games", json=body).json()["game"]
+    assert [s["name"] for s in view["seats"]] == ["Ana", ""]
+    body["seats"][0]["name"] = "Ünïcödé 名前 ✓"
+    assert client.post("/api/games", json=body).status_code == 201
+
+
+def test_finding2_a_row_that_cannot_be_shown_is_skipped_not_a_500(client: TestClient, db_url: str) -> None:
+    bad = create(client)["id"]
+    store = Store(db_url)
+    with store.engine.begin() as conn:  # as written by the old server: a lone surrogate in a name
+        conn.execute(
+            sa.text("UPDATE games SET seats = :s WHERE id = :i"),
+            {"s": '[{"kind": "human", "name": "\\ud800"}, {"kind": "human", "name": ""}]', "i": bad},
+        )
+    store.close()
+    good = create(client)["id"]
+    with TestClient(create_app(db_url, ai_delay=0.0)) as fresh:  # nothing cached: rows from the database
+        r = fresh.get("/api/games")
+        assert r.status_code == 200
+        assert [g["id"] for g in r.json()] == [good]
+
+
+# --- finding 9: 500 where 4xx or 503 is due -----------------------------------------------------
+@pytest.mark.parametrize("seed", [2**63, 2**64, -1, 10**30])
+def test_finding9_seeds_outside_64_bits_are_422(client: TestClient, seed: int) -> None:
+    assert_error(
+        client.post("/api/games", json={"game": "nim", "seats": HUMANS, "seed": seed}), 422, "invalid_request"
+    )
+
+
+def test_finding9_nul_in_paths_is_404(client: TestClient) -> None:
+    for path in ["/static/%00", "/static/a%00b.js", "/games/nim/web/%00", "/games/athos/web/x%00.js"]:
+        assert client.get(path).status_code == 404, path
+    for path in ["/api/games/%00", "/api/games/%00/legal", "/api/games/a%00b/record"]:
+        assert_error(client.get(path), 404, "game_not_found")
+    assert_error(client.post("/api/games/%00/join", json={"token": "abc"}), 404, "game_not_found")
+
+
+def test_finding9_database_down_is_a_clean_503(client: TestClient) -> None:
+    created = create(client)
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    working = store.engine
+    store.engine = sa.create_engine("sqlite:////nonexistent-dir/palaestra.sqlite3")
+    try:
+        for r in [
+            client.post("/api/games", json={"game": "nim", "seats": HUMANS}),
+            client.get("/api/games"),
+            client.get("/api/games/abcdef012345"),
+            play(client, gid, t0, 0, move="take 1"),
+            client.get("/readyz"),
+        ]:
+            assert_error(r, 503, "storage_unavailable")
+            no_sql(r.json())
+        assert client.get("/healthz").json() == {"status": "ok"}
+    finally:
+        store.engine = working
+    # the refused action changed nothing, and the game goes on once the database is back
+    assert client.get(f"/api/games/{gid}").json()["ply"] == 0
+    assert play(client, gid, t0, 0, move="take 1").status_code == 200
+    assert client.get("/readyz").json() == {"status": "ready"}
+
+
+# --- finding 3 (bodies) and 10 (headers) --------------------------------------------------------
+def test_finding3_large_bodies_are_refused_unread(client: TestClient) -> None:
+    big = b'{"game": "nim", "seats": [], "x": "' + b"a" * (70 * 1024) + b'"}'
+    r = client.post("/api/games", content=big, headers={"content-type": "application/json"})
+    assert_error(r, 413, "body_too_large")
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted while received
+        yield b'{"game": "nim", "x": "'
+        for _ in range(100):
+            yield b"a" * 1024
+        yield b'"}'
+
+    r = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert_error(r, 413, "body_too_large")
+    assert client.get("/api/games").json() == []
+
+
+def test_finding10_security_headers_on_pages_api_and_errors(client: TestClient) -> None:
+    for r in [
+        client.get("/"),
+        client.get("/api/meta"),
+        client.get("/api/games/nosuch"),
+        client.get("/static/app.js"),
+    ]:
+        csp = r.headers["content-security-policy"]
+        assert (
+            "frame-ancestors 'none'" in csp
+            and "script-src 'self'" in csp
+            and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+        )
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["referrer-policy"] == "no-referrer"
+
+
+# --- finding 8: SQLite in WAL mode ----------------------------------------------------------------
+def test_finding8_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path: Any) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'wal.sqlite3'}")
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(sa.text("PRAGMA busy_timeout")).scalar() == 10000
+    store.close()
