@@ -161,7 +161,7 @@ async function homePage() {
     const who = g.seats.map((s) => s.name || s.player_name).join(" · ");
     const item = el("li", { "data-game": g.id },
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
-      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? "finished" : `move ${g.ply}` }),
+      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? "finished" : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
       el("span", { class: "muted small", text: who }),
       g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, "replay") : null);
     if (entry) mineList.append(item);
@@ -169,6 +169,15 @@ async function homePage() {
   }
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: "No games yet." }));
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: "Nobody is playing right now." }));
+}
+
+// the interface speaks to players: no ruling IDs (finding 9); the rules pages cite none either
+export function plainHelp(text) {
+  return String(text || "").replace(/\(?\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b\)?:?\s*/g, "").replace(/\s+\)/g, ")").replace(/^\s*[-:]\s*/, "").trim();
+}
+function optionLabel(o) {
+  const name = o.name.replace(/_/g, " ");
+  return name[0].toUpperCase() + name.slice(1);
 }
 
 function buildNewGameForm(card, m) {
@@ -199,10 +208,32 @@ function buildNewGameForm(card, m) {
     return g.seatings.find((s) => s.players === count) || g.seatings[0];
   }
 
+  // what the game's own module says about the form (Athos: teams need 4 players and reorder the
+  // seats A, D, B, E); asked again whenever an option changes (findings 1 and 10)
+  let formModule = null;
+  function formValues() {
+    const values = {};
+    for (const [name, input] of Object.entries(optionInputs)) values[name] = input.type === "checkbox" ? input.checked : input.value;
+    return values;
+  }
+  function adapted(seating) {
+    const rules = formModule && formModule.formRules ? formModule.formRules(formValues(), seating.names) : {};
+    for (const [name, input] of Object.entries(optionInputs)) {
+      const why = rules.disabled && rules.disabled[name];
+      input.disabled = Boolean(why);
+      if (why && input.type === "checkbox") input.checked = false;
+      const note = optionsBox.querySelector(`[data-note="${name}"]`);
+      if (note) note.textContent = why || "";
+    }
+    return { names: rules.names || seating.names, teams: rules.teams || null };
+  }
+
   function drawSeats() {
     const seating = seatCount();
+    const { names, teams } = adapted(seating);
+    const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     seatsBox.replaceChildren();
-    seating.names.forEach((name, i) => {
+    names.forEach((name, i) => {
       const select = el("select", { name: `seat${i}`, "data-seat": i },
         el("option", { value: "me", text: "me" }),
         el("option", { value: "friend", text: "a friend (link)" }),
@@ -211,21 +242,33 @@ function buildNewGameForm(card, m) {
         const preferred = ["casual", "beginner", "random"].find((lv) => m.ai_levels.includes(lv));
         select.value = preferred ? `ai:${preferred}` : "friend";
       }
-      seatsBox.append(el("div", { class: "seat-row" },
-        el("span", { class: "who" }, el("span", { class: "swatch" }), name), select));
+      if (previous.length === names.length && previous[i]) select.value = previous[i];
+      seatsBox.append(el("div", { class: "seat-row", "data-seat-name": name },
+        el("label", { class: "who", for: `seat-select-${i}` }, name,
+          teams ? el("span", { class: "tag team", text: teams[i] }) : null), select));
+      select.id = `seat-select-${i}`;
     });
   }
 
-  function drawOptions() {
+  async function drawOptions() {
     const g = info();
+    formModule = await rendererFor(g.name);
+    if (info() !== g) return;
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
     for (const o of g.options) {
       let input;
       const id = `opt-${o.name}`;
+      const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
+        && o.maximum !== null && o.maximum !== undefined && o.maximum - o.minimum <= 8;
       if (o.kind === "bool") {
         input = el("input", { type: "checkbox", id, name: o.name });
         input.checked = Boolean(o.default);
+      } else if (smallRange && o.name === "players") {  // a list, as for games with fixed choices (finding 10)
+        const counts = [];
+        for (let n = o.minimum; n <= o.maximum; n++) counts.push(n);
+        input = el("select", { id, name: o.name }, counts.map((n) => el("option", { value: String(n), text: String(n) })));
+        input.value = String(o.default ?? g.seatings[0].players);
       } else if (o.choices) {
         input = el("select", { id, name: o.name },
           (o.default === null ? [el("option", { value: "", text: "(random)" })] : []),
@@ -237,10 +280,11 @@ function buildNewGameForm(card, m) {
         input = el("input", { type: "text", id, name: o.name, value: o.default ?? "", placeholder: "(default)" });
       }
       optionInputs[o.name] = input;
-      optionsBox.append(el("div", { class: "field", title: o.help },
-        el("label", { for: id, text: o.name.replace(/_/g, " ") }), input,
-        el("span", { class: "muted small", text: o.help })));
-      if (o.name === "players") input.addEventListener("change", drawSeats);
+      optionsBox.append(el("div", { class: "field" },
+        el("label", { for: id, text: optionLabel(o) }), input,
+        el("span", { class: "muted small", text: plainHelp(o.help) }),
+        el("span", { class: "note small", "data-note": o.name, role: "status" })));
+      input.addEventListener("change", drawSeats);
     }
     drawSeats();
   }
@@ -286,11 +330,31 @@ function buildNewGameForm(card, m) {
 // --- joining by link -------------------------------------------------------------------------------------
 async function joinPage(id, token) {
   let name = myName();
+  if (!name) name = await askName(id);  // the guest is asked for a name once (finding 11)
   const result = await api(`/api/games/${id}/join`, { method: "POST", body: { token, name: name || null } });
   const entry = mineOf(id);
   entry.tokens[result.seat] = token;
   rememberGame(id, { tokens: entry.tokens, game: result.game.game });
   location.replace(`#/game/${id}`);
+}
+
+function askName(id) {
+  return new Promise((resolve) => {
+    const input = el("input", { id: "join-name", name: "name", maxlength: 40, autocomplete: "nickname", required: true });
+    const form = el("form", { class: "card", id: "join-form" },
+      el("h2", { text: "Join the game" }),
+      el("div", { class: "field" }, el("label", { for: "join-name", text: "Your name" }), input),
+      el("div", { class: "field" }, el("button", { type: "submit", id: "join-start" }, "Join")));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      localStorage.setItem("palaestra.name", name);
+      resolve(name);
+    });
+    app.replaceChildren(form);
+    input.focus();
+  });
 }
 
 // --- a game, live ------------------------------------------------------------------------------------------
@@ -335,9 +399,10 @@ async function gamePage(id) {
   if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
 
   // invitations this browser made
+  const gameModule = await rendererFor(view.game);
   for (const [seat, url] of Object.entries(mine.invites || {})) {
     const input = el("input", { readonly: true, value: url, "data-seat": seat });
-    invitesBox.append(el("div", { class: "card" },
+    invitesBox.append(el("div", { class: "card invite-card", "data-seat": seat },
       el("div", { class: "small", text: `Invitation for ${view.seats[seat].player_name}:` }),
       el("div", { class: "invite" }, input,
         el("button", { type: "button", class: "secondary", onclick: async () => {
@@ -408,12 +473,19 @@ async function gamePage(id) {
   function draw() {
     const myTurn = view.status === "active" && mySeats.includes(view.current_player);
     // players and scores
+    const teams = gameModule && gameModule.teamsOf ? gameModule.teamsOf(view) : null;
+    // an invitation whose guest has joined is done: hide it (finding 11)
+    for (const card of invitesBox.querySelectorAll(".invite-card")) {
+      const seat = view.seats[Number(card.dataset.seat)];
+      card.hidden = Boolean(seat && seat.joined);
+    }
     playersBox.replaceChildren(...view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
       el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
       el("span", {}, s.player_name, s.name ? el("span", { class: "muted small", text: ` ${s.name}` }) : null,
         s.kind === "ai" ? el("span", { class: "tag", text: `AI ${s.level}` }) : null,
         mySeats.includes(i) ? el("span", { class: "tag", text: "you" }) : null,
-        s.kind === "human" && !s.joined ? el("span", { class: "tag", text: "invited" }) : null),
+        s.kind === "human" && !s.joined ? el("span", { class: "tag", text: "invited" }) : null,
+        teams ? el("span", { class: "tag team", text: teams[i] }) : null),
       el("span", { class: "score", text: formatScore(view.scores[i]) }))));
     // status
     statusBox.className = "status" + (myTurn ? " mine" : "");
@@ -460,20 +532,37 @@ async function gamePage(id) {
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
-    socket.addEventListener("open", () => { connEl.className = "conn on"; retry = 500; });
+    socket.addEventListener("open", () => { if (!closed) connEl.className = "conn on"; retry = 500; });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state" && message.game.version >= view.version) { view = message.game; draw(); }
     });
     socket.addEventListener("close", () => {
+      if (closed) return;  // this page was left: the dot belongs to the next one (finding 12)
       connEl.className = "conn off";
-      if (!closed) setTimeout(connect, retry = Math.min(retry * 2, 10000));
+      setTimeout(connect, retry = Math.min(retry * 2, 10000));
     });
   }
   connect();
   const ping = setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
   cleanup = () => { closed = true; clearInterval(ping); if (socket) socket.close(); board.destroy && board.destroy(); };
 }
+
+// mark move N (0-based) of a move list as the current one and scroll the list to it (finding 8)
+function followList(list, index) {
+  [...list.children].forEach((li, i) => {
+    li.classList.toggle("current", i === index);
+    if (i === index) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+  });
+  const item = list.children[index];
+  if (!item) { list.scrollTop = 0; return; }
+  const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  }
+}
+
+function movesText(n) { return n === 1 ? "1 move" : `${n} moves`; }
 
 function formatScore(x) {
   if (x === undefined || x === null) return "";
@@ -491,7 +580,7 @@ async function replayPage(id, startPly) {
   const label = el("span", { id: "replay-ply" });
   const lastMove = el("div", { class: "muted", id: "replay-move" });
   const scores = el("ul", { class: "players" });
-  const movesBox = el("ol", { class: "moves" });
+  const movesBox = el("ol", { class: "moves", id: "replay-moves" });
   const finished = game.status === "finished";
   const aiBox = el("div", { id: "ai-view" });
   const aiToggle = el("input", { type: "checkbox", id: "ai-view-toggle", disabled: !finished });
@@ -525,13 +614,16 @@ async function replayPage(id, startPly) {
   let token = 0;
   async function show() {
     const mine = ++token;
-    label.textContent = `move ${ply} / ${total}`;
     const r = await api(`/api/games/${id}/replay?ply=${ply}`);
     if (mine !== token) return;
+    // the label, the move and the list change together, once the position is known (finding 16)
+    label.textContent = `move ${ply} / ${total}`;
     lastMove.textContent = r.last_move ? `${r.last_move.player >= 0 ? game.seats[r.last_move.player].player_name + ": " : ""}${r.last_move.move}` : "start";
-    [...movesBox.children].forEach((li, i) => { li.style.fontWeight = i === ply - 1 ? "700" : ""; });
+    label.dataset.ply = ply;
+    followList(movesBox, ply - 1);
     scores.replaceChildren(...game.seats.map((s, i) => el("li", {}, el("span", { class: "swatch", style: `background:${seatColour(i)}` }), s.player_name, el("span", { class: "score", text: formatScore(r.scores[i]) }))));
-    const view = { ...game, ply, state: r.state, text: r.text, scores: r.scores, current_player: r.current_player, legal: [], moves: game.moves.slice(0, ply), status: ply === total ? game.status : "active" };
+    const toMove = r.current_player >= 0 ? game.seats[r.current_player].player_name : r.current_player === -1 ? "chance" : null;
+    const view = { ...game, ply, to_move: toMove, state: r.state, text: r.text, scores: r.scores, current_player: r.current_player, legal: [], moves: game.moves.slice(0, ply), status: ply === total ? game.status : "active" };
     board.update(view, { interactive: false, legal: [], play: () => {}, mySeats: [], replay: true });
     await showAi(mine);
   }

@@ -121,7 +121,7 @@ export function createBoard(container, helpers) {
         info.append(chip);
       }
     } else if (hand.length) {
-      info.append(el("span", { class: "small", text: `Drawn (${view.to_move}): ${hand.map(tileName).join(", ")}` }));
+      info.append(el("span", { class: "small", id: "aga-drawn", text: view.to_move && view.to_move !== "chance" ? `Drawn (${view.to_move}): ${hand.map(tileName).join(", ")}` : `Drawn: ${hand.map(tileName).join(", ")}` }));
     }
     if (swaps.length) info.append(el("span", { class: "small", text: firstConn ? `Swap ${firstConn} with…` : "Warp: pick two connections to swap" }));
     for (const l of others) {

@@ -353,3 +353,28 @@ function lastTarget(view) {
   const m = /^(?:\w+-(\w+)|flip (\w+)|place (\w+)(?: open)?|stone (\w+)|relocate \w+>(\w+))$/.exec(mv);
   return m ? m.slice(1).find(Boolean) : null;
 }
+
+// --- the new-game form and the players panel (findings 1 and 10) ----------------------------------
+// Teams (a variant for 4 players): A+B play against D+E, and the seats go A, D, B, E: the form
+// shows the names the seats will really have, and the partners.
+const TEAM_ORDER = ["A", "D", "B", "E"];
+
+export function formRules(values, names) {
+  const players = Number(values.players || names.length);
+  const disabled = {};
+  if (players !== 4) disabled.teams = "teams need 4 players";
+  if (values.teams && players === 4) {
+    return {
+      disabled,
+      names: names.map((n, i) => n.replace(/\((\w)\)/, `(${TEAM_ORDER[i]})`)),
+      teams: TEAM_ORDER.map((letter) => ("AB".includes(letter) ? "team A+B" : "team D+E")),
+    };
+  }
+  return { disabled };
+}
+
+// the team of each seat of a game, or null without teams
+export function teamsOf(view) {
+  if (!view.options || !view.options.teams || !view.web) return null;
+  return view.web.seats.map((letter) => ("AB".includes(letter) ? "team A+B" : "team D+E"));
+}
