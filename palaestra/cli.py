@@ -406,6 +406,14 @@ def match(
         typer.Option(help="End a game once its result can no longer change (settled), with that result."),
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Play the games as Ray tasks: '--ray' alone (or 'local') on a cluster of --workers CPUs"
+            " started here, '--ray HOST:PORT' (or 'auto') on a running cluster (the cluster extra).",
+        ),
+    ] = None,
 ) -> None:
     """Play N games between agents (seats rotated) and print wins, draws, scores and Elo."""
     from rich.progress import Progress
@@ -436,9 +444,10 @@ def match(
             record_dir=record_dir,
             progress=tick,
             adjudicate=adjudicate,
+            ray=ray,
         )
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=1))
+        typer.echo(json.dumps(result.to_json(timings=True), indent=1))
     else:
         typer.echo(result.table())
 
@@ -459,8 +468,18 @@ def serve(
     run_server(host=host, port=port, database_url=database_url)
 
 
+def _bare_ray_flag(argv: list[str]) -> list[str]:
+    """``match ... --ray`` with no address (at the end, or before another option) means
+    ``--ray local``: Typer has no option whose value may be left out."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--ray=local"
+    return out
+
+
 def main() -> None:
-    app()
+    app(args=_bare_ray_flag(sys.argv[1:]))
 
 
 if __name__ == "__main__":

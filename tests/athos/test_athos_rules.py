@@ -309,8 +309,10 @@ def test_ath_t7_stone_protects_tile_with_a_monk_and_twice_per_game() -> None:
         stones=[{"field": "k2", "player": 0}],
         stones_left=[1, 2],
     )
-    # the only tile holds a monk and a stone: no relocation possible, and no free tile for a stone
-    assert legal_strings(s) == {"end-turn"} | {
+    # the only tile holds a monk and a stone: no relocation possible; the stone may still go on it
+    # (ATH-T7 as amended 2026-11-25: "auf jedes beliebige Geländekärtchen"; the rulings of 2026-11-23
+    # refused a second stone)
+    assert legal_strings(s) == {"end-turn", "stone k2"} | {
         f"place {s.board.names[f]}" for f in range(s.board.n) if s.board.names[f] != "k2"
     }
     s2 = position(

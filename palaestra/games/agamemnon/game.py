@@ -990,6 +990,12 @@ class AgamemnonState(State):
         self._apply(action)
         self.history.append(action)
 
+    def apply_legal(self, action: int) -> None:
+        """An action from this very state's ``legal_actions()`` or ``chance_outcomes()`` (searches),
+        without the check: the core's fast path, which the ``apply_action`` above would block."""
+        self._apply(action)
+        self.history.append(action)
+
     def _apply(self, action: int) -> None:
         ph = self._phase
         if ph == PLACE:
