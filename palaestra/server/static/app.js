@@ -47,6 +47,26 @@ export function svg(tag, attrs = {}, ...children) {
 
 export const PLAYER_COLOURS = ["#d84315", "#1565c0", "#2e7d32", "#6a1b9a"];
 
+// The last turn of each player: the run of moves that player made last, chance draws in between
+// skipped ({player: [move text, ...]}; the boards mark them, the side panel lists them).
+export function lastTurns(moves) {
+  const turns = {};
+  let current = null;
+  let run = [];
+  for (const mv of moves) {
+    if (mv.player < 0) continue;
+    if (mv.player !== current) { if (current !== null) turns[current] = run; current = mv.player; run = []; }
+    run.push(mv.move);
+  }
+  if (current !== null) turns[current] = run;
+  return turns;
+}
+// the player who moved last (chance left out), or null
+export function lastMover(moves) {
+  for (let i = moves.length - 1; i >= 0; i--) if (moves[i].player >= 0) return moves[i].player;
+  return null;
+}
+
 let toastTimer = null;
 function toast(message, error = false) {
   toastEl.textContent = message;
@@ -117,7 +137,7 @@ function textBoard(container) {
 
 async function makeBoard(gameName, container) {
   const mod = await rendererFor(gameName);
-  const helpers = { el, svg, PLAYER_COLOURS, toast };
+  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover };
   if (mod && mod.createBoard) {
     try { return mod.createBoard(container, helpers); } catch (err) { console.error(err); }
   }
@@ -370,6 +390,8 @@ async function gamePage(id) {
   const boardBox = el("div", { class: "board-wrap", id: "board" });
   const playersBox = el("ul", { class: "players", id: "players" });
   const statusBox = el("div", { class: "status", id: "status" });
+  // on a phone the side panel is under the board: whose turn it is shows above it too (finding 13)
+  const statusTop = el("div", { class: "status status-top", id: "status-top", "aria-hidden": "true" });
   const resultBox = el("div", { id: "result" });
   const legalBox = el("div", { class: "legal", id: "legal" });
   const legalCard = el("details", { class: "card", id: "legal-card" }, el("summary", { text: "Legal moves" }), legalBox);
@@ -382,7 +404,7 @@ async function gamePage(id) {
   const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintList);
 
   app.replaceChildren(el("div", { class: "game" },
-    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` })), resultBox, boardBox),
+    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` })), statusTop, resultBox, boardBox),
     el("aside", { class: "side" },
       el("div", { class: "card" }, statusBox, playersBox),
       invitesBox,
@@ -496,6 +518,8 @@ async function gamePage(id) {
       const seat = view.seats[view.current_player];
       statusBox.textContent = seat && seat.kind === "ai" ? `${view.to_move} (AI) is thinking…` : `Waiting for ${view.to_move}`;
     }
+    statusTop.textContent = statusBox.textContent;
+    statusTop.className = statusBox.className + " status-top";
     statusBox.dataset.ply = view.ply;
     statusBox.dataset.version = view.version;
     statusBox.dataset.mine = myTurn ? "1" : "0";

@@ -61,7 +61,20 @@ export function createBoard(container, helpers) {
     }
     const tiles = {};
     for (const [space, owner, code] of st.tiles) tiles[space] = { owner, code };
-    const lastSpace = lastPlaced(view);
+    // the last turn of the player who moved last: its placed tiles and its swapped connections
+    const lastTurn = helpers.lastTurns(view.moves)[helpers.lastMover(view.moves)] || [];
+    const lastSpaces = new Set();
+    const lastConns = new Set();
+    for (const mv of lastTurn) {
+      let m = /^\w+@(\d+)$/.exec(mv);
+      if (m) lastSpaces.add(Number(m[1]));
+      m = /^swap (\d+)-(\d+) (\d+)-(\d+)$/.exec(mv);
+      if (m) {
+        const [a, b, c, d] = m.slice(1).map(Number);
+        lastConns.add(`${Math.min(a, b)}-${Math.max(a, b)}`);
+        lastConns.add(`${Math.min(c, d)}-${Math.max(c, d)}`);
+      }
+    }
 
     root.replaceChildren();
     root.append(svg("rect", { x: x0, y: y0, width: w, height: h, fill: "#efe4cc", rx: 24 }));
@@ -75,6 +88,10 @@ export function createBoard(container, helpers) {
       g.append(svg("line", { x1, y1, x2, y2, stroke: KIND_COLOURS[kind], "stroke-width": 16, "stroke-linecap": "round",
         "stroke-dasharray": kind === "empty" ? "6 10" : null }));
       if (key in controller) g.append(svg("line", { x1, y1, x2, y2, stroke: PLAYER[controller[key]], "stroke-width": 5 }));
+      if (lastConns.has(key)) {
+        g.setAttribute("data-last", "swap");
+        g.append(svg("line", { x1, y1, x2, y2, class: "last-path", "stroke-width": 24, "pointer-events": "none" }));
+      }
       const mx = (x1 + x2) / 2;
       const my = (y1 + y2) / 2;
       if (KIND_LETTER[kind]) g.append(svg("text", { x: mx, y: my + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff", stroke: "#0006", "stroke-width": 0.6, text: KIND_LETTER[kind] }));
@@ -94,13 +111,16 @@ export function createBoard(container, helpers) {
       g.append(svg("circle", { cx: x, cy: y, r: 30, fill: out ? "#bdb5a6" : "#fbf6ea", stroke: "#6d5d45", "stroke-width": 2 }));
       if (out) g.append(svg("path", { d: `M${x - 18} ${y - 18}L${x + 18} ${y + 18}M${x + 18} ${y - 18}L${x - 18} ${y + 18}`, stroke: "#6d5d45", "stroke-width": 3 }));
       const tile = tiles[s];
-      if (tile) drawTile(g, x, y, tile, s === lastSpace);
+      if (lastSpaces.has(s)) g.setAttribute("data-last", "placed");
+      if (tile) drawTile(g, x, y, tile, lastSpaces.has(s));
       else if (!out) g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#9a8b72", text: s }));
       if (selectedCode && placements[selectedCode] && s in placements[selectedCode]) {
         g.append(svg("circle", { cx: x, cy: y, r: 30, class: "target-mark" }));
         g.classList.add("target");
         g.setAttribute("data-action", placements[selectedCode][s]);
         g.setAttribute("data-move", `${selectedCode}@${s}`);
+        // a tap target of about 44 px on a phone, larger than the drawn space (finding 13)
+        g.append(svg("circle", { cx: x, cy: y, r: 50, fill: "transparent", class: "hit" }));
         g.addEventListener("click", () => ctx.play(placements[selectedCode][s]));
       }
       root.append(g);
@@ -175,12 +195,4 @@ function tileName(code) {
   if (/^[A-E]$/.test(code)) return `leader ${code}`;
   if (/^W\d$/.test(code)) return `warrior ${code[1]}`;
   return code === "WARP" ? "Warp" : code === "WEFT" ? "Weft" : code;
-}
-
-function lastPlaced(view) {
-  for (let i = view.moves.length - 1; i >= 0; i--) {
-    const m = /^\w+@(\d+)$/.exec(view.moves[i].move);
-    if (m) return Number(m[1]);
-  }
-  return null;
 }

@@ -54,7 +54,9 @@ export function createBoard(container, helpers) {
       if (m && OPPOSITE[m[1]]) for (const name of SIDES[OPPOSITE[m[1]]]) goalOf[name] = p;
     });
     const sel = selected ? byName[selected] : null;
-    const last = lastMove(view);
+    const lastPair = lastMove(view); // [from, to] of the last move: both are marked
+    const last = lastPair ? lastPair[1] : null;
+    const centres = {};
 
     root.replaceChildren();
     for (const [name, x, y, z] of CELLS) {
@@ -66,6 +68,12 @@ export function createBoard(container, helpers) {
       const g = svg("g", { "data-cell": name });
       g.append(svg("polygon", { points: pts.map((p) => p.join(",")).join(" "), fill, stroke: "#a89676", "stroke-width": 1.2 }));
       const [cx, cy] = centroid(pts);
+      centres[name] = [cx, cy];
+      if (lastPair && name === lastPair[0]) {
+        g.setAttribute("data-last", "from");
+        g.append(svg("polygon", { points: pts.map((p) => p.join(",")).join(" "), fill: "none", class: "last" }));
+      }
+      if (name === last) g.setAttribute("data-last", "to");
       const cube = cubeAt[name];
       if (cube) {
         const c = COLOURS[cube.player % 3];
@@ -94,6 +102,10 @@ export function createBoard(container, helpers) {
         g.addEventListener("click", () => { const a = moves[selected][name]; selected = null; ctx.play(a); });
       }
       root.append(g);
+    }
+    if (lastPair && centres[lastPair[0]] && centres[lastPair[1]]) {
+      const [[x1, y1], [x2, y2]] = [centres[lastPair[0]], centres[lastPair[1]]];
+      root.append(svg("line", { x1, y1, x2, y2, class: "last-path", "pointer-events": "none" }));
     }
     info.replaceChildren();
     if (ctx.interactive) {
@@ -124,6 +136,6 @@ function tint(hex) {
 }
 
 function lastMove(view) {
-  const m = view.moves.length ? /^\w+-(\w+)$/.exec(view.moves[view.moves.length - 1].move) : null;
-  return m ? m[1] : null;
+  const m = view.moves.length ? /^(\w+)-(\w+)$/.exec(view.moves[view.moves.length - 1].move) : null;
+  return m ? [m[1], m[2]] : null;
 }

@@ -24,6 +24,14 @@ const PLAYER = ["#d32f2f", "#1565c0", "#2e7d32", "#f9a825"]; // red, blue, green
 const R = 20; // hex radius
 const W = (Math.sqrt(3) / 2) * R; // half the width of a hex: one doubled column
 const BONUS = [3, 3, 2, 2, 1]; // ATH-T6
+// the phases of a turn, in words for players (the status said "phase: stone", finding 6)
+const PHASES = {
+  move: "moving monks",
+  stone: "placing tiles (an Athos stone may come first)",
+  relocated: "putting the Athos stone on a tile",
+  place: "placing tiles",
+  handicap: "placing handicap tiles",
+};
 
 function terrainColour(name, i) { return TERRAIN_COLOURS[name] || SPARE[i % SPARE.length]; }
 
@@ -78,6 +86,8 @@ export function createBoard(container, helpers) {
   let confirming = false;
   let seenVersion = null;
   let last = null;
+  let follow = null; // the field a monk just stepped to: it stays selected (finding 7)
+  let showLast = true; // mark the other players' last turns
 
   function update(view, ctx) {
     last = [view, ctx];
@@ -86,6 +96,10 @@ export function createBoard(container, helpers) {
     const pos = view.state.position;
     const version = `${view.id}:${view.version}:${view.ply}`;
     if (version !== seenVersion) { seenVersion = version; from = null; confirming = false; if (mode === "flip" || mode === "open") mode = null; }
+    // the monk that just stepped stays selected once the board is ours again after that one step
+    // (a live update may come first, while the move is still on its way: not interactive yet)
+    if (follow && view.ply !== follow.ply) follow = null;
+    else if (follow && ctx.interactive) { from = follow.field; follow = null; }
     const legal = ctx.interactive ? classify(ctx.legal) : classify([]);
     const phase = pos.phase;
     const me = view.current_player;
@@ -171,7 +185,10 @@ export function createBoard(container, helpers) {
         if (tile.side === "rubble") {
           g.append(svg("polygon", { points: hexPoints(cx, cy, R * 0.86), fill: "#5d4037", stroke: tc, "stroke-width": 3.5 }));
           for (const [dx, dy, r] of [[-6, -4, 3.4], [5, -6, 2.6], [2, 5, 3.8], [-5, 6, 2.2], [8, 3, 2.4]]) {
-            g.append(svg("circle", { cx: cx + dx, cy: cy + dy, r, fill: "#a1887f" }));
+            g.append(svg("circle", { cx: cx + dx, cy: cy + dy, r, fill: "#a1887f", "fill-opacity": 0.6 }));
+          }
+          if (!monksAt[name] && !(name in stones)) {  // the label stays readable on rubble (finding 6)
+            g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: name }));
           }
         } else {
           g.append(svg("polygon", { points: hexPoints(cx, cy, R * 0.86), fill: tc, stroke: "#fff", "stroke-width": 2 }));
@@ -213,6 +230,29 @@ export function createBoard(container, helpers) {
       root.append(g);
     }
 
+    // the last turn of every other player: steps as arrows, tiles placed, flipped or moved and
+    // Athos stones outlined, in the player's colour (finding 5)
+    const turns = helpers.lastTurns(view.moves);
+    const shownTurns = Object.entries(turns).filter(([p]) => Number(p) !== me || view.status === "finished");
+    if (showLast) {
+      for (const [p, moves] of shownTurns) {
+        const colour = PLAYER[Number(p) % 4];
+        const layer = svg("g", { "data-last-turn": p, "pointer-events": "none" });
+        for (const mv of moves) {
+          let m;
+          if ((m = /^(\w+)-(\w+)$/.exec(mv)) && centre(m[1]) && centre(m[2])) {
+            const [[x1, y1], [x2, y2]] = [centre(m[1]), centre(m[2])];
+            layer.append(svg("line", { x1, y1, x2, y2, stroke: colour, "stroke-width": 3.5, "stroke-linecap": "round", "stroke-dasharray": "5 3", "data-last-step": mv }));
+            layer.append(svg("circle", { cx: x2, cy: y2, r: 3.5, fill: colour }));
+          } else if ((m = /^(?:flip|place|stone) (\w+)(?: open)?$/.exec(mv) || /^relocate \w+>(\w+)$/.exec(mv)) && at[m[1]]) {
+            const [cx, cy] = at[m[1]];
+            layer.append(svg("polygon", { points: hexPoints(cx, cy, R - 3), fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": "3 2", "data-last-field": m[1] }));
+          }
+        }
+        root.append(layer);
+      }
+    }
+
     function mark(g, name, cx, cy, hex, rect, ellipse) {
       const outline = (cls) => hex ? svg("polygon", { points: hex(), class: cls, fill: "none" })
         : rect ? svg("rect", { x: rect[0], y: rect[1], width: rect[2], height: rect[3], rx: 8, class: cls, fill: "none" })
@@ -228,9 +268,16 @@ export function createBoard(container, helpers) {
           o.setAttribute("stroke-width", 2.5);
           o.setAttribute("pointer-events", "none");
           g.append(o);
-        } else g.append(outline("target-mark"));
-        g.append(svg("circle", { cx, cy, r: 4, fill: "#e65100", "pointer-events": "none" }));
-        g.addEventListener("click", () => { from = null; ctx.play(dest[name].action); });
+        } else {
+          g.append(outline("target-mark"));
+          g.append(svg("circle", { cx, cy, r: 4, fill: "#e65100", "pointer-events": "none" }));
+        }
+        g.addEventListener("click", () => {
+          const step = /^\w+-(\w+)$/.exec(dest[name].move);
+          from = null;
+          follow = step && step[1] !== "summit" ? { field: step[1], ply: view.ply + 1 } : null;
+          ctx.play(dest[name].action);
+        });
       } else if (pick[name]) {
         g.classList.add("target");
         g.setAttribute("data-pick", name);
@@ -272,7 +319,7 @@ export function createBoard(container, helpers) {
           el("strong", { text: `${pos.points}` }), ` movement point${pos.points === 1 ? "" : "s"} left (${who})`,
           el("span", { class: "muted small", text: bonus ? ` · next arrival +${bonus}` : "" })));
       } else if (phase === "handicap") {
-        bar.append(el("span", { class: "small", text: `Handicap (ATH-V2): ${who} places ${pos.handicap_left} more tile(s), either side up` }));
+        bar.append(el("span", { class: "small", text: `Handicap: ${who} places ${pos.handicap_left} more tile(s), either side up` }));
       }
     }
     if (mine) {
@@ -286,7 +333,7 @@ export function createBoard(container, helpers) {
           bar.append(el("button", { type: "button", class: "secondary", id: "athos-end-move", "data-action": legal.endMove, "data-move": "end-move",
             onclick: () => ctx.play(legal.endMove) }, pos.points ? `End movement (${pos.points} lapse)` : "End movement"));
         } else {
-          bar.append(el("span", { class: "small", text: "A field holds two monks: move one on (ATH-T3)" }));
+          bar.append(el("span", { class: "small", text: "A field holds two monks: move one of them on" }));
         }
         bar.append(el("span", { class: "small muted", text: from ? `Monk on ${from}: pick a highlighted field` : mode === "flip" ? "Pick a tile to flip" : "Pick one of your monks" }));
       } else if (phase === "stone" || phase === "relocated") {
@@ -297,7 +344,7 @@ export function createBoard(container, helpers) {
           mode === "stone" ? "Place tiles instead" : `Use an Athos stone (${pos.stones_left[me]} left)`));
         }
         if (phase === "relocated" || mode === "stone") {
-          bar.append(el("span", { class: "small muted", text: phase === "relocated" ? "Put the Athos stone on a tile (ATH-T7)"
+          bar.append(el("span", { class: "small muted", text: phase === "relocated" ? "Put the Athos stone on a tile"
             : Object.keys(legal.relocs).length ? (from ? `Tile on ${from}: pick its new field` : "Pick a tile to relocate") : "Pick the tile for the stone" }));
         }
       } else if (phase === "handicap") {
@@ -335,12 +382,22 @@ export function createBoard(container, helpers) {
       el("tr", {}, el("td", { text: "all" }), el("td", { id: "athos-placed-total", text: `${total} / ${data.max_tiles}` }), el("td", {})));
     counts.append(table);
     const info = el("div", { class: "small" },
-      el("div", { text: `Round ${pos.round}${pos.final_round ? " (final round, ATH-E1)" : ""} · phase: ${phase}` }),
+      el("div", { id: "athos-phase", text: `Round ${pos.round}${pos.final_round ? " (final round)" : ""} · ${PHASES[phase] || phase}` }),
       el("div", { text: "Athos stones left: " + view.seats.map((s, p) => `${s.player_name} ${pos.stones_left[p]}`).join(" · ") }),
       el("div", { text: "Arrived: " + view.seats.map((s, p) => `${s.player_name} ${3 - pos.monks[p].length}/3`).join(" · ") }),
-      pos.arrivals.length ? el("div", { id: "athos-arrivals", text: "Arrival order (ATH-T6 bonus): " + pos.arrivals.map((p, i) =>
+      pos.arrivals.length ? el("div", { id: "athos-arrivals", text: "Arrival order (bonus points): " + pos.arrivals.map((p, i) =>
         `${i + 1}. ${view.seats[p] ? view.seats[p].player_name : p}${i < BONUS.length ? ` +${BONUS[i]}` : ""}`).join(" · ") }) : null);
     counts.append(info);
+    if (shownTurns.length) {
+      const toggle = el("input", { type: "checkbox", id: "athos-show-last" });
+      toggle.checked = showLast;
+      toggle.addEventListener("change", () => { showLast = toggle.checked; rerender(); });
+      counts.append(el("div", { class: "small last-turns", id: "athos-last-turns" },
+        el("label", {}, toggle, " Show the last turns on the board"),
+        shownTurns.map(([p, moves]) => el("div", { "data-player": p },
+          el("span", { class: "swatch", style: `display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;background:${PLAYER[Number(p) % 4]}` }),
+          `${view.seats[p] ? view.seats[p].player_name : p}: ${moves.join(", ")}`))));
+    }
 
     function rerender() { if (last) update(last[0], last[1]); }
   }
