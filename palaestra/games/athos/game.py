@@ -1779,7 +1779,12 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
     final = doc.get("final_round", bool(finishers))
     if not isinstance(final, bool):
         raise PositionError("'final_round' is true or false")
-    s.final_round = final or bool(finishers)
+    if final != bool(finishers):
+        raise PositionError(
+            "'final_round' is true exactly when a side has brought in all its monks (ATH-E1), "
+            f"and 'arrivals' say {'one has' if finishers else 'none has'}"
+        )
+    s.final_round = final
     s.handicap_left = _int(doc, "handicap_left", 0, 0, 80)
     if s.phase == HANDICAP and s.handicap_left == 0:
         raise PositionError("in the handicap phase 'handicap_left' is at least 1")
@@ -1789,4 +1794,75 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
     if not s.path_rule_holds():
         cut = [names[v] for ms in s.monks for v in ms if s.distances()[v] < 0]
         raise PositionError(f"the monk on {cut[0]} has no open path to the summit (ATH-P1)")
+    _check_reachable(s)
     return s
+
+
+def _check_reachable(s: AthosState) -> None:
+    """Refuse a position no game can reach, where the engine's legal_actions() and apply_action()
+    could disagree or leave a player stuck (issue 16); the checks of the fields themselves are
+    made while reading them."""
+    game = s.game
+    b = s.board
+    names = b.names
+    n = game.num_players
+    seat, phase = s.seat, s.phase
+    # ATH-T3: only the mover's monks share an ordinary field, and only while moving
+    for f in range(b.n):
+        others = sum(1 for p in range(n) if p != seat for v in s.monks[p] if v == f)
+        if others > 1:
+            raise PositionError(
+                f"{names[f]} holds {others} monks of players not to move: their movement has ended, "
+                "and then no ordinary field holds two monks (ATH-T3)"
+            )
+    # ATH-T1, ATH-T6: the points left are 6 plus this turn's arrival bonuses (this turn's arrivals
+    # are some of the mover's last ones), less a step per arrival at least; end-move leaves none
+    if phase not in (MOVE, HANDICAP) and s.points:
+        raise PositionError(
+            f"points are left only in the movement phase, not in phase '{PHASE_NAMES[phase]}'"
+        )
+    if phase == MOVE:
+        most = points = MOVEMENT_POINTS
+        i = len(s.arrivals)
+        while i and s.arrivals[i - 1] == seat:
+            i -= 1
+            points += (BONUS[i] if i < len(BONUS) else 0) - 1
+            most = max(most, points)
+        if s.points > most:
+            raise PositionError(
+                f"{s.points} movement points: a turn has {MOVEMENT_POINTS} plus the bonuses of its "
+                f"arrivals, each made with a step (ATH-T1, ATH-T6): at most {most} here"
+            )
+    if phase == RELOCATED:
+        if not s.stones_left[seat]:
+            raise PositionError(
+                "phase 'relocated': the player to move has no Athos stone left to put (ATH-T7)"
+            )
+        if not any(s.tile[f] != NONE and s.stone[f] < 0 and not s.occ[f] for f in range(b.n)):
+            raise PositionError(
+                "phase 'relocated': a tile was just relocated, so some tile has no stone and no monk (ATH-T7)"
+            )
+    # ATH-T8: the tiles placed this turn are on the board
+    for t, k in enumerate(s.placed):
+        on_board = sum(1 for f in range(b.n) if s.tile[f] != NONE and s.tterr[f] == t)
+        if k > on_board:
+            raise PositionError(
+                f"'placed': {k} {b.terrains[t]} tiles placed this turn, but {on_board} are on the board"
+            )
+    if phase == OVER:
+        if s.seat != n - 1 or not (s.finishers or s.round == game.round_limit):
+            raise PositionError(
+                "phase 'over': the game ends with the last seat's turn (to_move "
+                f"{n - 1}) of the round in which a side finished (ATH-E1) or of the round limit (ATH-E3)"
+            )
+        if any(s.unused[p] is None for p in s.finishers):
+            raise PositionError("phase 'over': 'unused' gives the points each finisher kept (ATH-E2)")
+    if phase == HANDICAP:
+        if not game.handicap_tiles or seat != game.handicap_player:
+            raise PositionError(
+                "phase 'handicap': the options name no handicap, or another seat places it (ATH-V2)"
+            )
+        if s.handicap_left > game.handicap_tiles:
+            raise PositionError(f"phase 'handicap': the handicap is {game.handicap_tiles} tiles (ATH-V2)")
+        if not s._handicap_actions():
+            raise PositionError("phase 'handicap': no free field can take a tile, so the handicap is over")
