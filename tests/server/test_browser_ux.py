@@ -326,6 +326,6 @@ def test_language_from_the_browser_and_switchable(server: ServerProcess, browser
     shot(page, f"athos-fr-{viewport}")
     page.select_option("#lang", "en")
     page.wait_for_function(
-        "document.querySelector('#status') && document.querySelector('#status').textContent.startsWith('Your turn')"
+        "(s => s && s.textContent.startsWith('Your turn'))(document.querySelector('#status'))"
     )
     context.close()
