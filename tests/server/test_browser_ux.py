@@ -297,3 +297,35 @@ def test_phone_shows_whose_turn_above_the_board_and_taps_are_large(
     shot(page, "agamemnon-phone")
     for c in (context, watcher, desktop):
         c.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_language_from_the_browser_and_switchable(server: ServerProcess, browser: Any, viewport: str) -> None:
+    """German, French, English: chosen from the browser's language, switchable, notation unchanged."""
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS[viewport], locale="de-DE")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#new-game h2")
+    assert page.locator("#new-game h2").inner_text() == "Neues Spiel"
+    assert page.locator("html").get_attribute("lang") == "de"
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.querySelector('#new-game h2').textContent === 'Nouvelle partie'")
+    page.reload()
+    page.wait_for_selector("#new-game h2")
+    assert page.locator("#new-game h2").inner_text() == "Nouvelle partie"  # the choice is kept
+    page.select_option("#game-select", "athos")
+    assert page.locator("label[for='opt-teams']").inner_text() == "Équipes"
+    page.select_option('select[data-seat="1"]', "ai:random")
+    page.click("#start")
+    page.wait_for_selector('#status[data-mine="1"]')
+    assert page.locator("#status").inner_text().startswith("À toi de jouer")
+    assert page.locator("#athos-end-move").inner_text().startswith("Finir les déplacements")
+    page.click('#board [data-move="B-h1"]')
+    page.wait_for_selector("#moves li")
+    assert page.locator("#moves li").first.inner_text().endswith(": B-h1")  # the notation stays
+    shot(page, f"athos-fr-{viewport}")
+    page.select_option("#lang", "en")
+    page.wait_for_function(
+        "(s => s && s.textContent.startsWith('Your turn'))(document.querySelector('#status'))"
+    )
+    context.close()

@@ -16,7 +16,8 @@ const LABEL = { WARP: "Warp", WEFT: "Weft", W1: "1", W2: "2", W3: "3" };
 
 export function createBoard(container, helpers) {
   const { el, svg } = helpers;
-  const root = svg("svg", { viewBox: "0 0 1000 1000", role: "img", "aria-label": "Agamemnon board" });
+  const t = helpers.t || ((x) => x);
+  const root = svg("svg", { viewBox: "0 0 1000 1000", role: "img", "aria-label": t("Agamemnon board") });
   const info = el("div", { class: "board-extra", id: "aga-extra" });
   const legend = el("div", { class: "board-extra small muted" },
     ...Object.entries(KIND_COLOURS).filter(([k]) => k !== "empty").map(([k, c]) =>
@@ -134,25 +135,25 @@ export function createBoard(container, helpers) {
     info.replaceChildren();
     const hand = st.hand || [];
     if (codes.length) {
-      info.append(el("span", { class: "small", text: "Place:" }));
+      info.append(el("span", { class: "small", text: t("Place:") }));
       for (const code of codes) {
         const chip = el("button", { type: "button", class: code === selectedCode ? "chip" : "chip secondary", "data-code": code,
-          onclick: () => { selectedCode = code; update(view, ctx); } }, tileName(code));
+          onclick: () => { selectedCode = code; update(view, ctx); } }, tileName(code, t));
         info.append(chip);
       }
     } else if (hand.length) {
-      info.append(el("span", { class: "small", id: "aga-drawn", text: view.to_move && view.to_move !== "chance" ? `Drawn (${view.to_move}): ${hand.map(tileName).join(", ")}` : `Drawn: ${hand.map(tileName).join(", ")}` }));
+      info.append(el("span", { class: "small", id: "aga-drawn", text: view.to_move && view.to_move !== "chance" ? t("Drawn ({name}): {tiles}", { name: helpers.playerName(view.to_move), tiles: hand.map((c) => tileName(c, t)).join(", ") }) : t("Drawn: {tiles}", { tiles: hand.map((c) => tileName(c, t)).join(", ") }) }));
     }
-    if (swaps.length) info.append(el("span", { class: "small", text: firstConn ? `Swap ${firstConn} with…` : "Warp: pick two connections to swap" }));
+    if (swaps.length) info.append(el("span", { class: "small", text: firstConn ? t("Swap {conn} with…", { conn: firstConn }) : t("Warp: pick two connections to swap") }));
     for (const l of others) {
       info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move,
-        onclick: () => ctx.play(l.action) }, l.move === "noswap" ? "No swap" : l.move));
+        onclick: () => ctx.play(l.action) }, l.move === "noswap" ? t("No swap") : l.move));
     }
-    if (firstConn) info.append(el("button", { type: "button", class: "secondary", onclick: () => { firstConn = null; update(view, ctx); } }, "Cancel"));
+    if (firstConn) info.append(el("button", { type: "button", class: "secondary", onclick: () => { firstConn = null; update(view, ctx); } }, t("Cancel")));
     const pools = st.pools || [];
     info.append(el("span", { class: "small muted", style: "margin-left:auto" },
-      pools.map((p, i) => `${view.seats[i] ? view.seats[i].player_name : i}: ${p.length} left`).join(" · "),
-      st.aside && st.aside.length ? ` · aside: ${st.aside.map(tileName).join(", ")}` : ""));
+      pools.map((p, i) => t("{name}: {n} left", { name: view.seats[i] ? helpers.playerName(view.seats[i].player_name) : i, n: p.length })).join(" · "),
+      st.aside && st.aside.length ? " · " + t("aside: {tiles}", { tiles: st.aside.map((c) => tileName(c, t)).join(", ") }) : ""));
   }
 
   function clickConn(key, ctx, swaps) {
@@ -177,7 +178,7 @@ export function createBoard(container, helpers) {
       const angle = Math.PI / 2 + (i - (spears - 1) / 2) * 0.45;
       g.append(svg("circle", { cx: x + 19 * Math.cos(angle), cy: y + 19 * Math.sin(angle), r: 3, fill: "#ffd54f" }));
     }
-    if (leader) g.append(svg("title", { text: `leader ${tile.code} (${spears} spears)` }));
+    if (leader) g.append(svg("title", { text: t("leader {code} ({n} spears)", { code: tile.code, n: spears }) }));
   }
 
   const board = {
@@ -191,8 +192,8 @@ export function createBoard(container, helpers) {
   return board;
 }
 
-function tileName(code) {
-  if (/^[A-E]$/.test(code)) return `leader ${code}`;
-  if (/^W\d$/.test(code)) return `warrior ${code[1]}`;
+function tileName(code, t = (x) => x) {
+  if (/^[A-E]$/.test(code)) return t("leader {code}", { code });
+  if (/^W\d$/.test(code)) return t("warrior {n}", { n: code[1] });
   return code === "WARP" ? "Warp" : code === "WEFT" ? "Weft" : code;
 }

@@ -24,7 +24,10 @@ function corners(x, y, z) {
 
 export function createBoard(container, helpers) {
   const { el, svg } = helpers;
-  const root = svg("svg", { viewBox: `${-4.2 * S} ${-4.2 * H} ${8.4 * S} ${8.4 * H}`, role: "img", "aria-label": "Archimedes board" });
+  const t = helpers.t || ((x) => x);
+  const nameOf = (p) => (helpers.playerName || ((x) => x))(view_seats[p].player_name);
+  let view_seats = [];
+  const root = svg("svg", { viewBox: `${-4.2 * S} ${-4.2 * H} ${8.4 * S} ${8.4 * H}`, role: "img", "aria-label": t("Archimedes board") });
   const info = el("div", { class: "board-extra", id: "arc-extra" });
   container.append(root, info);
   const byName = Object.fromEntries(CELLS.map((c) => [c[0], c]));
@@ -32,6 +35,7 @@ export function createBoard(container, helpers) {
 
   function update(view, ctx) {
     const pos = view.state.position;
+    view_seats = view.seats;
     const details = view.score_details || {};
     const cubeAt = {};
     pos.cubes.forEach((cells, p) => cells.forEach((name, i) => {
@@ -82,7 +86,7 @@ export function createBoard(container, helpers) {
           stroke: name === selected ? "#ffb300" : name === last ? "#6a1b9a" : "#0008", "stroke-width": name === selected || name === last ? 4 : 1.5 }));
         g.append(svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: "#fff",
           text: cube.arrived ? "✓" : cube.distance ?? "" }));
-        g.append(svg("title", { text: `${name}: ${view.seats[cube.player].player_name}${cube.arrived ? ", arrived" : `, distance ${cube.distance}`}` }));
+        g.append(svg("title", { text: `${name}: ${nameOf(cube.player)}, ${cube.arrived ? t("arrived") : t("distance {n}", { n: cube.distance })}` }));
         if (mine) {
           g.classList.add(name === selected ? "cube-selected" : "target");
           g.setAttribute("data-from", name);
@@ -110,15 +114,15 @@ export function createBoard(container, helpers) {
     info.replaceChildren();
     if (ctx.interactive) {
       info.append(el("span", { class: "small", text: selected
-        ? `Cube on ${selected}: distance ${cubeAt[selected] ? cubeAt[selected].distance : "?"}; pick where it goes`
-        : Object.keys(moves).length ? "Pick one of your highlighted cubes" : "" }));
+        ? t("Cube on {cell}: distance {n}; pick where it goes", { cell: selected, n: cubeAt[selected] ? cubeAt[selected].distance : "?" })
+        : Object.keys(moves).length ? t("Pick one of your highlighted cubes") : "" }));
     }
     for (const l of others) {
       info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move, onclick: () => ctx.play(l.action) }, l.move));
     }
     if (details.arrived) {
       info.append(el("span", { class: "small muted", style: "margin-left:auto",
-        text: "arrived: " + details.arrived.map((n, p) => `${view.seats[p].player_name} ${n}/4`).join(" · ") }));
+        text: t("arrived: {list}", { list: details.arrived.map((n, p) => `${nameOf(p)} ${n}/4`).join(" · ") }) }));
     }
   }
 
