@@ -1260,7 +1260,7 @@ class AgamemnonState(State):
                 c1, c2, s = self.game.board.pairs[action - SWAP_BASE]
                 if s != self._warp:
                     return f"{text}: the connections must both touch space {self._warp}, the Warp's space"
-                return f"{text}: {self._swap_problem(c1, c2)}"
+                return f"{text}: {self._swap_problem(c1, c2) or 'it is legal'}"
             return f"{text} is not possible now: {self._what_now()}"
         if ph == STACK:
             if STACK_BASE <= action < SWAP_BASE:
