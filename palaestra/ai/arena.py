@@ -437,6 +437,20 @@ def play_game(
     )
 
 
+def lost_game(game: Game, agents: list[str], index: int, match_seed: int, err: Exception) -> GameOutcome:
+    """The outcome of game ``index`` whose worker failed (a process or a Ray task): a game error."""
+    k = len(agents)
+    return GameOutcome(
+        index,
+        derive_seed(match_seed, "game", index // k),
+        seat_assignment(k, game.num_players, index),
+        None,
+        None,
+        0,
+        Failure(index, None, None, "game-error", f"{type(err).__name__}: {err}"),
+    )
+
+
 def run_match(
     game: Game,
     agents: list[str],
@@ -511,16 +525,7 @@ def run_match(
                 try:
                     outcomes[i] = fut.result()
                 except Exception as err:  # the worker process died
-                    k = len(agents)
-                    outcomes[i] = GameOutcome(
-                        i,
-                        derive_seed(seed, "game", i // k),
-                        seat_assignment(k, game.num_players, i),
-                        None,
-                        None,
-                        0,
-                        Failure(i, None, None, "game-error", f"{type(err).__name__}: {err}"),
-                    )
+                    outcomes[i] = lost_game(game, agents, i, seed, err)
                 done += 1
                 if progress is not None:
                     progress(done, n)

@@ -76,7 +76,7 @@ def play_games_on_ray(
 
     ``address``: :data:`LOCAL` for a cluster of ``workers`` CPUs started (and stopped) here, else
     the address of a running cluster (``HOST:PORT`` or ``auto``) joined for the match."""
-    from palaestra.ai.arena import Failure, GameOutcome, derive_seed, play_game, seat_assignment
+    from palaestra.ai.arena import lost_game, play_game
 
     ray = _ray()
     started = connect(address, workers)
@@ -95,16 +95,7 @@ def play_games_on_ray(
                 try:
                     outcomes[i] = ray.get(ref)
                 except Exception as err:  # the task failed for good (retries spent)
-                    k = len(agents)
-                    outcomes[i] = GameOutcome(
-                        i,
-                        derive_seed(seed, "game", i // k),
-                        seat_assignment(k, game.num_players, i),
-                        None,
-                        None,
-                        0,
-                        Failure(i, None, None, "game-error", f"{type(err).__name__}: {err}"),
-                    )
+                    outcomes[i] = lost_game(game, agents, i, seed, err)
                 done += 1
                 if progress is not None:
                     progress(done, n)

@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable
 
 from palaestra.core.game import State
-from palaestra.games.agamemnon.game import _LEADERS, _OCC, _PASS, END, FORCE, STRENGTH, AgamemnonState
+from palaestra.games.agamemnon.game import _LEADERS, _OCC, _PASS, END, LEADERSHIP, AgamemnonState, _lead
 
 #: squashing scale of the outlook value (points)
 OUTLOOK_SCALE = 10.0
@@ -48,8 +48,6 @@ def outlook(state: State) -> list[float]:
     occ = m[_OCC]
     passable = m[_PASS]
     leaders = m[_LEADERS]
-    a1, a2, a4, b1, b2, b4 = m[1], m[2], m[3], m[10], m[11], m[12]
-    own0, own1 = m[0], m[9]
     memo = maps.memo
     total = 0.0
     for k, part, cshift in maps.part_list:
@@ -61,22 +59,13 @@ def outlook(state: State) -> list[float]:
             strings = maps.strings_in(k, cshift, key)
         for ends_mask, _conns, n in strings:
             s = ends_mask & occ
-            if k == STRENGTH:
-                d = (
-                    (s & a1).bit_count()
-                    + 2 * (s & a2).bit_count()
-                    + 4 * (s & a4).bit_count()
-                    - (s & b1).bit_count()
-                    - 2 * (s & b2).bit_count()
-                    - 4 * (s & b4).bit_count()
-                )
-            elif k == FORCE:
-                d = (s & own0).bit_count() - (s & own1).bit_count()
+            if k != LEADERSHIP:
+                d = _lead(k, s, m)  # spears (strength) or tiles (force)
             else:
                 t = s & leaders
                 d = 0
                 if t:
-                    for r in range(4, 9):  # the highest rank present decides (AGA-SC4)
+                    for r in range(4, 9):  # the best rank held by one player only decides (AGA-SC4, as _lead)
                         x, y = t & m[r], t & m[r + 9]
                         if x and not y:
                             d = 9 - r
