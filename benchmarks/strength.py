@@ -27,6 +27,9 @@ The summary row's setup names the line-up (``athos/3 1v2``).
 For every pairing it prints the arena's table, then a summary row: the upper agent's score
 (its mean score fraction, 95% interval), its wins / draws / losses over its seat-games, the Elo
 difference with its interval, and the time taken; at the end a Markdown table of all rows.
+``--ray`` plays the games as Ray tasks on a local cluster of ``--workers`` CPUs (default 2),
+``--ray HOST:PORT`` on a running cluster (docs/ai.md, *Tournaments on Ray*); the games and
+results are those of the one-process run for the same seed (agents with time budgets aside).
 ``--chunk K`` plays a pairing as consecutive matches of ``K`` games (seeds ``S``, ``S + 1``, ...;
 take ``K`` a multiple of the player count so that every chunk rotates the seats fully) and
 appends each chunk's row to ``--jsonl`` as soon as it is played (``"chunk": i``), so that a long
@@ -77,6 +80,23 @@ def parse_setup(text: str) -> tuple[str, dict[str, Any], str]:
     return name, options, text.strip()
 
 
+def split_pair(pair: str) -> tuple[str, str]:
+    """``"expert-openspiel-mcts:time=1"`` -> ``("expert", "openspiel-mcts:time=1")``: the pair is
+    cut at the first ``-`` that leaves a known agent name on both sides (agent names may hold a
+    ``-`` themselves)."""
+    from palaestra.ai.base import AGENTS, _ensure_registered, parse_spec
+
+    _ensure_registered()
+    text = pair.strip()
+    for i, char in enumerate(text):
+        if char == "-":
+            upper, lower = text[:i], text[i + 1 :]
+            if parse_spec(upper.split(":")[0])[0] in AGENTS and parse_spec(lower)[0] in AGENTS:
+                return upper, lower
+    upper, _, lower = text.partition("-")
+    return upper, lower
+
+
 def team_fractions(result: Any) -> tuple[list[float], int, int, int]:
     """Athos teams: per game, 1 / 0.5 / 0 as the upper agent's team won, tied or lost."""
     fractions: list[float] = []
@@ -98,6 +118,34 @@ def team_fractions(result: Any) -> tuple[list[float], int, int, int]:
     return fractions, wins, draws, losses
 
 
+def margins(result: Any) -> list[float]:
+    """Per game, the upper agent's points minus the best points of a seat it does not hold."""
+    out = []
+    for o in result.outcomes:
+        if o.returns is None or o.scores is None:
+            continue
+        mine = max(s for s, a in zip(o.scores, o.seats, strict=True) if a == 0)
+        theirs = max(s for s, a in zip(o.scores, o.seats, strict=True) if a != 0)
+        out.append(mine - theirs)
+    return out
+
+
+def thinking(result: Any, upper: bool) -> tuple[float | None, float | None]:
+    """The upper (or lower) agent's mean CPU seconds per decision and its longest decision (wall)."""
+    decisions, cpu, longest = 0, 0.0, 0.0
+    for o in result.outcomes:
+        if o.decisions is None or o.cpu is None or o.longest is None:
+            continue
+        for seat, agent in enumerate(o.seats):
+            if (agent == 0) == upper:
+                decisions += o.decisions[seat]
+                cpu += o.cpu[seat]
+                longest = max(longest, o.longest[seat])
+    if not decisions:
+        return None, None
+    return round(cpu / decisions, 4), round(longest, 3)
+
+
 def summary(result: Any, label: str, pair: str, seconds: float, teams: bool = False) -> dict[str, Any]:
     upper = result.stats()[0]
     fractions, wins, draws, losses = list(upper.fractions), upper.wins, upper.draws, upper.losses
@@ -111,6 +159,11 @@ def summary(result: Any, label: str, pair: str, seconds: float, teams: bool = Fa
         if m > 1:
             half = half_width
             lo, hi = elo_from_fraction(mean - half), elo_from_fraction(mean + half)
+    points = margins(result)
+    margin = margin_half = None
+    if points:
+        margin, margin_half = mean_interval(points)
+        margin_half = margin_half if len(points) > 1 else None
     return {
         "setup": label,
         "pair": pair,
@@ -130,6 +183,14 @@ def summary(result: Any, label: str, pair: str, seconds: float, teams: bool = Fa
         "moves_mean": round(sum(o.moves for o in result.outcomes) / max(1, len(result.outcomes)), 1),
         "moves_max": max((o.moves for o in result.outcomes), default=0),
         "fractions": [round(x, 4) for x in fractions],
+        "margin": margin,  # mean points of the upper agent minus its best opponent's, per game
+        "margin_half": margin_half,  # half-width of its 95% interval
+        "margins": points,
+        # CPU seconds per decision of the upper and lower agent, their longest decision (wall)
+        "cpu_per_decision": thinking(result, True)[0],
+        "longest_move": thinking(result, True)[1],
+        "lower_cpu_per_decision": thinking(result, False)[0],
+        "lower_longest_move": thinking(result, False)[1],
     }
 
 
@@ -151,15 +212,20 @@ def row(s: dict[str, Any]) -> str:
             score += f" [{100 * lo:.1f}, {100 * hi:.1f}]"
     wdl = f"{s['wins']}/{s['draws']}/{s['losses']}"
     elo = f"{fmt_elo(s['elo'])} [{fmt_elo(s['elo_low'])}, {fmt_elo(s['elo_high'])}]"
+    margin = "-"
+    if s.get("margin") is not None:
+        margin = f"{s['margin']:+.2f}"
+        if s.get("margin_half") is not None:
+            margin += f" ±{s['margin_half']:.2f}"
     return (
-        f"| {s['setup']} | {s['pair']} | {s['games']} | {score} | {wdl} | {elo} | "
+        f"| {s['setup']} | {s['pair']} | {s['games']} | {score} | {wdl} | {margin} | {elo} | "
         f"{s['failures']} | {s['seconds']:.0f} |"
     )
 
 
 HEADER = (
     "| setup | upper-lower | games | score of upper [95% CI] | upper W/D/L (seat-games) | "
-    "Elo diff [95% CI] | failures | seconds |\n|---|---|---|---|---|---|---|---|"
+    "point margin ±95% | Elo diff [95% CI] | failures | seconds |\n|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -186,6 +252,16 @@ def main() -> int:
     )
     parser.add_argument("--jsonl", default="", help="append each summary row to this file")
     parser.add_argument("--chunk", type=int, default=0, help="play a pairing in matches of this many games")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks: alone, on a local cluster of --workers CPUs; "
+        "with HOST:PORT (or auto), on a running cluster (the cluster extra)",
+    )
+    parser.add_argument("--workers", type=int, default=2, help="CPUs of the local Ray cluster (with --ray)")
     args = parser.parse_args()
     if args.quick:
         args.games, args.expert_games = 10, 2
@@ -194,15 +270,20 @@ def main() -> int:
         args.pairs = ALL_PAIRS
     print(
         f"# strength, {platform.python_implementation()} {platform.python_version()}, "
-        f"{os.cpu_count()} cpus, one process, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+        f"{os.cpu_count()} cpus, {'Ray ' + args.ray if args.ray else 'one process'}, "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     )
+    if args.ray:
+        from palaestra.ai.cluster import connect
+
+        connect(args.ray, args.workers)  # once for every match of the run
     rows = []
     for text in setups:
         name, options, label = parse_setup(text)
         game = load_game(name, **options)
         teams = bool(options.get("teams"))
         for pair in [p for p in args.pairs.split(";") if p.strip()]:
-            upper, _, lower = pair.strip().partition("-")
+            upper, lower = split_pair(pair)
             n = args.expert_games if "expert" in (upper + lower) else args.games
             if n <= 0:
                 continue
@@ -231,6 +312,8 @@ def main() -> int:
                     seed=args.seed + i,
                     progress=progress if size == n else None,
                     move_time_limit=args.move_time_limit or None,
+                    ray=args.ray,
+                    workers=args.workers if args.ray else 1,
                 )
                 parts.append(part)
                 if size < n:

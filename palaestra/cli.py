@@ -22,22 +22,27 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: no `<bool>` or `<list[str]>` type columns (finding 14)
 )
 
 GameArg = Annotated[str, typer.Argument(help="athos, archimedes or agamemnon", metavar="GAME")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of players.")]
 VariantOpt = Annotated[
     list[str] | None,
-    typer.Option("--variant", "-v", help="Switch a variant on (repeatable); see `palaestra games`."),
+    typer.Option(
+        "--variant", "-v", metavar="NAME", help="Switch a variant on (repeatable); see `palaestra games`."
+    ),
 ]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="Set a game option, KEY=VALUE (repeatable)."),
+    typer.Option("--option", "-o", metavar="KEY=VALUE", help="Set a game option, KEY=VALUE (repeatable)."),
 ]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for chance and agents.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help="Seed for chance and agents.")]
 BoardOpt = Annotated[
     Path | None,
-    typer.Option("--board", help="Play on this board file (games with a `board` option: Athos)."),
+    typer.Option(
+        "--board", metavar="FILE", help="Play on this board file (games with a `board` option: Athos)."
+    ),
 ]
 
 
@@ -116,8 +121,27 @@ def _default_record_path(game: Game) -> Path:
     return Path(f"palaestra-{game.name}-{stamp}.json")
 
 
-PLAY_HELP = """Commands at the prompt: a move in the game's notation; `moves` lists the legal moves;
-`labels` toggles space names; `score` shows the live score; `help`; `quit` saves and leaves."""
+PLAY_HELP = """Type a move in the game's notation (`moves` lists the legal ones).
+Commands: moves, board (the full board and its key), info (the details under the board),
+labels (space names on/off), score, help, quit (saves and leaves; Ctrl-C and Ctrl-D too)."""
+
+
+def _remembered_opponents(rec: Record) -> tuple[str, int] | None:
+    """(agent spec, your seat) of a record started with --vs: its players read you, AGENT, AGENT..."""
+    if rec.players.count("you") != 1:
+        return None
+    seat = rec.players.index("you")
+    others = {name for i, name in enumerate(rec.players) if i != seat}
+    if len(others) != 1:
+        return None
+    (spec,) = others
+    from palaestra.ai import make_agent
+
+    try:
+        make_agent(spec, seed=0)
+    except (PalaestraError, ValueError, KeyError, TypeError):
+        return None
+    return spec, seat
 
 
 @app.command()
@@ -130,21 +154,32 @@ def play(
     board: BoardOpt = None,
     vs: Annotated[
         str | None,
-        typer.Option(help="Agent for every seat but yours (e.g. random); hot seat when absent."),
+        typer.Option(
+            metavar="AGENT",
+            help="Agent for every seat but yours (random, greedy, mcts...); hot seat when absent.",
+        ),
     ] = None,
-    seat: Annotated[int, typer.Option(help="Your seat when playing against agents.")] = 0,
+    seat: Annotated[
+        int | None, typer.Option(metavar="N", help="Your seat against agents (0 = first).")
+    ] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Write the record here (default: a new file in .).")
+        Path | None,
+        typer.Option(metavar="FILE", help="Write the record here (default: a new file in .)."),
     ] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue the game of this record.")] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="Continue the game of this record, with the same opponents."),
+    ] = None,
     seed: SeedOpt = None,
 ) -> None:
     """Play a game in the terminal: hot seat, or against an agent with --vs.
 
-    Moves are typed in the game's notation (see docs/<game>.md). Ctrl-C, end of input or `quit`
-    saves the record; --resume FILE continues it.
+    Moves are typed in the game's notation; at the prompt `moves` lists the legal ones and
+    `help` the commands. Every screen fits the terminal. Ctrl-C, end of input or `quit` saves
+    the record; --resume FILE continues it against the same opponents.
     """
     from palaestra.ai import make_agent
+    from palaestra.terminal import Screen
 
     if resume is not None:
         rec = Record.load(resume)
@@ -155,17 +190,23 @@ def play(
         rec.finish_if_over(state, adjudicate=True)  # a record of the game settled before this
         game = state.game
         path = record or resume
-        typer.echo(f"resumed {resume}: {_moves(len(rec.moves))} replayed")
+        remembered = _remembered_opponents(rec)
+        if vs is None and remembered is not None:
+            vs, remembered_seat = remembered
+            seat = remembered_seat if seat is None else seat
+        resumed = f"resumed {resume}: {_moves(len(rec.moves))} replayed"
     else:
         game = build_game(game_name, players, variant, option, board)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         names = [game.player_name(p) for p in range(game.num_players)]
         if vs is not None:
-            names = [("you" if p == seat else vs) for p in range(game.num_players)]
+            names = [("you" if p == (seat or 0) else vs) for p in range(game.num_players)]
         rec = Record.start(game, names, seed)
         state = rec.initial_state()
         path = record or _default_record_path(game)
+        resumed = ""
+    seat = seat or 0
     if vs is not None and not 0 <= seat < game.num_players:
         raise PalaestraError(f"seat is 0 to {game.num_players - 1}, not {seat}")
     agents = {}
@@ -176,7 +217,11 @@ def play(
     chance_rng = random.Random(f"{rec.seed}:{len(rec.moves)}")
     labels = False
     rec.save(path)
-    typer.echo(f"recording to {path}  ({PLAY_HELP.splitlines()[0]} ...)")
+    screen = Screen(game.name)
+    if resumed:
+        screen.say(resumed)
+    screen.say(f"recording to {path}; `help` lists the commands")
+    details: list[str] = []
     try:
         while not rec.over:
             player = state.current_player
@@ -185,17 +230,16 @@ def play(
                 text = state.action_to_string(action)
                 rec.apply(state, action)
                 rec.save(path)  # stored before it is shown
-                typer.echo(f"  {text}")
+                _tell_move(screen, "", text)
                 continue
             if player in agents:
                 action = agents[player].select_action(state)
                 text = state.action_to_string(action)
                 rec.apply(state, action)
                 rec.save(path)
-                typer.echo(f"  {game.player_name(player)} ({vs}): {text}")
+                _tell_move(screen, f"{game.player_name(player)} ({vs})", text)
                 continue
-            typer.echo("")
-            typer.echo(state.render(labels=labels))
+            details = screen.show(state.render(labels=labels))
             try:
                 text = input(f"{game.player_name(player)}> ").strip()
             except EOFError:
@@ -205,33 +249,53 @@ def play(
             if text in ("quit", "exit"):
                 break
             if text == "help":
-                typer.echo(PLAY_HELP)
+                screen.say(PLAY_HELP)
                 continue
             if text == "moves":
-                typer.echo("  ".join(state.action_to_string(a) for a in state.legal_actions()))
+                screen.say(
+                    "legal moves: " + "  ".join(state.action_to_string(a) for a in state.legal_actions())
+                )
+                continue
+            if text == "board":
+                screen.page(state.render(labels=labels).splitlines(), input)
+                continue
+            if text == "info":
+                screen.say("\n".join(details) if details else "everything is on the screen")
                 continue
             if text == "labels":
                 labels = not labels
                 continue
             if text == "score":
-                typer.echo(_score_line(state))
+                screen.say(_score_line(state))
                 continue
             try:
                 action = state.string_to_action(text)
                 rec.apply(state, action)
             except PalaestraError as err:
-                typer.secho(f"  {err}", fg=typer.colors.YELLOW)
+                screen.say(typer.style(f"  {err}", fg=typer.colors.YELLOW))
                 continue
             rec.save(path)
     except KeyboardInterrupt:
         typer.echo("")
     rec.save(path)
     if rec.result is not None:
-        typer.echo(state.render(labels=False))
-        typer.echo(f"game over: {rec.result['text']}  ({_score_line(state)})")
-        typer.echo(f"record saved to {path}")
+        screen.say(f"game over: {rec.result['text']}  ({_score_line(state)})")
+        screen.say(f"record saved to {path}")
+        screen.show(state.render(labels=False))
     else:
-        typer.echo(f"game saved to {path}; continue with: palaestra play {game.name} --resume {path}")
+        again = f"palaestra play {game.name} --resume {path}"
+        if vs is not None:  # the same command works without them; they are shown to be clear
+            again += f" --vs {vs}" + (f" --seat {seat}" if seat else "")
+        typer.echo(f"game saved to {path}; continue with: {again}")
+
+
+def _tell_move(screen: Any, who: str, text: str) -> None:
+    """A move of an agent or of chance for the next screen; one player's moves share a line."""
+    prefix = f"  {who}: " if who else "  "
+    if screen.messages and screen.messages[-1].startswith(prefix) and who:
+        screen.messages[-1] += f", {text}"
+    else:
+        screen.say(prefix + text)
 
 
 def _moves(n: int) -> str:
@@ -247,7 +311,7 @@ def _score_line(state: State) -> str:
 @app.command()
 @guarded
 def replay(
-    record: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
     labels: Annotated[bool, typer.Option(help="Show the names of the spaces.")] = False,
 ) -> None:
     """Re-apply every action of a record, check it, print the final position and result."""
@@ -271,7 +335,7 @@ def replay(
 @app.command()
 @guarded
 def score(
-    file: Annotated[Path, typer.Argument(help="A record or a position (JSON).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A record or a position (JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Print the live score of a record or a position."""
@@ -286,12 +350,14 @@ def score(
 @guarded
 def perft(
     game_name: GameArg,
-    depth: Annotated[int, typer.Option("--depth", "-d", min=0, help="Plies to count.")],
+    depth: Annotated[int, typer.Option("--depth", "-d", min=0, metavar="N", help="Plies to count.")],
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     board: BoardOpt = None,
-    position: Annotated[Path | None, typer.Option(help="Start from this position (JSON).")] = None,
+    position: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Start from this position (JSON).")
+    ] = None,
     divide: Annotated[bool, typer.Option(help="Print the count below each first move.")] = False,
 ) -> None:
     """Count the leaf nodes of the move tree to a depth (a pass counts as one move)."""
@@ -320,23 +386,34 @@ def match(
     agents: Annotated[
         str,
         typer.Option(
+            metavar="SPECS",
             help="Comma-separated agent specs, 2 up to one per seat (e.g. random,mcts:iterations=300,c=0.5);"
-            " with fewer agents than seats they share the seats in turn."
+            " with fewer agents than seats they share the seats in turn.",
         ),
     ],
-    n: Annotated[int, typer.Option("-n", min=1, help="Number of games.")] = 100,
+    n: Annotated[int, typer.Option("-n", min=1, metavar="N", help="Number of games.")] = 100,
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     board: BoardOpt = None,
-    workers: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
+    workers: Annotated[int, typer.Option(min=1, metavar="N", help="Games played in parallel.")] = 1,
     seed: SeedOpt = None,
-    record_dir: Annotated[Path | None, typer.Option(help="Save every game's record here.")] = None,
+    record_dir: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Save every game's record here.")
+    ] = None,
     adjudicate: Annotated[
         bool,
         typer.Option(help="End a game once its result can no longer change (settled), with that result."),
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Play the games as Ray tasks: '--ray' alone (or 'local') on a cluster of --workers CPUs"
+            " started here, '--ray HOST:PORT' (or 'auto') on a running cluster (the cluster extra).",
+        ),
+    ] = None,
 ) -> None:
     """Play N games between agents (seats rotated) and print wins, draws, scores and Elo."""
     from rich.progress import Progress
@@ -367,9 +444,10 @@ def match(
             record_dir=record_dir,
             progress=tick,
             adjudicate=adjudicate,
+            ray=ray,
         )
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=1))
+        typer.echo(json.dumps(result.to_json(timings=True), indent=1))
     else:
         typer.echo(result.table())
 
@@ -377,11 +455,11 @@ def match(
 @app.command()
 @guarded
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT", help="Port to listen on.")] = 8000,
     database_url: Annotated[
         str | None,
-        typer.Option(help="SQLAlchemy URL (default: a SQLite file in your data directory)."),
+        typer.Option(metavar="URL", help="SQLAlchemy URL (default: a SQLite file in your data directory)."),
     ] = None,
 ) -> None:
     """Start the web app: play in the browser, alone, together or online."""
@@ -390,8 +468,18 @@ def serve(
     run_server(host=host, port=port, database_url=database_url)
 
 
+def _bare_ray_flag(argv: list[str]) -> list[str]:
+    """``match ... --ray`` with no address (at the end, or before another option) means
+    ``--ray local``: Typer has no option whose value may be left out."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--ray=local"
+    return out
+
+
 def main() -> None:
-    app()
+    app(args=_bare_ray_flag(sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from time import perf_counter
+from time import perf_counter, thread_time
 from typing import Any
 
 from palaestra.ai.base import Agent, make_agent
@@ -64,7 +64,8 @@ class Failure:
     kind: str
     message: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, timings: bool = False) -> dict[str, Any]:
+        """The match as JSON; ``timings`` adds each game's CPU seconds and longest move per seat."""
         return {
             "game": self.game,
             "seat": self.seat,
@@ -87,9 +88,15 @@ class GameOutcome:
     failure: Failure | None = None
     record: str | None = None
     settled: bool = False  # adjudicated: ended where its result could no longer change
+    #: per seat: decisions the agent made, CPU seconds of the arena's thread they took, and the
+    #: longest decision in wall seconds (measurements, not part of the result: they vary by machine)
+    decisions: list[int] | None = None
+    cpu: list[float] | None = None
+    longest: list[float] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
+    def to_json(self, timings: bool = False) -> dict[str, Any]:
+        """The game as JSON; ``timings`` adds ``cpu`` and ``longest`` (they vary from run to run)."""
+        out = {
             "index": self.index,
             "seed": self.seed,
             "seats": self.seats,
@@ -99,7 +106,12 @@ class GameOutcome:
             "settled": self.settled,
             "failure": self.failure.to_json() if self.failure else None,
             "record": self.record,
+            "decisions": self.decisions,
         }
+        if timings:
+            out["cpu"] = self.cpu
+            out["longest"] = self.longest
+        return out
 
 
 @dataclass
@@ -251,7 +263,8 @@ class MatchResult:
                 lines.append(f"  ... and {len(failures) - 10} more")
         return "\n".join(lines)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, timings: bool = False) -> dict[str, Any]:
+        """The match as JSON; ``timings`` adds each game's CPU seconds and longest move per seat."""
         return {
             "game": self.game,
             "options": {k: v for k, v in self.options.items() if v is not None},
@@ -260,7 +273,7 @@ class MatchResult:
             "seed": self.seed,
             "stats": [st.to_json() for st in self.stats()],
             "failures": [f.to_json() for f in self.failures],
-            "games": [o.to_json() for o in self.outcomes],
+            "games": [o.to_json(timings) for o in self.outcomes],
         }
 
 
@@ -305,6 +318,9 @@ def play_game(
     record = Record.start(game, [agents[a] for a in seats], seed) if record_dir is not None else None
     failure: Failure | None = None
     settled: list[float] | None = None  # the returns of an adjudicated game
+    decisions = [0] * game.num_players
+    cpu = [0.0] * game.num_players
+    longest = [0.0] * game.num_players
     hard_stop = (
         move_time_limit is not None
         and threading.current_thread() is threading.main_thread()
@@ -325,6 +341,7 @@ def play_game(
                 seat = state.current_player
                 agent = players[seat]
                 start = perf_counter()
+                cpu_start = thread_time()
                 try:
                     if hard_stop:
                         assert move_time_limit is not None
@@ -343,6 +360,9 @@ def play_game(
                     failure = Failure(index, seat, seats[seat], "exception", f"{type(err).__name__}: {err}")
                     break
                 elapsed = perf_counter() - start
+                decisions[seat] += 1
+                cpu[seat] += thread_time() - cpu_start
+                longest[seat] = max(longest[seat], elapsed)
                 if move_time_limit is not None and elapsed > move_time_limit:
                     failure = Failure(
                         index,
@@ -402,7 +422,18 @@ def play_game(
         record.save(target)
         path = str(target)
     return GameOutcome(
-        index, seed, seats, returns, scores, len(state.history), failure, path, settled is not None
+        index,
+        seed,
+        seats,
+        returns,
+        scores,
+        len(state.history),
+        failure,
+        path,
+        settled is not None,
+        decisions,
+        [round(x, 4) for x in cpu],
+        [round(x, 4) for x in longest],
     )
 
 
@@ -417,6 +448,7 @@ def run_match(
     progress: Callable[[int, int], None] | None = None,
     move_time_limit: float | None = None,
     adjudicate: bool = True,
+    ray: str | None = None,
 ) -> MatchResult:
     """Play ``n`` games of ``game`` between the agent specs (seats rotated; see the module doc).
 
@@ -425,6 +457,9 @@ def run_match(
     ``record_dir`` receives one record per game (``game-00000.json`` ...). ``adjudicate``
     ends a game as soon as its result can no longer change (``State.settled_result``) with that
     result, as it would end at the move limit; without it such games play on to the end.
+    ``ray`` plays the games as Ray tasks (:mod:`palaestra.ai.cluster`): ``"local"`` on a cluster
+    of ``workers`` CPUs started here for the match, or the address of a running cluster; the
+    games and results are those of the same match in one process.
     """
     if not 2 <= len(agents) <= game.num_players and not (len(agents) == 1 == game.num_players):
         raise OptionError(f"{game.name} has {game.num_players} seats: give 2 to {game.num_players} agents")
@@ -442,7 +477,22 @@ def run_match(
     done = 0
     if progress is not None:
         progress(0, n)
-    if workers == 1 or n == 1:
+    if ray is not None:
+        from palaestra.ai.cluster import play_games_on_ray
+
+        outcomes = play_games_on_ray(
+            game,
+            agents,
+            n,
+            seed,
+            address=ray,
+            workers=workers,
+            record_dir=record_dir,
+            move_time_limit=move_time_limit,
+            adjudicate=adjudicate,
+            progress=progress,
+        )
+    elif workers == 1 or n == 1:
         for i in range(n):
             outcomes[i] = play_game(game, agents, i, seed, record_dir, move_time_limit, adjudicate)
             done += 1

@@ -119,10 +119,11 @@ def split_specs(text: str) -> list[str]:
 
 def _ensure_registered() -> None:
     # The richer agents live in their own modules (which import this one); load them on demand.
-    if "mcts" not in AGENTS or "turn" not in AGENTS:
+    if "mcts" not in AGENTS or "turn" not in AGENTS or "openspiel-mcts" not in AGENTS:
         import palaestra.ai.greedy
         import palaestra.ai.levels
         import palaestra.ai.mcts
+        import palaestra.ai.spiel  # OpenSpiel itself is imported when such an agent is made
         import palaestra.ai.turn  # noqa: F401
 
 

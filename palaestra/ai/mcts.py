@@ -11,6 +11,8 @@
   ``turn_time`` (seconds) bounds a whole turn made of several actions of the same player (Athos):
   a call that directly follows the agent's own action for the same player (the history is the
   last one plus that action) gets what is left of the turn's time, at least 5% of it.
+  ``clock=cpu`` counts these seconds as CPU time of the searching thread (``time.thread_time``),
+  for comparisons at equal CPU time on a shared machine; the default ``wall`` counts real time.
 * **Simulations.** From the new leaf, a rollout plays random actions (with probability
   ``epsilon`` the greedy one-ply action instead) for at most ``rollout_depth`` actions, then scores
   the state with ``evaluate()`` (``rollout_depth=None``: play to the end; ``0``: evaluate the leaf).
@@ -37,7 +39,7 @@ import math
 import multiprocessing as mp
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from time import perf_counter
+from time import perf_counter, thread_time
 from typing import Any
 
 from palaestra.ai.base import Agent, register_agent
@@ -108,6 +110,7 @@ class MCTSAgent(Agent):
         reuse: bool = True,
         turn_time: float | None = None,
         contempt: float = 0.0,
+        clock: str = "wall",
     ) -> None:
         super().__init__(seed)
         if iterations is None and time is None and turn_time is None:
@@ -130,6 +133,11 @@ class MCTSAgent(Agent):
             raise OptionError(f"mcts: contempt is between 0 and 2, not {contempt}")
         if not isinstance(workers, int) or workers < 1:
             raise OptionError(f"mcts: workers is a whole number of at least 1, not {workers}")
+        if clock not in ("wall", "cpu"):
+            raise OptionError(f"mcts: clock is wall or cpu, not {clock!r}")
+        self.clock = clock
+        #: what ``time`` and ``turn_time`` count: wall seconds, or CPU seconds of the searching thread
+        self._now = thread_time if clock == "cpu" else perf_counter
         self.iterations = iterations
         self.time = float(time) if time is not None else None
         self.c = float(c)
@@ -162,7 +170,7 @@ class MCTSAgent(Agent):
         self.last = SearchStats()
 
     def select_action(self, state: State) -> int:
-        start = perf_counter()
+        start = self._now()
         player = state.current_player
         spent = 0.0
         if self.turn_time is not None:
@@ -178,7 +186,7 @@ class MCTSAgent(Agent):
         if self.turn_time is not None:
             self._turn_next = [*state.history, action]
             self._turn_player = player
-            self._turn_spent = spent + perf_counter() - start
+            self._turn_spent = spent + self._now() - start
         return action
 
     def analyse(self, state: State, top: int = 3) -> list[tuple[int, float]]:
@@ -203,7 +211,7 @@ class MCTSAgent(Agent):
     def _search(self, state: State) -> RootStats:
         if state.is_terminal() or state.is_chance_node():
             raise OptionError("the search needs a state where a player is to move")
-        start = perf_counter()  # the time budget counts from here
+        start = self._now()  # the time budget counts from here
         root = self._root_for(state)
         reused = root.visits
         if self.order == "eval" and root.untried and len(root.untried) > 1:
@@ -244,7 +252,7 @@ class MCTSAgent(Agent):
 
                     self.rng = random.Random(worker_seed)
                     copy = _copy_tree(root)
-                    self._run(copy, state, perf_counter())
+                    self._run(copy, state, self._now())
                     extra.append(_root_stats(copy, mover))
                 self.rng = saved
             for worker_stats in extra:
@@ -252,14 +260,14 @@ class MCTSAgent(Agent):
                     n0, w0 = base.get(a, (0, 0.0))
                     n1, w1 = stats.get(a, (0, 0.0))
                     stats[a] = (n1 + n - n0, w1 + w - w0)
-        self.last = SearchStats(iterations, reused, perf_counter() - start, workers, self._budget)
+        self.last = SearchStats(iterations, reused, self._now() - start, workers, self._budget)
         return stats
 
     def _worker(self, root: Node, state: State, seed: int, sender: Connection) -> None:
         import random
 
         self.rng = random.Random(seed)
-        self._run(root, state, perf_counter())
+        self._run(root, state, self._now())
         sender.send(_root_stats(root, state.current_player))
         sender.close()
 
@@ -267,10 +275,11 @@ class MCTSAgent(Agent):
         limit = self.iterations
         deadline = start + self._budget if self._budget is not None else None
         done = 0
+        now = self._now
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and perf_counter() >= deadline:
+            if deadline is not None and now() >= deadline:
                 break
             self._iterate(root, state)
             done += 1

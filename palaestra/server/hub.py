@@ -338,6 +338,7 @@ class Session:
             "options": {k: v for k, v in self.game.options.items() if v is not None},
             "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
             "ply": self.ply,
+            "moves_played": sum(1 for m in self.record.moves if m.player >= 0),  # chance draws left out
             "status": self.status,
             "to_move": _who(self.game, self.state.current_player),
             "result": self.record.result,

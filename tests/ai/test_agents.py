@@ -338,6 +338,32 @@ def test_mcts_time_budget_stops() -> None:
     assert only_time.last.iterations >= 1
 
 
+def test_mcts_cpu_clock_counts_thread_cpu_time_not_sleep() -> None:
+    # clock=cpu: the budget is CPU time of the searching thread; a search that sleeps between
+    # simulations spends wall time that does not count, so it runs past the budget in wall time
+    import time as clock
+
+    class Sleepy(MCTSAgent):
+        def _iterate(self, root: object, root_state: State) -> None:  # type: ignore[override]
+            clock.sleep(0.005)
+            super()._iterate(root, root_state)  # type: ignore[arg-type]
+
+    state = TTTGame().new_initial_state()
+    wall = Sleepy(seed=0, time=0.03, iterations=None, reuse=False)
+    cpu = Sleepy(seed=0, time=0.03, iterations=None, reuse=False, clock="cpu")
+    start = clock.perf_counter()
+    wall.select_action(state)
+    wall_elapsed = clock.perf_counter() - start
+    start = clock.perf_counter()
+    cpu.select_action(state)
+    cpu_elapsed = clock.perf_counter() - start
+    assert wall_elapsed < cpu_elapsed  # a few simulations against hundreds
+    assert cpu.last.iterations > 5 * wall.last.iterations
+    assert cpu.last.seconds >= 0.03
+    with pytest.raises(OptionError):
+        MCTSAgent(seed=0, clock="process")
+
+
 def test_mcts_turn_time_is_shared_by_the_actions_of_one_turn() -> None:
     # WideGame: one player makes every action, so consecutive calls are one turn. The first call
     # spends its whole 0.3 s (the clock stops the search), the next one gets the 5% floor; a call

@@ -168,3 +168,15 @@ def test_match_command_adjudicates_unless_told_not_to() -> None:
             (moves, settled, [1.0, -1.0]),
             (moves, settled, [-1.0, 1.0]),
         ]
+
+
+def test_outcomes_count_each_seats_decisions_and_time() -> None:
+    result = run_match(TTTGame(), ["mcts:iterations=200", "random"], 2, seed=3)
+    for o in result.outcomes:
+        assert o.decisions is not None and o.cpu is not None and o.longest is not None
+        assert sum(o.decisions) == o.moves  # tic-tac-toe: no chance, every action a decision
+        assert abs(o.decisions[0] - o.decisions[1]) <= 1
+        searcher = o.seats.index(0)
+        assert o.cpu[searcher] > o.cpu[1 - searcher] >= 0.0  # 200 simulations against a coin
+        assert o.longest[searcher] > 0.0
+        assert "cpu" not in o.to_json() and o.to_json(timings=True)["cpu"] == o.cpu

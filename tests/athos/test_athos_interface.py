@@ -18,7 +18,10 @@ def test_registry_and_facts() -> None:
     g = load_game("athos", players=3)
     assert isinstance(g, AthosGame) and g.num_players == 3
     n = g.board.n
-    assert g.num_distinct_actions() == len(g.board.edges) + n + 1 + n * n + n + n + n + 1
+    # steps, flips, end-move, relocations, stones, placements, open placements, end-turn, and the
+    # handicap tiles of another terrain than the field's (ATH-V2 as amended 2026-11-25)
+    terrains = len(g.board.terrains)
+    assert g.num_distinct_actions() == len(g.board.edges) + n + 1 + n * n + n + n + n + 1 + 2 * terrains * n
     assert g.observation_shape() == (14 * (n + 6) + 37,)
     assert g.max_game_length() == 150 * 3 * 26
 

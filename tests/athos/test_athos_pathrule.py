@@ -225,16 +225,20 @@ def reference_after_movement(state: AthosState) -> set[str]:
     supply = {t: 16 - sum(1 for f in tiles if state.tterr[f] == t) for t in range(5)}
     out: set[str] = set()
     phase = PHASE_NAMES[state.phase]
-    if phase == "handicap":  # ATH-V2: any free field, the field's terrain, either side, ATH-P1
+    if phase == "handicap":  # ATH-V2 (amended 2026-11-25): any free field, a tile of any terrain
         for f in free:
-            if supply[b.terrain[f]]:
-                out.add(f"place {names[f]} open")
-                if all_reach_summit(game.board, rubble | {f}, monks):
-                    out.add(f"place {names[f]}")
+            blocks = all_reach_summit(game.board, rubble | {f}, monks)
+            for t in range(5):
+                if supply[t]:
+                    terrain = "" if t == b.terrain[f] else f" {b.terrains[t]}"
+                    out.add(f"place {names[f]} open{terrain}")
+                    if blocks:
+                        out.add(f"place {names[f]}{terrain}")
         return out
-    stone_targets = {f"stone {names[f]}" for f in tiles if f not in stones}
-    if game.bare_stone:  # ATH-V3
-        stone_targets |= {f"stone {names[f]}" for f in free}
+    # ATH-T7 (amended 2026-11-25): any tile, one that carries a stone too
+    stone_targets = {f"stone {names[f]}" for f in tiles}
+    if game.bare_stone:  # ATH-V3: a free bare field, one with a bare stone too
+        stone_targets |= {f"stone {names[f]}" for f in free + sorted(stones - tiles - occupied)}
     if phase == "relocated":
         return stone_targets
     if phase == "stone" and state.stones_left[state.seat]:  # ATH-T7: relocate first if possible
@@ -288,7 +292,7 @@ def test_ath_t7_t8_actions_after_the_movement_match_a_reference(options: dict[st
     if phase == "handicap":
         doc["handicap_left"] = 2
         doc["to_move"] = game.handicap_player
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 and phase != "relocated":  # a relocation uses a stone still to put (ATH-T7)
         doc["stones_left"] = [0] * game.num_players
         doc["stones"] = []
     state = game.state_from_position(doc)

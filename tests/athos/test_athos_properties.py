@@ -54,7 +54,8 @@ def test_invariants_hold_in_every_reached_state(options: dict[str, object], seed
         assert [16 - k for k in per_terrain] == s.supply
         if s.phase != MOVE:
             assert all(s.occ[f] <= 1 for f in range(s.board.n))  # ATH-T3
-        assert sum(s.stones_left) + sum(1 for x in s.stone if x >= 0) == 2 * game.num_players
+        on_board = sum(1 for x in s.stone if x >= 0) + len(s.stacked)  # ATH-T7: stones may stack
+        assert sum(s.stones_left) + on_board == 2 * game.num_players
         ev = s.evaluate()
         assert all(-1.0 <= x <= 1.0 for x in ev)
         assert len(s.observation_tensor(0)) == game.observation_shape()[0]

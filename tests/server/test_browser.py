@@ -156,11 +156,14 @@ def test_nim_against_the_ai_by_clicking(server: ServerProcess, browser: Any) -> 
     # the replay viewer steps through the finished game
     page.click("text=Replay this game")
     page.wait_for_selector("#replay-slider")
+    # finding 16: wait for what is asserted; the page shows the label and the move together
     page.click("#replay-first")
     page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 0')")
+    assert page.locator("#replay-move").inner_text() == "start"
     page.click("#replay-next")
     page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('move 1')")
-    assert page.locator("#replay-move").inner_text() != "start"
+    first = page.locator("#replay-moves li").first.inner_text()
+    assert page.locator("#replay-move").inner_text() == first
     context.close()
 
 
@@ -197,8 +200,13 @@ def test_two_browsers_play_agamemnon_by_invitation_and_a_spectator_watches(
     assert f"#/join/{game_id}/" in invite
     b = guest.new_page()
     b.goto(invite)
+    # finding 11: the guest is asked for a name, and the host's invitation goes once taken
+    b.fill("#join-name", "Bea")
+    b.click("#join-start")
     b.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
     b.wait_for_selector("#players li[data-seat='1'] >> text=you")
+    a.wait_for_selector("#players li[data-seat='1'] >> text=Bea")
+    a.wait_for_selector(".invite-card[data-seat='1']", state="hidden")
     s = watcher.new_page()
     s.goto(f"{server.url}/#/game/{game_id}")
     s.wait_for_selector("text=You are watching this game.")

@@ -990,6 +990,12 @@ class AgamemnonState(State):
         self._apply(action)
         self.history.append(action)
 
+    def apply_legal(self, action: int) -> None:
+        """An action from this very state's ``legal_actions()`` or ``chance_outcomes()`` (searches),
+        without the check: the core's fast path, which the ``apply_action`` above would block."""
+        self._apply(action)
+        self.history.append(action)
+
     def _apply(self, action: int) -> None:
         ph = self._phase
         if ph == PLACE:
@@ -1254,7 +1260,7 @@ class AgamemnonState(State):
                 c1, c2, s = self.game.board.pairs[action - SWAP_BASE]
                 if s != self._warp:
                     return f"{text}: the connections must both touch space {self._warp}, the Warp's space"
-                return f"{text}: {self._swap_problem(c1, c2)}"
+                return f"{text}: {self._swap_problem(c1, c2) or 'it is legal'}"
             return f"{text} is not possible now: {self._what_now()}"
         if ph == STACK:
             if STACK_BASE <= action < SWAP_BASE:

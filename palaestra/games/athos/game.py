@@ -21,7 +21,15 @@ from palaestra.core.errors import (
     PositionError,
     RecordError,
 )
-from palaestra.core.game import TERMINAL, Game, Option, State, returns_from_ranks
+from palaestra.core.game import (
+    RULES_ORIGINAL,
+    TERMINAL,
+    Game,
+    Option,
+    State,
+    returns_from_ranks,
+    rules_option,
+)
 from palaestra.games.athos.board import START_LETTERS, Board, load_board
 
 # tile sides
@@ -105,6 +113,7 @@ class AthosGame(Game):
         ),
         Option("order", str, None, "ATH-S2: seat order as start-field letters, e.g. DB or ECA"),
         Option("board", str, None, "a board file (default: Palaestra's own board)", server=False),
+        rules_option(),
     )
 
     def __init__(self, **options: object) -> None:
@@ -128,6 +137,9 @@ class AthosGame(Game):
             raise OptionError(f"handicap_player is a seat from 0 to {n - 1}, not {who}")
         self.handicap_player = int(who) if who is not None else -1
         self.bare_stone = bool(o["bare_stone"])
+        #: the rulings of 2026-11-23: one stone per tile (ATH-T7), handicap tiles of the field's
+        #: terrain (ATH-V2), every side below the winners shares one rank (before ATH-E4)
+        self.original_rules = o["rules"] == RULES_ORIGINAL
         self.round_limit = int(o["round_limit"])  # type: ignore[arg-type]
         default = TEAM_ORDER if self.teams else STARTS[n]
         order = o["order"]
@@ -166,7 +178,9 @@ class AthosGame(Game):
         self.A_PLACE = self.A_STONE + N
         self.A_OPEN = self.A_PLACE + N
         self.A_END_TURN = self.A_OPEN + N
-        self._num_actions = self.A_END_TURN + 1
+        #: ATH-V2 handicap tiles of another terrain than the field's: (terrain * N + f) * 2 + open
+        self.A_HANDICAP = self.A_END_TURN + 1
+        self._num_actions = self.A_HANDICAP + 2 * len(b.terrains) * N
 
     @property
     def num_players(self) -> int:
@@ -249,6 +263,8 @@ class AthosState(State):
         #: open neighbours of every node (kept up to date by _set_tile)
         self.oadj: list[tuple[int, ...]] = list(b.adj)
         self.stone = [-1] * b.size
+        #: (field, player) of each stone put on a field that already held one (ATH-T7)
+        self.stacked: list[tuple[int, int]] = []
         self.occ = [0] * b.size
         self.monks: list[list[int]] = [[game.start_of[p]] * MONKS for p in range(n)]
         for p in range(n):
@@ -287,6 +303,7 @@ class AthosState(State):
         c.rubble = self.rubble[:]
         c.oadj = self.oadj[:]
         c.stone = self.stone[:]
+        c.stacked = self.stacked[:]
         c.occ = self.occ[:]
         c.monks = [m[:] for m in self.monks]
         c.arrivals = self.arrivals[:]
@@ -781,11 +798,20 @@ class AthosState(State):
         """No tile, no monk, no stone (a bare stone of ATH-V3 keeps tiles off), ordinary field."""
         return self.tile[f] == NONE and self.occ[f] == 0 and self.stone[f] < 0
 
-    def _place_problem(self, f: int, open_side: bool = False) -> str | None:
+    def _place_problem(self, f: int, open_side: bool = False, tt: int = -1) -> str | None:
+        """Why a tile (of terrain ``tt``, -1: the field's) may not be placed on ``f`` now."""
         b = self.board
         names = b.names
-        t = b.terrain[f]
+        t = b.terrain[f] if tt < 0 else tt
         terrain = b.terrains[t]
+        if tt >= 0:
+            if self.phase != HANDICAP:
+                return f"tiles are placed on fields of their own terrain (ATH-T8): write 'place {names[f]}'"
+            if self.game.original_rules:
+                return "by the rulings of 2026-11-23 a handicap tile is of the field's terrain (ATH-V2)"
+            if tt == b.terrain[f]:
+                side = " open" if open_side else ""
+                return f"a tile of the field's own terrain is written 'place {names[f]}{side}'"
         if self.tile[f] != NONE:
             return f"field {names[f]} already holds a tile"
         if self.occ[f]:
@@ -832,16 +858,28 @@ class AthosState(State):
         out.extend(base + f for f in cands if f not in crit)
 
     def _handicap_actions(self) -> list[int]:
+        """ATH-V2: a tile of any terrain left in the supply on any free field, either side up."""
         g = self.game
         b = self.board
+        N = b.n
+        others = [] if g.original_rules else [t for t in range(len(b.terrains)) if self.supply[t]]
         out = []
-        opens = []
-        for f in range(b.n):
-            if self._free(f) and self.supply[b.terrain[f]] > 0:
-                if self._block_ok(f):
+        for f in range(N):
+            if not self._free(f):
+                continue
+            own = b.terrain[f]
+            rubble_ok = self._block_ok(f)
+            if self.supply[own]:
+                if rubble_ok:
                     out.append(g.A_PLACE + f)
-                opens.append(g.A_OPEN + f)
-        return out + opens
+                out.append(g.A_OPEN + f)
+            for t in others:
+                if t != own:
+                    base = g.A_HANDICAP + 2 * (t * N + f)
+                    if rubble_ok:
+                        out.append(base)
+                    out.append(base + 1)
+        return out
 
     def _relocations(self, any_one: bool = False) -> list[int]:
         """The legal relocations (``any_one``: stop at the first one found)."""
@@ -868,10 +906,11 @@ class AthosState(State):
         return out
 
     def _stone_targets(self) -> list[int]:
+        """ATH-T7: any tile, one with a stone too; ATH-V3: a free bare field (one with a stone too)."""
         g = self.game
         out = []
         for f in range(self.board.n):
-            if self.stone[f] >= 0:
+            if self.stone[f] >= 0 and g.original_rules:
                 continue
             if self.tile[f] != NONE or (g.bare_stone and self.occ[f] == 0):
                 out.append(g.A_STONE + f)
@@ -994,8 +1033,8 @@ class AthosState(State):
                 return self._stone_time()
             if not self.stones_left[self.seat]:
                 return "you have no Athos stone left (ATH-T7)"
-            if self.stone[x] >= 0:
-                return f"an Athos stone already stands on {names[x]}"
+            if self.stone[x] >= 0 and g.original_rules:
+                return f"an Athos stone already stands on {names[x]} (rulings of 2026-11-23)"
             if self.tile[x] == NONE:
                 if not g.bare_stone:
                     return f"field {names[x]} has no tile; the stone goes on a tile (ATH-T7)"
@@ -1007,12 +1046,12 @@ class AthosState(State):
         # place / place open
         open_side = kind == "open"
         if phase == HANDICAP:
-            return self._place_problem(x, open_side)
+            return self._place_problem(x, open_side, y)
         if phase == MOVE:
             return "end the movement first (end-move), then place tiles (ATH-T8)"
         if phase == RELOCATED:
             return "after a relocation the Athos stone must be put (ATH-T7)"
-        return self._place_problem(x, open_side)
+        return self._place_problem(x, open_side, y)
 
     def explain_illegal(self, action: object) -> str:
         problem = self._problem(action)
@@ -1058,7 +1097,12 @@ class AthosState(State):
             return "place", action - g.A_PLACE, -1
         if action < g.A_END_TURN:
             return "open", action - g.A_OPEN, -1
-        return "end-turn", -1, -1
+        if action == g.A_END_TURN:
+            return "end-turn", -1, -1
+        # a handicap tile of another terrain (ATH-V2): the terrain comes third
+        t, rest = divmod(action - g.A_HANDICAP, 2 * N)
+        f, open_side = divmod(rest, 2)
+        return ("open" if open_side else "place"), f, t
 
     def _tiled(self) -> list[int]:
         """The ordinary fields holding a tile, in order (cached per tile layout)."""
@@ -1132,15 +1176,23 @@ class AthosState(State):
             return
         if action < g.A_PLACE:  # stone
             f = action - g.A_STONE
-            self.stone[f] = self.seat
+            if self.stone[f] >= 0:  # ATH-T7: on a tile that carries one already
+                self.stacked.append((f, self.seat))
+            else:
+                self.stone[f] = self.seat
             self.stones_left[self.seat] -= 1
             self.phase = PLACE
             self._reloc = {}
             return
-        if action < g.A_END_TURN:  # place (rubble or open)
-            open_side = action >= g.A_OPEN
-            f = action - (g.A_OPEN if open_side else g.A_PLACE)
-            t = b.terrain[f]
+        if action < g.A_END_TURN or action > g.A_END_TURN:  # place (rubble or open)
+            if action > g.A_END_TURN:  # a handicap tile of another terrain (ATH-V2)
+                t, rest = divmod(action - g.A_HANDICAP, 2 * b.n)
+                f, side = divmod(rest, 2)
+                open_side = side == 1
+            else:
+                open_side = action >= g.A_OPEN
+                f = action - (g.A_OPEN if open_side else g.A_PLACE)
+                t = b.terrain[f]
             self._set_tile(f, OPEN if open_side else RUBBLE, t)
             self.supply[t] -= 1
             self._changed()
@@ -1181,14 +1233,19 @@ class AthosState(State):
         return sum(dist[v] for p in self.game.members[side] for v in self.monks[p])
 
     def side_ranks(self) -> list[int]:
-        """Rank of each side (0 best) at the end: ATH-E2 if someone finished, else ATH-E3."""
+        """Rank of each side (0 best) at the end: the winners of ATH-E2 first and the others below
+        them as in ATH-E3 (ATH-E4); with nobody finished, ATH-E3 (monks arrived, distance sum)."""
         g = self.game
-        if self.finishers:
-            value = {g.side_of[p]: self.unused[p] or 0 for p in self.finishers}
-            best = max(value.values())
-            return [0 if value.get(s, -1) == best else 1 for s in range(g.num_sides)]
-        keys = [(-self.side_arrived(s), self.side_distance(s)) for s in range(g.num_sides)]
-        return [sum(1 for k in keys if k < keys[s]) for s in range(g.num_sides)]
+        sides = range(g.num_sides)
+        keys = [(-self.side_arrived(s), self.side_distance(s)) for s in sides]
+        if not self.finishers:
+            return [sum(1 for k in keys if k < keys[s]) for s in sides]
+        value = {g.side_of[p]: self.unused[p] or 0 for p in self.finishers}
+        best = max(value.values())
+        won = [value.get(s, -1) == best for s in sides]
+        if g.original_rules:  # before ATH-E4 every other side shared the next rank
+            return [0 if won[s] else 1 for s in sides]
+        return [0 if won[s] else 1 + sum(1 for o in sides if not won[o] and keys[o] < keys[s]) for s in sides]
 
     def returns(self) -> list[float]:
         g = self.game
@@ -1308,10 +1365,11 @@ class AthosState(State):
             return f"relocate {names[x]}>{names[y]}"
         if kind == "stone":
             return f"stone {names[x]}"
+        terrain = f" {self.board.terrains[y]}" if kind in ("place", "open") and y >= 0 else ""
         if kind == "place":
-            return f"place {names[x]}"
+            return f"place {names[x]}{terrain}"
         if kind == "open":
-            return f"place {names[x]} open"
+            return f"place {names[x]} open{terrain}"
         return kind
 
     def _field(self, text: str, ordinary: bool = True) -> int:
@@ -1341,13 +1399,21 @@ class AthosState(State):
             return g.A_FLIP + self._field(words[1])
         if words[0] == "stone" and len(words) == 2:
             return g.A_STONE + self._field(words[1])
-        if words[0] == "place" and len(words) in (2, 3):
+        if words[0] == "place" and len(words) in (2, 3, 4):
             f = self._field(words[1])
-            if len(words) == 2 or words[2] == "rubble":
-                return g.A_PLACE + f
-            if words[2] == "open":
-                return g.A_OPEN + f
-            raise NotationError(f"a tile is placed 'rubble' or 'open' side up, not {words[2]!r}")
+            rest = words[2:]
+            tt = -1
+            if rest and rest[-1] in b.terrains:  # a handicap tile of another terrain (ATH-V2)
+                tt = b.terrains.index(rest.pop())
+            if len(rest) > 1 or (rest and rest[0] not in ("rubble", "open")):
+                raise NotationError(
+                    f"a tile is placed 'rubble' or 'open' side up, optionally of a terrain "
+                    f"({', '.join(b.terrains)}), not {' '.join(rest)!r}"
+                )
+            open_side = rest == ["open"]
+            if tt < 0:
+                return (g.A_OPEN if open_side else g.A_PLACE) + f
+            return g.A_HANDICAP + 2 * (tt * b.n + f) + int(open_side)
         if words[0] == "relocate":
             rest = " ".join(words[1:]).replace(">", " ").split()
             if len(rest) != 2:
@@ -1365,7 +1431,8 @@ class AthosState(State):
             return e
         raise NotationError(
             f"cannot read {text!r}: moves are a step 'g7-h8', 'flip g7', 'end-move', "
-            "'relocate g7>h9', 'stone h9', 'place g7' ('place g7 open' in a handicap), 'end-turn'"
+            "'relocate g7>h9', 'stone h9', 'place g7' ('place g7 open', 'place g7 forest' in a handicap), "
+            "'end-turn'"
         )
 
     # --- views ------------------------------------------------------------------------------------
@@ -1512,6 +1579,7 @@ class AthosState(State):
             if self.tile[f] != NONE
         ]
         stones = [{"field": names[f], "player": self.stone[f]} for f in range(b.n) if self.stone[f] >= 0]
+        stones += [{"field": names[f], "player": p} for f, p in self.stacked]
         return {
             "game": "athos",
             "options": {k: v for k, v in g.options.items() if v is not None},
@@ -1601,11 +1669,14 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
         p = item.get("player")
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n:
             raise PositionError(f"the stone on {names[f]} names player {p!r}; players are 0 to {n - 1}")
-        if s.stone[f] >= 0:
-            raise PositionError(f"two stones on {names[f]}")
         if s.tile[f] == NONE and not game.bare_stone:
             raise PositionError(f"the stone on {names[f]} stands on no tile (only ATH-V3 allows that)")
-        s.stone[f] = p
+        if s.stone[f] < 0:
+            s.stone[f] = p
+        elif game.original_rules:
+            raise PositionError(f"two stones on {names[f]} (the rulings of 2026-11-23 allow one, ATH-T7)")
+        else:
+            s.stacked.append((f, p))
         used[p] += 1
     left = doc.get("stones_left", [STONES - u for u in used])
     if not isinstance(left, list) or len(left) != n or not all(_whole(x) for x in left):
@@ -1687,25 +1758,33 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
     ):
         raise PositionError(f"'unused' lists {n} whole numbers or nulls")
     s.unused = list(unused)
-    finishers = doc.get("finishers")
-    if finishers is None:
-        finishers = []
-        for p in arrivals:
-            side = game.side_of[p]
-            if all(not s.monks[q] for q in game.members[side]) and side not in [
-                game.side_of[q] for q in finishers
-            ]:
-                finishers.append(p)
+    # ATH-E1, ATH-V1: a side finishes with the arrival that brings in its last monk; that arrival's
+    # player is the finisher whose points the tie-break counts (ATH-E2)
+    completed: list[int] = []
+    count = [0] * game.num_sides
+    for p in arrivals:
+        side = game.side_of[p]
+        count[side] += 1
+        if count[side] == MONKS * len(game.members[side]):
+            completed.append(p)
+    finishers = doc.get("finishers", completed)
     if not isinstance(finishers, list) or not all(_whole(p) and 0 <= p < n for p in finishers):
         raise PositionError("'finishers' lists the players who brought in their side's last monk")
-    for p in finishers:
-        if any(s.monks[q] for q in game.members[game.side_of[p]]):
-            raise PositionError(f"player {p} is listed in 'finishers' but monks of that side are in play")
+    if finishers != completed:
+        raise PositionError(
+            f"'finishers' is {finishers}, but by 'arrivals' the arrivals that completed a side were "
+            f"those of players {completed} (ATH-E1, ATH-V1)"
+        )
     s.finishers = list(finishers)
     final = doc.get("final_round", bool(finishers))
     if not isinstance(final, bool):
         raise PositionError("'final_round' is true or false")
-    s.final_round = final or bool(finishers)
+    if final != bool(finishers):
+        raise PositionError(
+            "'final_round' is true exactly when a side has brought in all its monks (ATH-E1), "
+            f"and 'arrivals' say {'one has' if finishers else 'none has'}"
+        )
+    s.final_round = final
     s.handicap_left = _int(doc, "handicap_left", 0, 0, 80)
     if s.phase == HANDICAP and s.handicap_left == 0:
         raise PositionError("in the handicap phase 'handicap_left' is at least 1")
@@ -1715,4 +1794,75 @@ def _position_to_state(game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
     if not s.path_rule_holds():
         cut = [names[v] for ms in s.monks for v in ms if s.distances()[v] < 0]
         raise PositionError(f"the monk on {cut[0]} has no open path to the summit (ATH-P1)")
+    _check_reachable(s)
     return s
+
+
+def _check_reachable(s: AthosState) -> None:
+    """Refuse a position no game can reach, where the engine's legal_actions() and apply_action()
+    could disagree or leave a player stuck (issue 16); the checks of the fields themselves are
+    made while reading them."""
+    game = s.game
+    b = s.board
+    names = b.names
+    n = game.num_players
+    seat, phase = s.seat, s.phase
+    # ATH-T3: only the mover's monks share an ordinary field, and only while moving
+    for f in range(b.n):
+        others = sum(1 for p in range(n) if p != seat for v in s.monks[p] if v == f)
+        if others > 1:
+            raise PositionError(
+                f"{names[f]} holds {others} monks of players not to move: their movement has ended, "
+                "and then no ordinary field holds two monks (ATH-T3)"
+            )
+    # ATH-T1, ATH-T6: the points left are 6 plus this turn's arrival bonuses (this turn's arrivals
+    # are some of the mover's last ones), less a step per arrival at least; end-move leaves none
+    if phase not in (MOVE, HANDICAP) and s.points:
+        raise PositionError(
+            f"points are left only in the movement phase, not in phase '{PHASE_NAMES[phase]}'"
+        )
+    if phase == MOVE:
+        most = points = MOVEMENT_POINTS
+        i = len(s.arrivals)
+        while i and s.arrivals[i - 1] == seat:
+            i -= 1
+            points += (BONUS[i] if i < len(BONUS) else 0) - 1
+            most = max(most, points)
+        if s.points > most:
+            raise PositionError(
+                f"{s.points} movement points: a turn has {MOVEMENT_POINTS} plus the bonuses of its "
+                f"arrivals, each made with a step (ATH-T1, ATH-T6): at most {most} here"
+            )
+    if phase == RELOCATED:
+        if not s.stones_left[seat]:
+            raise PositionError(
+                "phase 'relocated': the player to move has no Athos stone left to put (ATH-T7)"
+            )
+        if not any(s.tile[f] != NONE and s.stone[f] < 0 and not s.occ[f] for f in range(b.n)):
+            raise PositionError(
+                "phase 'relocated': a tile was just relocated, so some tile has no stone and no monk (ATH-T7)"
+            )
+    # ATH-T8: the tiles placed this turn are on the board
+    for t, k in enumerate(s.placed):
+        on_board = sum(1 for f in range(b.n) if s.tile[f] != NONE and s.tterr[f] == t)
+        if k > on_board:
+            raise PositionError(
+                f"'placed': {k} {b.terrains[t]} tiles placed this turn, but {on_board} are on the board"
+            )
+    if phase == OVER:
+        if s.seat != n - 1 or not (s.finishers or s.round == game.round_limit):
+            raise PositionError(
+                "phase 'over': the game ends with the last seat's turn (to_move "
+                f"{n - 1}) of the round in which a side finished (ATH-E1) or of the round limit (ATH-E3)"
+            )
+        if any(s.unused[p] is None for p in s.finishers):
+            raise PositionError("phase 'over': 'unused' gives the points each finisher kept (ATH-E2)")
+    if phase == HANDICAP:
+        if not game.handicap_tiles or seat != game.handicap_player:
+            raise PositionError(
+                "phase 'handicap': the options name no handicap, or another seat places it (ATH-V2)"
+            )
+        if s.handicap_left > game.handicap_tiles:
+            raise PositionError(f"phase 'handicap': the handicap is {game.handicap_tiles} tiles (ATH-V2)")
+        if not s._handicap_actions():
+            raise PositionError("phase 'handicap': no free field can take a tile, so the handicap is over")

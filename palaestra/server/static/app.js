@@ -9,6 +9,8 @@
 // A game's renderer is the module /games/NAME/web/board.js (served from the game's own package
 // folder); it exports createBoard(container, helpers) -> {update(view, ctx), destroy()}.
 
+import { t, playerName, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n.js";
+
 const app = document.getElementById("app");
 const toastEl = document.getElementById("toast");
 const connEl = document.getElementById("conn");
@@ -47,6 +49,26 @@ export function svg(tag, attrs = {}, ...children) {
 
 export const PLAYER_COLOURS = ["#d84315", "#1565c0", "#2e7d32", "#6a1b9a"];
 
+// The last turn of each player: the run of moves that player made last, chance draws in between
+// skipped ({player: [move text, ...]}; the boards mark them, the side panel lists them).
+export function lastTurns(moves) {
+  const turns = {};
+  let current = null;
+  let run = [];
+  for (const mv of moves) {
+    if (mv.player < 0) continue;
+    if (mv.player !== current) { if (current !== null) turns[current] = run; current = mv.player; run = []; }
+    run.push(mv.move);
+  }
+  if (current !== null) turns[current] = run;
+  return turns;
+}
+// the player who moved last (chance left out), or null
+export function lastMover(moves) {
+  for (let i = moves.length - 1; i >= 0; i--) if (moves[i].player >= 0) return moves[i].player;
+  return null;
+}
+
 let toastTimer = null;
 function toast(message, error = false) {
   toastEl.textContent = message;
@@ -65,7 +87,7 @@ async function api(path, options = {}) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
-    const err = new Error((data && data.message) || `request failed (${response.status})`);
+    const err = new Error((data && data.message) || t("request failed ({status})", { status: response.status }));
     err.code = data && data.error;
     err.status = response.status;
     throw err;
@@ -117,7 +139,7 @@ function textBoard(container) {
 
 async function makeBoard(gameName, container) {
   const mod = await rendererFor(gameName);
-  const helpers = { el, svg, PLAYER_COLOURS, toast };
+  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t, playerName };
   if (mod && mod.createBoard) {
     try { return mod.createBoard(container, helpers); } catch (err) { console.error(err); }
   }
@@ -137,8 +159,8 @@ async function route() {
     else if (parts[0] === "replay" && parts[1]) await replayPage(parts[1], parts[2] ? Number(parts[2]) : null);
     else await homePage();
   } catch (err) {
-    app.replaceChildren(el("div", { class: "card" }, el("h2", { text: "Something went wrong" }),
-      el("p", { text: err.message }), el("a", { href: "#/" }, "Back home")));
+    app.replaceChildren(el("div", { class: "card" }, el("h2", { text: t("Something went wrong") }),
+      el("p", { text: err.message }), el("a", { href: "#/" }, t("Back home"))));
   }
 }
 window.addEventListener("hashchange", route);
@@ -146,9 +168,9 @@ window.addEventListener("hashchange", route);
 // --- home ----------------------------------------------------------------------------------------------
 async function homePage() {
   const m = await meta();
-  const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: "New game" }));
-  const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: "My games" }));
-  const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: "Watch" }));
+  const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: t("New game") }));
+  const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: t("My games") }));
+  const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: t("Watch") }));
   app.replaceChildren(el("div", { class: "cards" }, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
@@ -158,17 +180,55 @@ async function homePage() {
   const watchList = el("ul", { class: "list" });
   for (const g of games) {
     const entry = mine[g.id];
-    const who = g.seats.map((s) => s.name || s.player_name).join(" · ");
+    const who = g.seats.map((s) => s.name || playerName(s.player_name)).join(" · ");
     const item = el("li", { "data-game": g.id },
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
-      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? "finished" : `move ${g.ply}` }),
+      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? t("finished") : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
       el("span", { class: "muted small", text: who }),
-      g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, "replay") : null);
+      g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, t("replay")) : null);
     if (entry) mineList.append(item);
     else if (g.status === "active") watchList.append(item);
   }
-  mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: "No games yet." }));
-  watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: "Nobody is playing right now." }));
+  mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
+  watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
+}
+
+// the interface speaks to players: no ruling IDs (finding 9); the rules pages cite none either
+export function plainHelp(text) {
+  return String(text || "").replace(/\(?\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b\)?:?\s*/g, "").replace(/\s+\)/g, ")").replace(/^\s*[-:]\s*/, "").trim();
+}
+// each game option in words for players (finding 9): [label, explanation]; the engines' own help
+// (with ruling IDs) is the fallback for an option not listed here
+const OPTION_TEXT = {
+  "athos.players": ["Players", "2 to 4 players"],
+  "athos.teams": ["Teams", "4 players: A and B play together against D and E"],
+  "athos.handicap_player": ["Handicap player", "the seat (0 = first) that places handicap tiles before the game"],
+  "athos.handicap_tiles": ["Handicap tiles", "how many tiles that player places first (at least 2; 0 = none)"],
+  "athos.bare_stone": ["Stone on a bare field", "an Athos stone may also be put on a free field without a tile"],
+  "athos.round_limit": ["Round limit", "the game ends after this many rounds"],
+  "athos.order": ["Seat order", "start fields in playing order, e.g. DB or ECA"],
+  "athos.board": ["Board", "another board file (default: Palaestra's own board)"],
+  "archimedes.players": ["Players", "2 or 3 players"],
+  "archimedes.revisit": ["Revisit cells", "a cube's path may pass a cell more than once (never ending where it started)"],
+  "archimedes.move_limit": ["Move limit", "the game ends after this many moves (passes included); then the cubes closest to their goals win"],
+  "agamemnon.players": ["Players", "Agamemnon is for 2 players"],
+  "agamemnon.loom": ["Loom", "play on the loom side of the board"],
+  "agamemnon.oracle": ["Oracle", "before each draw, name the stack to draw from: leaders, weavers (Warp and Weft) or warriors"],
+  "agamemnon.defying": ["Defying the gods", "no drawing: your tiles lie open and you choose which to place"],
+  "agamemnon.setup": ["Loom set-up", "the classes of strength, force and leadership strings on the loom, e.g. I,II,III (empty: at random)"],
+  "agamemnon.first": ["First player", "0 = orange begins, 1 = black begins"],
+  "agamemnon.rules": ["Rules version", "the version of the rules to play by (an older one replays old records)"],
+  "nim.stones": ["Stones", "stones on the table at the start"],
+};
+function optionLabel(o, game) {
+  const known = OPTION_TEXT[`${game}.${o.name}`];
+  if (known) return t(known[0]);
+  const name = o.name.replace(/_/g, " ");
+  return name[0].toUpperCase() + name.slice(1);
+}
+function optionHelp(o, game) {
+  const known = OPTION_TEXT[`${game}.${o.name}`];
+  return known ? t(known[1]) : plainHelp(o.help);
 }
 
 function buildNewGameForm(card, m) {
@@ -177,16 +237,16 @@ function buildNewGameForm(card, m) {
     m.games.map((g) => el("option", { value: g.name, text: g.title })));
   const prefer = ["agamemnon", "athos", "archimedes"].find((n) => m.games.some((g) => g.name === n));
   if (prefer) gameSelect.value = prefer;
-  const nameInput = el("input", { name: "name", placeholder: "your name", value: myName(), maxlength: 40 });
+  const nameInput = el("input", { name: "name", placeholder: t("your name"), id: "your-name", value: myName(), maxlength: 40 });
   const optionsBox = el("div", { id: "options" });
   const seatsBox = el("div", { id: "seats" });
   form.append(
-    el("div", { class: "field" }, el("label", { text: "Game" }), gameSelect),
-    el("div", { class: "field" }, el("label", { text: "Your name" }), nameInput),
+    el("div", { class: "field" }, el("label", { for: "game-select", text: t("Game") }), gameSelect),
+    el("div", { class: "field" }, el("label", { for: "your-name", text: t("Your name") }), nameInput),
     optionsBox,
-    el("h3", { text: "Seats" }),
+    el("h3", { text: t("Seats") }),
     seatsBox,
-    el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, "Start game")));
+    el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, t("Start game"))));
   card.append(form);
 
   const info = () => m.games.find((g) => g.name === gameSelect.value);
@@ -199,36 +259,70 @@ function buildNewGameForm(card, m) {
     return g.seatings.find((s) => s.players === count) || g.seatings[0];
   }
 
+  // what the game's own module says about the form (Athos: teams need 4 players and reorder the
+  // seats A, D, B, E); asked again whenever an option changes (findings 1 and 10)
+  let formModule = null;
+  function formValues() {
+    const values = {};
+    for (const [name, input] of Object.entries(optionInputs)) values[name] = input.type === "checkbox" ? input.checked : input.value;
+    return values;
+  }
+  function adapted(seating) {
+    const rules = formModule && formModule.formRules ? formModule.formRules(formValues(), seating.names) : {};
+    for (const [name, input] of Object.entries(optionInputs)) {
+      const why = rules.disabled && rules.disabled[name];
+      input.disabled = Boolean(why);
+      if (why && input.type === "checkbox") input.checked = false;
+      const note = optionsBox.querySelector(`[data-note="${name}"]`);
+      if (note) note.textContent = why ? t(why) : "";
+    }
+    return { names: rules.names || seating.names, teams: rules.teams || null };
+  }
+
   function drawSeats() {
     const seating = seatCount();
+    const { names, teams } = adapted(seating);
+    const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     seatsBox.replaceChildren();
-    seating.names.forEach((name, i) => {
+    names.forEach((name, i) => {
       const select = el("select", { name: `seat${i}`, "data-seat": i },
-        el("option", { value: "me", text: "me" }),
-        el("option", { value: "friend", text: "a friend (link)" }),
-        m.ai_levels.map((lv) => el("option", { value: `ai:${lv}`, text: `AI: ${lv}` })));
+        el("option", { value: "me", text: t("me") }),
+        el("option", { value: "friend", text: t("a friend (link)") }),
+        m.ai_levels.map((lv) => el("option", { value: `ai:${lv}`, text: t("AI: {level}", { level: t(lv) }) })));
       if (i > 0) {
         const preferred = ["casual", "beginner", "random"].find((lv) => m.ai_levels.includes(lv));
         select.value = preferred ? `ai:${preferred}` : "friend";
       }
-      seatsBox.append(el("div", { class: "seat-row" },
-        el("span", { class: "who" }, el("span", { class: "swatch" }), name), select));
+      if (previous.length === names.length && previous[i]) select.value = previous[i];
+      seatsBox.append(el("div", { class: "seat-row", "data-seat-name": name },
+        el("label", { class: "who", for: `seat-select-${i}` }, playerName(name),
+          teams ? el("span", { class: "tag team", "data-team": teams[i], text: t(teams[i]) }) : null), select));
+      select.id = `seat-select-${i}`;
     });
   }
 
-  function drawOptions() {
+  async function drawOptions() {
     const g = info();
+    formModule = await rendererFor(g.name);
+    if (info() !== g) return;
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
     for (const o of g.options) {
       let input;
       const id = `opt-${o.name}`;
+      const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
+        && o.maximum !== null && o.maximum !== undefined && o.maximum - o.minimum <= 8;
       if (o.kind === "bool") {
         input = el("input", { type: "checkbox", id, name: o.name });
         input.checked = Boolean(o.default);
+      } else if (smallRange && o.name === "players") {  // a list, as for games with fixed choices (finding 10)
+        const counts = [];
+        for (let n = o.minimum; n <= o.maximum; n++) counts.push(n);
+        input = el("select", { id, name: o.name }, counts.map((n) => el("option", { value: String(n), text: String(n) })));
+        input.value = String(o.default ?? g.seatings[0].players);
       } else if (o.choices) {
         input = el("select", { id, name: o.name },
-          (o.default === null ? [el("option", { value: "", text: "(random)" })] : []),
+          (o.default === null ? [el("option", { value: "", text: t("(random)") })] : []),
           o.choices.map((c) => el("option", { value: String(c), text: String(c) })));
         input.value = o.default === null ? "" : String(o.default);
       } else if (o.kind === "int") {
@@ -237,10 +331,11 @@ function buildNewGameForm(card, m) {
         input = el("input", { type: "text", id, name: o.name, value: o.default ?? "", placeholder: "(default)" });
       }
       optionInputs[o.name] = input;
-      optionsBox.append(el("div", { class: "field", title: o.help },
-        el("label", { for: id, text: o.name.replace(/_/g, " ") }), input,
-        el("span", { class: "muted small", text: o.help })));
-      if (o.name === "players") input.addEventListener("change", drawSeats);
+      optionsBox.append(el("div", { class: "field" },
+        el("label", { for: id, text: optionLabel(o, g.name) }), input,
+        el("span", { class: "muted small", id: `${id}-help`, text: optionHelp(o, g.name) }),
+        el("span", { class: "note small", "data-note": o.name, role: "status" })));
+      input.addEventListener("change", drawSeats);
     }
     drawSeats();
   }
@@ -286,11 +381,31 @@ function buildNewGameForm(card, m) {
 // --- joining by link -------------------------------------------------------------------------------------
 async function joinPage(id, token) {
   let name = myName();
+  if (!name) name = await askName(id);  // the guest is asked for a name once (finding 11)
   const result = await api(`/api/games/${id}/join`, { method: "POST", body: { token, name: name || null } });
   const entry = mineOf(id);
   entry.tokens[result.seat] = token;
   rememberGame(id, { tokens: entry.tokens, game: result.game.game });
   location.replace(`#/game/${id}`);
+}
+
+function askName(id) {
+  return new Promise((resolve) => {
+    const input = el("input", { id: "join-name", name: "name", maxlength: 40, autocomplete: "nickname", required: true });
+    const form = el("form", { class: "card", id: "join-form" },
+      el("h2", { text: t("Join the game") }),
+      el("div", { class: "field" }, el("label", { for: "join-name", text: t("Your name") }), input),
+      el("div", { class: "field" }, el("button", { type: "submit", id: "join-start" }, t("Join"))));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      localStorage.setItem("palaestra.name", name);
+      resolve(name);
+    });
+    app.replaceChildren(form);
+    input.focus();
+  });
 }
 
 // --- a game, live ------------------------------------------------------------------------------------------
@@ -306,27 +421,29 @@ async function gamePage(id) {
   const boardBox = el("div", { class: "board-wrap", id: "board" });
   const playersBox = el("ul", { class: "players", id: "players" });
   const statusBox = el("div", { class: "status", id: "status" });
+  // on a phone the side panel is under the board: whose turn it is shows above it too (finding 13)
+  const statusTop = el("div", { class: "status status-top", id: "status-top", "aria-hidden": "true" });
   const resultBox = el("div", { id: "result" });
   const legalBox = el("div", { class: "legal", id: "legal" });
-  const legalCard = el("details", { class: "card", id: "legal-card" }, el("summary", { text: "Legal moves" }), legalBox);
+  const legalCard = el("details", { class: "card", id: "legal-card" }, el("summary", { text: t("Legal moves") }), legalBox);
   const movesBox = el("ol", { class: "moves", id: "moves" });
   const hintList = el("ol", { class: "hints", id: "hints" });
-  const hintButton = el("button", { class: "secondary", id: "hint", type: "button" }, "Hint");
-  const resignButton = el("button", { class: "secondary", id: "resign", type: "button" }, "Resign");
-  const undoButton = el("button", { class: "secondary", id: "undo", type: "button", title: "take back your last action of this turn" }, "Undo");
+  const hintButton = el("button", { class: "secondary", id: "hint", type: "button", title: t("the AI's best moves in this position") }, t("Hint"));
+  const resignButton = el("button", { class: "secondary", id: "resign", type: "button" }, t("Resign"));
+  const undoButton = el("button", { class: "secondary", id: "undo", type: "button", title: t("take back your last action of this turn") }, t("Undo"));
   const invitesBox = el("div", { id: "invites" });
   const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintList);
 
   app.replaceChildren(el("div", { class: "game" },
-    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` })), resultBox, boardBox),
+    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` })), statusTop, resultBox, boardBox),
     el("aside", { class: "side" },
       el("div", { class: "card" }, statusBox, playersBox),
       invitesBox,
       legalCard,
-      mySeats.length ? actions : el("p", { class: "muted small", text: "You are watching this game." }),
-      el("div", { class: "card" }, el("h3", { text: "Moves" }), movesBox,
-        el("p", { class: "small" }, el("a", { href: `#/replay/${id}` }, "replay"), " · ",
-          el("a", { href: `/api/games/${id}/record`, target: "_blank" }, "record (JSON)"))))));
+      mySeats.length ? actions : el("p", { class: "muted small", text: t("You are watching this game.") }),
+      el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox,
+        el("p", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("replay")), " · ",
+          el("a", { href: `/api/games/${id}/record`, target: "_blank" }, t("record (JSON)")))))));
 
   const board = await makeBoard(view.game, boardBox);
   seatColours = board.colours || PLAYER_COLOURS;
@@ -335,15 +452,16 @@ async function gamePage(id) {
   if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
 
   // invitations this browser made
+  const gameModule = await rendererFor(view.game);
   for (const [seat, url] of Object.entries(mine.invites || {})) {
     const input = el("input", { readonly: true, value: url, "data-seat": seat });
-    invitesBox.append(el("div", { class: "card" },
-      el("div", { class: "small", text: `Invitation for ${view.seats[seat].player_name}:` }),
+    invitesBox.append(el("div", { class: "card invite-card", "data-seat": seat },
+      el("div", { class: "small", text: t("Invitation for {name}:", { name: playerName(view.seats[seat].player_name) }) }),
       el("div", { class: "invite" }, input,
         el("button", { type: "button", class: "secondary", onclick: async () => {
           input.select();
-          try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { document.execCommand("copy"); toast("Link copied"); }
-        } }, "Copy"))));
+          try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
+        } }, t("Copy")))));
   }
 
   let pending = false;
@@ -352,7 +470,7 @@ async function gamePage(id) {
     if (pending) return;
     const player = view.current_player;
     const token = myTokens[player];
-    if (!token) { toast("It is not your turn", true); return; }
+    if (!token) { toast(t("It is not your turn"), true); return; }
     pending = true;
     try {
       const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
@@ -385,8 +503,8 @@ async function gamePage(id) {
 
   hintButton.addEventListener("click", async () => {
     const token = myTokens[view.current_player];
-    if (!token) { toast("Hints are for your own turn", true); return; }
-    hintList.replaceChildren(el("li", { class: "muted", text: "thinking…" }));
+    if (!token) { toast(t("Hints are for your own turn"), true); return; }
+    hintList.replaceChildren(el("li", { class: "muted", text: t("thinking…") }));
     try {
       const hints = await api(`/api/games/${id}/hint?top=3`, { headers: { "X-Seat-Token": token } });
       hintList.replaceChildren(...hints.map((h) => el("li", {}, `${h.move} `, el("span", { class: "muted", text: `(${h.value.toFixed(2)}, ${h.agent})` }))));
@@ -398,7 +516,7 @@ async function gamePage(id) {
 
   resignButton.addEventListener("click", async () => {
     const seat = mySeats.includes(view.current_player) ? view.current_player : mySeats[0];
-    if (!confirm(`Resign for ${view.seats[seat].player_name}? The game ends.`)) return;
+    if (!confirm(t("Resign for {name}? The game ends.", { name: playerName(view.seats[seat].player_name) }))) return;
     try {
       view = await api(`/api/games/${id}/resign`, { method: "POST", body: { token: myTokens[seat] } });
       draw();
@@ -408,22 +526,31 @@ async function gamePage(id) {
   function draw() {
     const myTurn = view.status === "active" && mySeats.includes(view.current_player);
     // players and scores
+    const teams = gameModule && gameModule.teamsOf ? gameModule.teamsOf(view) : null;
+    // an invitation whose guest has joined is done: hide it (finding 11)
+    for (const card of invitesBox.querySelectorAll(".invite-card")) {
+      const seat = view.seats[Number(card.dataset.seat)];
+      card.hidden = Boolean(seat && seat.joined);
+    }
     playersBox.replaceChildren(...view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
       el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
-      el("span", {}, s.player_name, s.name ? el("span", { class: "muted small", text: ` ${s.name}` }) : null,
-        s.kind === "ai" ? el("span", { class: "tag", text: `AI ${s.level}` }) : null,
-        mySeats.includes(i) ? el("span", { class: "tag", text: "you" }) : null,
-        s.kind === "human" && !s.joined ? el("span", { class: "tag", text: "invited" }) : null),
+      el("span", {}, playerName(s.player_name), s.name ? el("span", { class: "muted small", text: ` ${s.name}` }) : null,
+        s.kind === "ai" ? el("span", { class: "tag", text: t("AI: {level}", { level: t(s.level) }) }) : null,
+        mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
+        s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,
+        teams ? el("span", { class: "tag team", "data-team": teams[i], text: t(teams[i]) }) : null),
       el("span", { class: "score", text: formatScore(view.scores[i]) }))));
     // status
     statusBox.className = "status" + (myTurn ? " mine" : "");
-    if (view.status === "finished") statusBox.textContent = "Game over";
-    else if (view.current_player === -1) statusBox.textContent = "Drawing…";
-    else if (myTurn) statusBox.textContent = `Your turn (${view.to_move})`;
+    if (view.status === "finished") statusBox.textContent = t("Game over");
+    else if (view.current_player === -1) statusBox.textContent = t("Drawing…");
+    else if (myTurn) statusBox.textContent = t("Your turn ({name})", { name: playerName(view.to_move) });
     else {
       const seat = view.seats[view.current_player];
-      statusBox.textContent = seat && seat.kind === "ai" ? `${view.to_move} (AI) is thinking…` : `Waiting for ${view.to_move}`;
+      statusBox.textContent = seat && seat.kind === "ai" ? t("{name} (AI) is thinking…", { name: playerName(view.to_move) }) : t("Waiting for {name}", { name: playerName(view.to_move) });
     }
+    statusTop.textContent = statusBox.textContent;
+    statusTop.className = statusBox.className + " status-top";
     statusBox.dataset.ply = view.ply;
     statusBox.dataset.version = view.version;
     statusBox.dataset.mine = myTurn ? "1" : "0";
@@ -431,16 +558,16 @@ async function gamePage(id) {
     if (view.status === "finished" && view.result) {
       resultBox.replaceChildren(el("div", { class: "result", id: "result-banner" },
         el("div", { text: capitalise(view.result.text) }),
-        el("div", { class: "small", text: "Scores: " + view.seats.map((s, i) => `${s.player_name} ${formatScore(view.result.scores[i])}`).join(", ") }),
-        el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", el("a", { href: "#/" }, "New game"))));
+        el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
+        el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game")))));
     } else if (view.status === "active" && view.dead_position) {
       resultBox.replaceChildren(el("div", { class: "result", id: "dead-notice" },
-        el("div", { text: "Nobody can win outright any more." }),
-        el("div", { class: "small", text: `Play goes on to the move limit (move ${view.ply} of ${view.max_plies}); then the scores decide. A player may resign to end it now.` })));
+        el("div", { text: t("Nobody can win outright any more.") }),
+        el("div", { class: "small", text: t("Play goes on to the move limit (move {ply} of {max}); then the scores decide. A player may resign to end it now.", { ply: view.ply, max: view.max_plies }) })));
     } else resultBox.replaceChildren();
     // moves
     movesBox.replaceChildren(...view.moves.map((mv) => el("li", { class: mv.player < 0 ? "chance" : "" },
-      mv.player >= 0 ? `${view.seats[mv.player].player_name}: ` : "", mv.move)));
+      mv.player >= 0 ? `${playerName(view.seats[mv.player].player_name)}: ` : "", mv.move)));
     movesBox.scrollTop = movesBox.scrollHeight;
     // legal moves as buttons (always available; boards add clicking on the board itself)
     legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, onclick: () => play(l.action) }, l.move)));
@@ -460,20 +587,37 @@ async function gamePage(id) {
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
-    socket.addEventListener("open", () => { connEl.className = "conn on"; retry = 500; });
+    socket.addEventListener("open", () => { if (!closed) connEl.className = "conn on"; retry = 500; });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state" && message.game.version >= view.version) { view = message.game; draw(); }
     });
     socket.addEventListener("close", () => {
+      if (closed) return;  // this page was left: the dot belongs to the next one (finding 12)
       connEl.className = "conn off";
-      if (!closed) setTimeout(connect, retry = Math.min(retry * 2, 10000));
+      setTimeout(connect, retry = Math.min(retry * 2, 10000));
     });
   }
   connect();
   const ping = setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
   cleanup = () => { closed = true; clearInterval(ping); if (socket) socket.close(); board.destroy && board.destroy(); };
 }
+
+// mark move N (0-based) of a move list as the current one and scroll the list to it (finding 8)
+function followList(list, index) {
+  [...list.children].forEach((li, i) => {
+    li.classList.toggle("current", i === index);
+    if (i === index) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+  });
+  const item = list.children[index];
+  if (!item) { list.scrollTop = 0; return; }
+  const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  }
+}
+
+function movesText(n) { return n === 1 ? t("1 move") : t("{n} moves", { n }); }
 
 function formatScore(x) {
   if (x === undefined || x === null) return "";
@@ -491,7 +635,7 @@ async function replayPage(id, startPly) {
   const label = el("span", { id: "replay-ply" });
   const lastMove = el("div", { class: "muted", id: "replay-move" });
   const scores = el("ul", { class: "players" });
-  const movesBox = el("ol", { class: "moves" });
+  const movesBox = el("ol", { class: "moves", id: "replay-moves" });
   const finished = game.status === "finished";
   const aiBox = el("div", { id: "ai-view" });
   const aiToggle = el("input", { type: "checkbox", id: "ai-view-toggle", disabled: !finished });
@@ -499,24 +643,24 @@ async function replayPage(id, startPly) {
   aiToggle.addEventListener("change", () => { aiOn = aiToggle.checked; show(); });
   const go = (n) => { ply = Math.max(0, Math.min(total, n)); slider.value = ply; show(); };
   app.replaceChildren(el("div", { class: "game" },
-    el("div", {}, el("h2", {}, `Replay: ${game.title} `, el("span", { class: "muted small", text: `#${id}` })),
+    el("div", {}, el("h2", {}, t("Replay: {title}", { title: game.title }) + " ", el("span", { class: "muted small", text: `#${id}` })),
       el("div", { class: "replay-bar" },
-        el("button", { type: "button", class: "secondary", id: "replay-first", title: "first", onclick: () => go(0) }, "|◀"),
-        el("button", { type: "button", class: "secondary", id: "replay-prev", onclick: () => go(ply - 1) }, "◀"),
+        el("button", { type: "button", class: "secondary", id: "replay-first", title: t("first move"), "aria-label": t("first move"), onclick: () => go(0) }, "|◀"),
+        el("button", { type: "button", class: "secondary", id: "replay-prev", title: t("previous move"), "aria-label": t("previous move"), onclick: () => go(ply - 1) }, "◀"),
         slider,
-        el("button", { type: "button", class: "secondary", id: "replay-next", onclick: () => go(ply + 1) }, "▶"),
-        el("button", { type: "button", class: "secondary", id: "replay-last", title: "last", onclick: () => go(total) }, "▶|"),
+        el("button", { type: "button", class: "secondary", id: "replay-next", title: t("next move"), "aria-label": t("next move"), onclick: () => go(ply + 1) }, "▶"),
+        el("button", { type: "button", class: "secondary", id: "replay-last", title: t("last move"), "aria-label": t("last move"), onclick: () => go(total) }, "▶|"),
         label),
       lastMove, boardBox),
     el("aside", { class: "side" },
-      el("div", { class: "card" }, el("h3", { text: "Score" }), scores),
+      el("div", { class: "card" }, el("h3", { text: t("Score") }), scores),
       el("div", { class: "card" }, el("label", { class: "small" }, aiToggle,
-        finished ? " Show the AI's view of each move" : " The AI's view of the moves is shown once the game is over"), aiBox),
+        " " + (finished ? t("Show the AI's view of each move") : t("The AI's view of the moves is shown once the game is over"))), aiBox),
       game.result ? el("div", { class: "card", text: capitalise(game.result.text) }) : null,
-      el("div", { class: "card" }, el("h3", { text: "Moves" }), movesBox),
-      el("a", { href: `#/game/${id}` }, "Back to the game"))));
+      el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox),
+      el("a", { href: `#/game/${id}` }, t("Back to the game")))));
   movesBox.replaceChildren(...game.moves.map((mv, i) => el("li", { class: mv.player < 0 ? "chance" : "", style: "cursor:pointer", onclick: () => go(i + 1) },
-    mv.player >= 0 ? `${game.seats[mv.player].player_name}: ` : "", mv.move)));
+    mv.player >= 0 ? `${playerName(game.seats[mv.player].player_name)}: ` : "", mv.move)));
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", onKey);
   function onKey(e) { if (e.key === "ArrowLeft") go(ply - 1); if (e.key === "ArrowRight") go(ply + 1); }
@@ -525,13 +669,16 @@ async function replayPage(id, startPly) {
   let token = 0;
   async function show() {
     const mine = ++token;
-    label.textContent = `move ${ply} / ${total}`;
     const r = await api(`/api/games/${id}/replay?ply=${ply}`);
     if (mine !== token) return;
-    lastMove.textContent = r.last_move ? `${r.last_move.player >= 0 ? game.seats[r.last_move.player].player_name + ": " : ""}${r.last_move.move}` : "start";
-    [...movesBox.children].forEach((li, i) => { li.style.fontWeight = i === ply - 1 ? "700" : ""; });
-    scores.replaceChildren(...game.seats.map((s, i) => el("li", {}, el("span", { class: "swatch", style: `background:${seatColour(i)}` }), s.player_name, el("span", { class: "score", text: formatScore(r.scores[i]) }))));
-    const view = { ...game, ply, state: r.state, text: r.text, scores: r.scores, current_player: r.current_player, legal: [], moves: game.moves.slice(0, ply), status: ply === total ? game.status : "active" };
+    // the label, the move and the list change together, once the position is known (finding 16)
+    label.textContent = t("move {n} / {total}", { n: ply, total });
+    lastMove.textContent = r.last_move ? `${r.last_move.player >= 0 ? playerName(game.seats[r.last_move.player].player_name) + ": " : ""}${r.last_move.move}` : t("start");
+    label.dataset.ply = ply;
+    followList(movesBox, ply - 1);
+    scores.replaceChildren(...game.seats.map((s, i) => el("li", {}, el("span", { class: "swatch", style: `background:${seatColour(i)}` }), playerName(s.player_name), el("span", { class: "score", text: formatScore(r.scores[i]) }))));
+    const toMove = r.current_player >= 0 ? game.seats[r.current_player].player_name : r.current_player === -1 ? "chance" : null;
+    const view = { ...game, ply, to_move: toMove, state: r.state, text: r.text, scores: r.scores, current_player: r.current_player, legal: [], moves: game.moves.slice(0, ply), status: ply === total ? game.status : "active" };
     board.update(view, { interactive: false, legal: [], play: () => {}, mySeats: [], replay: true });
     await showAi(mine);
   }
@@ -539,23 +686,41 @@ async function replayPage(id, startPly) {
   async function showAi(mine) {
     aiBox.replaceChildren();
     if (!aiOn || ply === 0) return;
-    aiBox.append(el("p", { class: "muted small", text: "the AI is looking at this move…" }));
+    aiBox.append(el("p", { class: "muted small", text: t("the AI is looking at this move…") }));
     let a;
     try { a = await api(`/api/games/${id}/analysis?ply=${ply - 1}&top=3`); } catch (err) { aiBox.replaceChildren(el("p", { class: "small", text: err.message })); return; }
     if (mine !== token) return;
-    const who = a.player >= 0 ? game.seats[a.player].player_name : "chance";
-    if (a.chance) { aiBox.replaceChildren(el("p", { class: "small", text: `Move ${ply}: a chance draw (${a.played.move}).` })); return; }
-    const verdict = a.played_rank === 1 ? "the AI's first choice"
-      : a.played_rank ? `the AI's choice #${a.played_rank} of ${a.of} (value ${a.played_value.toFixed(2)})`
-        : `not among the ${a.of} moves the AI looked at`;
+    const who = a.player >= 0 ? playerName(game.seats[a.player].player_name) : t("chance");
+    if (a.chance) { aiBox.replaceChildren(el("p", { class: "small", text: t("Move {n}: a chance draw ({move}).", { n: ply, move: a.played.move }) })); return; }
+    const verdict = a.played_rank === 1 ? t("the AI's first choice")
+      : a.played_rank ? t("the AI's choice #{rank} of {of} (value {value})", { rank: a.played_rank, of: a.of, value: a.played_value.toFixed(2) })
+        : t("not among the {of} moves the AI looked at", { of: a.of });
     aiBox.replaceChildren(
-      el("p", { class: "small", id: "ai-verdict" }, el("strong", { text: `Move ${ply}, ${who}: ${a.played.move}` }), ` is ${verdict}.`),
-      el("ol", { class: "hints", id: "ai-top" }, a.top.map((t) => el("li", { class: t.action === a.played.action ? "played" : "" },
-        `${t.move} `, el("span", { class: "muted", text: `(${t.value.toFixed(2)})` })))),
-      el("p", { class: "muted small", text: `values: expected outcome for ${who}, -1 to 1 (${a.agent})` }));
+      el("p", { class: "small", id: "ai-verdict" }, el("strong", { text: `${t("Move {n}, {name}", { n: ply, name: who })}: ${a.played.move}` }), " ", t("is {verdict}.", { verdict })),
+      el("ol", { class: "hints", id: "ai-top" }, a.top.map((top) => el("li", { class: top.action === a.played.action ? "played" : "" },
+        `${top.move} `, el("span", { class: "muted", text: `(${top.value.toFixed(2)})` })))),
+      el("p", { class: "muted small", text: t("values: expected outcome for {name}, -1 to 1 ({agent})", { name: who, agent: a.agent }) }));
   }
   await show();
   cleanup = () => { document.removeEventListener("keydown", onKey); board.destroy && board.destroy(); };
 }
 
+// the header's language choice; the page is drawn again in the new language
+function languagePicker() {
+  const select = document.getElementById("lang");
+  if (!select) return;
+  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, text: name })));
+  select.value = language;
+  select.setAttribute("aria-label", t("Language"));
+  connEl.title = t("live connection");
+  select.addEventListener("change", async () => {
+    await setLanguage(select.value);
+    select.setAttribute("aria-label", t("Language"));
+    connEl.title = t("live connection");
+    route();
+  });
+}
+
+await loadCatalogue();
+languagePicker();
 route();

@@ -16,7 +16,8 @@ const LABEL = { WARP: "Warp", WEFT: "Weft", W1: "1", W2: "2", W3: "3" };
 
 export function createBoard(container, helpers) {
   const { el, svg } = helpers;
-  const root = svg("svg", { viewBox: "0 0 1000 1000", role: "img", "aria-label": "Agamemnon board" });
+  const t = helpers.t || ((x) => x);
+  const root = svg("svg", { viewBox: "0 0 1000 1000", role: "img", "aria-label": t("Agamemnon board") });
   const info = el("div", { class: "board-extra", id: "aga-extra" });
   const legend = el("div", { class: "board-extra small muted" },
     ...Object.entries(KIND_COLOURS).filter(([k]) => k !== "empty").map(([k, c]) =>
@@ -61,7 +62,20 @@ export function createBoard(container, helpers) {
     }
     const tiles = {};
     for (const [space, owner, code] of st.tiles) tiles[space] = { owner, code };
-    const lastSpace = lastPlaced(view);
+    // the last turn of the player who moved last: its placed tiles and its swapped connections
+    const lastTurn = helpers.lastTurns(view.moves)[helpers.lastMover(view.moves)] || [];
+    const lastSpaces = new Set();
+    const lastConns = new Set();
+    for (const mv of lastTurn) {
+      let m = /^\w+@(\d+)$/.exec(mv);
+      if (m) lastSpaces.add(Number(m[1]));
+      m = /^swap (\d+)-(\d+) (\d+)-(\d+)$/.exec(mv);
+      if (m) {
+        const [a, b, c, d] = m.slice(1).map(Number);
+        lastConns.add(`${Math.min(a, b)}-${Math.max(a, b)}`);
+        lastConns.add(`${Math.min(c, d)}-${Math.max(c, d)}`);
+      }
+    }
 
     root.replaceChildren();
     root.append(svg("rect", { x: x0, y: y0, width: w, height: h, fill: "#efe4cc", rx: 24 }));
@@ -75,6 +89,10 @@ export function createBoard(container, helpers) {
       g.append(svg("line", { x1, y1, x2, y2, stroke: KIND_COLOURS[kind], "stroke-width": 16, "stroke-linecap": "round",
         "stroke-dasharray": kind === "empty" ? "6 10" : null }));
       if (key in controller) g.append(svg("line", { x1, y1, x2, y2, stroke: PLAYER[controller[key]], "stroke-width": 5 }));
+      if (lastConns.has(key)) {
+        g.setAttribute("data-last", "swap");
+        g.append(svg("line", { x1, y1, x2, y2, class: "last-path", "stroke-width": 24, "pointer-events": "none" }));
+      }
       const mx = (x1 + x2) / 2;
       const my = (y1 + y2) / 2;
       if (KIND_LETTER[kind]) g.append(svg("text", { x: mx, y: my + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff", stroke: "#0006", "stroke-width": 0.6, text: KIND_LETTER[kind] }));
@@ -94,13 +112,16 @@ export function createBoard(container, helpers) {
       g.append(svg("circle", { cx: x, cy: y, r: 30, fill: out ? "#bdb5a6" : "#fbf6ea", stroke: "#6d5d45", "stroke-width": 2 }));
       if (out) g.append(svg("path", { d: `M${x - 18} ${y - 18}L${x + 18} ${y + 18}M${x + 18} ${y - 18}L${x - 18} ${y + 18}`, stroke: "#6d5d45", "stroke-width": 3 }));
       const tile = tiles[s];
-      if (tile) drawTile(g, x, y, tile, s === lastSpace);
+      if (lastSpaces.has(s)) g.setAttribute("data-last", "placed");
+      if (tile) drawTile(g, x, y, tile, lastSpaces.has(s));
       else if (!out) g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#9a8b72", text: s }));
       if (selectedCode && placements[selectedCode] && s in placements[selectedCode]) {
         g.append(svg("circle", { cx: x, cy: y, r: 30, class: "target-mark" }));
         g.classList.add("target");
         g.setAttribute("data-action", placements[selectedCode][s]);
         g.setAttribute("data-move", `${selectedCode}@${s}`);
+        // a tap target of about 44 px on a phone, larger than the drawn space (finding 13)
+        g.append(svg("circle", { cx: x, cy: y, r: 50, fill: "transparent", class: "hit" }));
         g.addEventListener("click", () => ctx.play(placements[selectedCode][s]));
       }
       root.append(g);
@@ -114,25 +135,25 @@ export function createBoard(container, helpers) {
     info.replaceChildren();
     const hand = st.hand || [];
     if (codes.length) {
-      info.append(el("span", { class: "small", text: "Place:" }));
+      info.append(el("span", { class: "small", text: t("Place:") }));
       for (const code of codes) {
         const chip = el("button", { type: "button", class: code === selectedCode ? "chip" : "chip secondary", "data-code": code,
-          onclick: () => { selectedCode = code; update(view, ctx); } }, tileName(code));
+          onclick: () => { selectedCode = code; update(view, ctx); } }, tileName(code, t));
         info.append(chip);
       }
     } else if (hand.length) {
-      info.append(el("span", { class: "small", text: `Drawn (${view.to_move}): ${hand.map(tileName).join(", ")}` }));
+      info.append(el("span", { class: "small", id: "aga-drawn", text: view.to_move && view.to_move !== "chance" ? t("Drawn ({name}): {tiles}", { name: helpers.playerName(view.to_move), tiles: hand.map((c) => tileName(c, t)).join(", ") }) : t("Drawn: {tiles}", { tiles: hand.map((c) => tileName(c, t)).join(", ") }) }));
     }
-    if (swaps.length) info.append(el("span", { class: "small", text: firstConn ? `Swap ${firstConn} with…` : "Warp: pick two connections to swap" }));
+    if (swaps.length) info.append(el("span", { class: "small", text: firstConn ? t("Swap {conn} with…", { conn: firstConn }) : t("Warp: pick two connections to swap") }));
     for (const l of others) {
       info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move,
-        onclick: () => ctx.play(l.action) }, l.move === "noswap" ? "No swap" : l.move));
+        onclick: () => ctx.play(l.action) }, l.move === "noswap" ? t("No swap") : l.move));
     }
-    if (firstConn) info.append(el("button", { type: "button", class: "secondary", onclick: () => { firstConn = null; update(view, ctx); } }, "Cancel"));
+    if (firstConn) info.append(el("button", { type: "button", class: "secondary", onclick: () => { firstConn = null; update(view, ctx); } }, t("Cancel")));
     const pools = st.pools || [];
     info.append(el("span", { class: "small muted", style: "margin-left:auto" },
-      pools.map((p, i) => `${view.seats[i] ? view.seats[i].player_name : i}: ${p.length} left`).join(" · "),
-      st.aside && st.aside.length ? ` · aside: ${st.aside.map(tileName).join(", ")}` : ""));
+      pools.map((p, i) => t("{name}: {n} left", { name: view.seats[i] ? helpers.playerName(view.seats[i].player_name) : i, n: p.length })).join(" · "),
+      st.aside && st.aside.length ? " · " + t("aside: {tiles}", { tiles: st.aside.map((c) => tileName(c, t)).join(", ") }) : ""));
   }
 
   function clickConn(key, ctx, swaps) {
@@ -157,7 +178,7 @@ export function createBoard(container, helpers) {
       const angle = Math.PI / 2 + (i - (spears - 1) / 2) * 0.45;
       g.append(svg("circle", { cx: x + 19 * Math.cos(angle), cy: y + 19 * Math.sin(angle), r: 3, fill: "#ffd54f" }));
     }
-    if (leader) g.append(svg("title", { text: `leader ${tile.code} (${spears} spears)` }));
+    if (leader) g.append(svg("title", { text: t("leader {code} ({n} spears)", { code: tile.code, n: spears }) }));
   }
 
   const board = {
@@ -171,16 +192,8 @@ export function createBoard(container, helpers) {
   return board;
 }
 
-function tileName(code) {
-  if (/^[A-E]$/.test(code)) return `leader ${code}`;
-  if (/^W\d$/.test(code)) return `warrior ${code[1]}`;
+function tileName(code, t = (x) => x) {
+  if (/^[A-E]$/.test(code)) return t("leader {code}", { code });
+  if (/^W\d$/.test(code)) return t("warrior {n}", { n: code[1] });
   return code === "WARP" ? "Warp" : code === "WEFT" ? "Weft" : code;
-}
-
-function lastPlaced(view) {
-  for (let i = view.moves.length - 1; i >= 0; i--) {
-    const m = /^\w+@(\d+)$/.exec(view.moves[i].move);
-    if (m) return Number(m[1]);
-  }
-  return null;
 }

@@ -24,7 +24,10 @@ function corners(x, y, z) {
 
 export function createBoard(container, helpers) {
   const { el, svg } = helpers;
-  const root = svg("svg", { viewBox: `${-4.2 * S} ${-4.2 * H} ${8.4 * S} ${8.4 * H}`, role: "img", "aria-label": "Archimedes board" });
+  const t = helpers.t || ((x) => x);
+  const nameOf = (p) => (helpers.playerName || ((x) => x))(view_seats[p].player_name);
+  let view_seats = [];
+  const root = svg("svg", { viewBox: `${-4.2 * S} ${-4.2 * H} ${8.4 * S} ${8.4 * H}`, role: "img", "aria-label": t("Archimedes board") });
   const info = el("div", { class: "board-extra", id: "arc-extra" });
   container.append(root, info);
   const byName = Object.fromEntries(CELLS.map((c) => [c[0], c]));
@@ -32,6 +35,7 @@ export function createBoard(container, helpers) {
 
   function update(view, ctx) {
     const pos = view.state.position;
+    view_seats = view.seats;
     const details = view.score_details || {};
     const cubeAt = {};
     pos.cubes.forEach((cells, p) => cells.forEach((name, i) => {
@@ -54,7 +58,9 @@ export function createBoard(container, helpers) {
       if (m && OPPOSITE[m[1]]) for (const name of SIDES[OPPOSITE[m[1]]]) goalOf[name] = p;
     });
     const sel = selected ? byName[selected] : null;
-    const last = lastMove(view);
+    const lastPair = lastMove(view); // [from, to] of the last move: both are marked
+    const last = lastPair ? lastPair[1] : null;
+    const centres = {};
 
     root.replaceChildren();
     for (const [name, x, y, z] of CELLS) {
@@ -66,6 +72,12 @@ export function createBoard(container, helpers) {
       const g = svg("g", { "data-cell": name });
       g.append(svg("polygon", { points: pts.map((p) => p.join(",")).join(" "), fill, stroke: "#a89676", "stroke-width": 1.2 }));
       const [cx, cy] = centroid(pts);
+      centres[name] = [cx, cy];
+      if (lastPair && name === lastPair[0]) {
+        g.setAttribute("data-last", "from");
+        g.append(svg("polygon", { points: pts.map((p) => p.join(",")).join(" "), fill: "none", class: "last" }));
+      }
+      if (name === last) g.setAttribute("data-last", "to");
       const cube = cubeAt[name];
       if (cube) {
         const c = COLOURS[cube.player % 3];
@@ -74,7 +86,7 @@ export function createBoard(container, helpers) {
           stroke: name === selected ? "#ffb300" : name === last ? "#6a1b9a" : "#0008", "stroke-width": name === selected || name === last ? 4 : 1.5 }));
         g.append(svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: "#fff",
           text: cube.arrived ? "✓" : cube.distance ?? "" }));
-        g.append(svg("title", { text: `${name}: ${view.seats[cube.player].player_name}${cube.arrived ? ", arrived" : `, distance ${cube.distance}`}` }));
+        g.append(svg("title", { text: `${name}: ${nameOf(cube.player)}, ${cube.arrived ? t("arrived") : t("distance {n}", { n: cube.distance })}` }));
         if (mine) {
           g.classList.add(name === selected ? "cube-selected" : "target");
           g.setAttribute("data-from", name);
@@ -95,18 +107,22 @@ export function createBoard(container, helpers) {
       }
       root.append(g);
     }
+    if (lastPair && centres[lastPair[0]] && centres[lastPair[1]]) {
+      const [[x1, y1], [x2, y2]] = [centres[lastPair[0]], centres[lastPair[1]]];
+      root.append(svg("line", { x1, y1, x2, y2, class: "last-path", "pointer-events": "none" }));
+    }
     info.replaceChildren();
     if (ctx.interactive) {
       info.append(el("span", { class: "small", text: selected
-        ? `Cube on ${selected}: distance ${cubeAt[selected] ? cubeAt[selected].distance : "?"}; pick where it goes`
-        : Object.keys(moves).length ? "Pick one of your highlighted cubes" : "" }));
+        ? t("Cube on {cell}: distance {n}; pick where it goes", { cell: selected, n: cubeAt[selected] ? cubeAt[selected].distance : "?" })
+        : Object.keys(moves).length ? t("Pick one of your highlighted cubes") : "" }));
     }
     for (const l of others) {
       info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move, onclick: () => ctx.play(l.action) }, l.move));
     }
     if (details.arrived) {
       info.append(el("span", { class: "small muted", style: "margin-left:auto",
-        text: "arrived: " + details.arrived.map((n, p) => `${view.seats[p].player_name} ${n}/4`).join(" · ") }));
+        text: t("arrived: {list}", { list: details.arrived.map((n, p) => `${nameOf(p)} ${n}/4`).join(" · ") }) }));
     }
   }
 
@@ -124,6 +140,6 @@ function tint(hex) {
 }
 
 function lastMove(view) {
-  const m = view.moves.length ? /^\w+-(\w+)$/.exec(view.moves[view.moves.length - 1].move) : null;
-  return m ? m[1] : null;
+  const m = view.moves.length ? /^(\w+)-(\w+)$/.exec(view.moves[view.moves.length - 1].move) : null;
+  return m ? [m[1], m[2]] : null;
 }

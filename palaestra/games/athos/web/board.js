@@ -24,6 +24,14 @@ const PLAYER = ["#d32f2f", "#1565c0", "#2e7d32", "#f9a825"]; // red, blue, green
 const R = 20; // hex radius
 const W = (Math.sqrt(3) / 2) * R; // half the width of a hex: one doubled column
 const BONUS = [3, 3, 2, 2, 1]; // ATH-T6
+// the phases of a turn, in words for players (the status said "phase: stone", finding 6)
+const PHASES = {
+  move: "moving monks",
+  stone: "placing tiles (an Athos stone may come first)",
+  relocated: "putting the Athos stone on a tile",
+  place: "placing tiles",
+  handicap: "placing handicap tiles",
+};
 
 function terrainColour(name, i) { return TERRAIN_COLOURS[name] || SPARE[i % SPARE.length]; }
 
@@ -68,7 +76,9 @@ function classify(legal) {
 
 export function createBoard(container, helpers) {
   const { el, svg } = helpers;
-  const root = svg("svg", { role: "img", "aria-label": "Athos board" });
+  const t = helpers.t || ((x) => x);
+  const pn = helpers.playerName || ((x) => x);
+  const root = svg("svg", { role: "img", "aria-label": t("Athos board") });
   const bar = el("div", { class: "board-extra", id: "athos-bar" });
   const counts = el("div", { class: "board-extra small", id: "athos-counts" });
   container.append(root, bar, counts);
@@ -78,14 +88,20 @@ export function createBoard(container, helpers) {
   let confirming = false;
   let seenVersion = null;
   let last = null;
+  let follow = null; // the field a monk just stepped to: it stays selected (finding 7)
+  let showLast = true; // mark the other players' last turns
 
   function update(view, ctx) {
     last = [view, ctx];
     const data = view.web;
-    if (!data) { root.replaceChildren(); bar.textContent = "(no board data)"; return; }
+    if (!data) { root.replaceChildren(); bar.textContent = t("(no board data)"); return; }
     const pos = view.state.position;
     const version = `${view.id}:${view.version}:${view.ply}`;
     if (version !== seenVersion) { seenVersion = version; from = null; confirming = false; if (mode === "flip" || mode === "open") mode = null; }
+    // the monk that just stepped stays selected once the board is ours again after that one step
+    // (a live update may come first, while the move is still on its way: not interactive yet)
+    if (follow && view.ply !== follow.ply) follow = null;
+    else if (follow && ctx.interactive) { from = follow.field; follow = null; }
     const legal = ctx.interactive ? classify(ctx.legal) : classify([]);
     const phase = pos.phase;
     const me = view.current_player;
@@ -112,7 +128,7 @@ export function createBoard(container, helpers) {
 
     // --- the position -----------------------------------------------------------------------------
     const tiles = {};
-    for (const t of pos.tiles) tiles[t.field] = t;
+    for (const tile of pos.tiles) tiles[tile.field] = tile;
     const stones = {};
     for (const s of pos.stones) stones[s.field] = s.player;
     const monksAt = {};
@@ -158,10 +174,10 @@ export function createBoard(container, helpers) {
       fill: "#d7ccc8", stroke: "#8d6e63", "stroke-width": 2,
     }));
 
-    for (const [name, col, row, t] of fields) {
+    for (const [name, col, row, ti] of fields) {
       const [cx, cy] = at[name];
-      const terrain = data.terrains[t];
-      const colour = terrainColour(terrain, t);
+      const terrain = data.terrains[ti];
+      const colour = terrainColour(terrain, ti);
       const tile = tiles[name];
       const g = svg("g", { "data-field": name, "data-terrain": terrain });
       g.append(svg("polygon", { points: hexPoints(cx, cy, R), fill: mix(colour, 0.55), stroke: "#fffaf0", "stroke-width": 1.5 }));
@@ -171,7 +187,10 @@ export function createBoard(container, helpers) {
         if (tile.side === "rubble") {
           g.append(svg("polygon", { points: hexPoints(cx, cy, R * 0.86), fill: "#5d4037", stroke: tc, "stroke-width": 3.5 }));
           for (const [dx, dy, r] of [[-6, -4, 3.4], [5, -6, 2.6], [2, 5, 3.8], [-5, 6, 2.2], [8, 3, 2.4]]) {
-            g.append(svg("circle", { cx: cx + dx, cy: cy + dy, r, fill: "#a1887f" }));
+            g.append(svg("circle", { cx: cx + dx, cy: cy + dy, r, fill: "#a1887f", "fill-opacity": 0.6 }));
+          }
+          if (!monksAt[name] && !(name in stones)) {  // the label stays readable on rubble (finding 6)
+            g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: name }));
           }
         } else {
           g.append(svg("polygon", { points: hexPoints(cx, cy, R * 0.86), fill: tc, stroke: "#fff", "stroke-width": 2 }));
@@ -179,7 +198,7 @@ export function createBoard(container, helpers) {
       } else if (!monksAt[name] && !(name in stones)) {
         g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, fill: "#0007", text: name }));
       }
-      g.append(svg("title", { text: `${name}: ${terrain}${tile ? `, ${tile.side} tile` : ""}${name in stones ? ", Athos stone" : ""}` }));
+      g.append(svg("title", { text: `${name}: ${t(terrain)}${tile ? ", " + t(tile.side === "rubble" ? "rubble tile" : "open tile") : ""}${name in stones ? ", " + t("Athos stone") : ""}` }));
       if (name in stones) drawStone(g, cx, cy, stones[name]);
       if (monksAt[name]) drawMonks(g, cx, cy, monksAt[name], R);
       if (name === lastField) g.append(svg("polygon", { points: hexPoints(cx, cy, R - 2), fill: "none", class: "last" }));
@@ -194,7 +213,7 @@ export function createBoard(container, helpers) {
       g.append(svg("rect", { x: cx - 1.6 * R, y: cy - 1.1 * R, width: 3.2 * R, height: 2.2 * R, rx: 8,
         fill: seat >= 0 ? mix(PLAYER[seat % 4], 0.75) : "#e0d6c2", stroke: seat >= 0 ? PLAYER[seat % 4] : "#a1917a", "stroke-width": 2 }));
       g.append(svg("text", { x: cx - 1.2 * R, y: cy - 0.35 * R, "font-size": 13, "font-weight": 700, fill: "#3e2723", text: letter }));
-      g.append(svg("title", { text: `start field ${letter}${seat >= 0 ? ` (${view.seats[seat] ? view.seats[seat].player_name : ""})` : ""}` }));
+      g.append(svg("title", { text: t("start field {letter}", { letter }) + (seat >= 0 && view.seats[seat] ? ` (${pn(view.seats[seat].player_name)})` : "") }));
       if (monksAt[letter]) drawMonks(g, cx + 0.25 * R, cy + 0.1 * R, monksAt[letter], R);
       mark(g, letter, cx, cy, null, [cx - 1.6 * R, cy - 1.1 * R, 3.2 * R, 2.2 * R]);
       root.append(g);
@@ -208,9 +227,32 @@ export function createBoard(container, helpers) {
         const x = summitX - 3.2 * R + i * 0.78 * R;
         g.append(svg("circle", { cx: x, cy: summitY + 0.35 * R, r: 0.32 * R, fill: PLAYER[p % 4], stroke: "#fff", "stroke-width": 1.5, "data-arrival": i + 1 }));
       });
-      g.append(svg("title", { text: `summit: ${pos.arrivals.length} arrived` }));
+      g.append(svg("title", { text: t("summit: {n} arrived", { n: pos.arrivals.length }) }));
       mark(g, "summit", summitX, summitY, null, null, [summitX, summitY, 4.2 * R, 1.3 * R]);
       root.append(g);
+    }
+
+    // the last turn of every other player: steps as arrows, tiles placed, flipped or moved and
+    // Athos stones outlined, in the player's colour (finding 5)
+    const turns = helpers.lastTurns(view.moves);
+    const shownTurns = Object.entries(turns).filter(([p]) => Number(p) !== me || view.status === "finished");
+    if (showLast) {
+      for (const [p, moves] of shownTurns) {
+        const colour = PLAYER[Number(p) % 4];
+        const layer = svg("g", { "data-last-turn": p, "pointer-events": "none" });
+        for (const mv of moves) {
+          let m;
+          if ((m = /^(\w+)-(\w+)$/.exec(mv)) && centre(m[1]) && centre(m[2])) {
+            const [[x1, y1], [x2, y2]] = [centre(m[1]), centre(m[2])];
+            layer.append(svg("line", { x1, y1, x2, y2, stroke: colour, "stroke-width": 3.5, "stroke-linecap": "round", "stroke-dasharray": "5 3", "data-last-step": mv }));
+            layer.append(svg("circle", { cx: x2, cy: y2, r: 3.5, fill: colour }));
+          } else if ((m = /^(?:flip|place|stone) (\w+)(?: open)?$/.exec(mv) || /^relocate \w+>(\w+)$/.exec(mv)) && at[m[1]]) {
+            const [cx, cy] = at[m[1]];
+            layer.append(svg("polygon", { points: hexPoints(cx, cy, R - 3), fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": "3 2", "data-last-field": m[1] }));
+          }
+        }
+        root.append(layer);
+      }
     }
 
     function mark(g, name, cx, cy, hex, rect, ellipse) {
@@ -228,9 +270,16 @@ export function createBoard(container, helpers) {
           o.setAttribute("stroke-width", 2.5);
           o.setAttribute("pointer-events", "none");
           g.append(o);
-        } else g.append(outline("target-mark"));
-        g.append(svg("circle", { cx, cy, r: 4, fill: "#e65100", "pointer-events": "none" }));
-        g.addEventListener("click", () => { from = null; ctx.play(dest[name].action); });
+        } else {
+          g.append(outline("target-mark"));
+          g.append(svg("circle", { cx, cy, r: 4, fill: "#e65100", "pointer-events": "none" }));
+        }
+        g.addEventListener("click", () => {
+          const step = /^\w+-(\w+)$/.exec(dest[name].move);
+          from = null;
+          follow = step && step[1] !== "summit" ? { field: step[1], ply: view.ply + 1 } : null;
+          ctx.play(dest[name].action);
+        });
       } else if (pick[name]) {
         g.classList.add("target");
         g.setAttribute("data-pick", name);
@@ -265,14 +314,14 @@ export function createBoard(container, helpers) {
     bar.replaceChildren();
     const mine = ctx.interactive;
     if (phase === "move" || phase === "handicap" || mine) {
-      const who = view.seats[me] ? view.seats[me].player_name : "";
+      const who = view.seats[me] ? pn(view.seats[me].player_name) : "";
       if (phase === "move") {
         const bonus = pos.arrivals.length < BONUS.length ? BONUS[pos.arrivals.length] : 0;
         bar.append(el("span", { class: "points", id: "athos-points", "data-points": pos.points },
-          el("strong", { text: `${pos.points}` }), ` movement point${pos.points === 1 ? "" : "s"} left (${who})`,
-          el("span", { class: "muted small", text: bonus ? ` · next arrival +${bonus}` : "" })));
+          el("strong", { text: `${pos.points}` }), " " + t(pos.points === 1 ? "movement point left ({name})" : "movement points left ({name})", { name: who }),
+          el("span", { class: "muted small", text: bonus ? " · " + t("next arrival +{n}", { n: bonus }) : "" })));
       } else if (phase === "handicap") {
-        bar.append(el("span", { class: "small", text: `Handicap (ATH-V2): ${who} places ${pos.handicap_left} more tile(s), either side up` }));
+        bar.append(el("span", { class: "small", text: t("Handicap: {name} places {n} more tile(s), either side up", { name: who, n: pos.handicap_left }) }));
       }
     }
     if (mine) {
@@ -280,42 +329,42 @@ export function createBoard(container, helpers) {
         if (Object.keys(legal.flips).length) {
           bar.append(el("button", { type: "button", class: "secondary mode" + (mode === "flip" ? " on" : ""), id: "athos-flip",
             onclick: () => { mode = mode === "flip" ? null : "flip"; from = null; rerender(); } },
-          mode === "flip" ? "Back to moving" : `Flip a tile (${data.flip_cost} points)`));
+          mode === "flip" ? t("Back to moving") : t("Flip a tile ({n} points)", { n: data.flip_cost })));
         }
         if (legal.endMove !== null) {
           bar.append(el("button", { type: "button", class: "secondary", id: "athos-end-move", "data-action": legal.endMove, "data-move": "end-move",
-            onclick: () => ctx.play(legal.endMove) }, pos.points ? `End movement (${pos.points} lapse)` : "End movement"));
+            onclick: () => ctx.play(legal.endMove) }, pos.points ? t("End movement ({n} lapse)", { n: pos.points }) : t("End movement")));
         } else {
-          bar.append(el("span", { class: "small", text: "A field holds two monks: move one on (ATH-T3)" }));
+          bar.append(el("span", { class: "small", text: t("A field holds two monks: move one of them on") }));
         }
-        bar.append(el("span", { class: "small muted", text: from ? `Monk on ${from}: pick a highlighted field` : mode === "flip" ? "Pick a tile to flip" : "Pick one of your monks" }));
+        bar.append(el("span", { class: "small muted", text: from ? t("Monk on {field}: pick a highlighted field", { field: from }) : mode === "flip" ? t("Pick a tile to flip") : t("Pick one of your monks") }));
       } else if (phase === "stone" || phase === "relocated") {
         const canStone = Object.keys(legal.relocs).length || Object.keys(legal.stones).length;
         if (phase === "stone" && canStone) {
           bar.append(el("button", { type: "button", class: "secondary mode" + (mode === "stone" ? " on" : ""), id: "athos-stone",
             onclick: () => { mode = mode === "stone" ? null : "stone"; from = null; rerender(); } },
-          mode === "stone" ? "Place tiles instead" : `Use an Athos stone (${pos.stones_left[me]} left)`));
+          mode === "stone" ? t("Place tiles instead") : t("Use an Athos stone ({n} left)", { n: pos.stones_left[me] })));
         }
         if (phase === "relocated" || mode === "stone") {
-          bar.append(el("span", { class: "small muted", text: phase === "relocated" ? "Put the Athos stone on a tile (ATH-T7)"
-            : Object.keys(legal.relocs).length ? (from ? `Tile on ${from}: pick its new field` : "Pick a tile to relocate") : "Pick the tile for the stone" }));
+          bar.append(el("span", { class: "small muted", text: phase === "relocated" ? t("Put the Athos stone on a tile")
+            : Object.keys(legal.relocs).length ? (from ? t("Tile on {field}: pick its new field", { field: from }) : t("Pick a tile to relocate")) : t("Pick the tile for the stone") }));
         }
       } else if (phase === "handicap") {
         const box = el("input", { type: "checkbox", id: "athos-open" });
         box.checked = mode === "open";
         box.addEventListener("change", () => { mode = box.checked ? "open" : null; rerender(); });
-        bar.append(el("label", { class: "small" }, box, " open side up"));
+        bar.append(el("label", { class: "small" }, box, " " + t("open side up")));
       }
       if (legal.endTurn !== null) {
         if (!confirming) {
           bar.append(el("button", { type: "button", class: "target", id: "athos-end-turn",
-            onclick: () => { confirming = true; rerender(); } }, "End turn"));
+            onclick: () => { confirming = true; rerender(); } }, t("End turn")));
         } else {
           bar.append(el("span", { class: "confirm" },
-            el("span", { class: "small", text: "End your turn? It cannot be undone. " }),
+            el("span", { class: "small", text: t("End your turn? It cannot be undone.") + " " }),
             el("button", { type: "button", id: "athos-confirm-end", "data-action": legal.endTurn, "data-move": "end-turn",
-              onclick: () => { confirming = false; ctx.play(legal.endTurn); } }, "Yes, end turn"),
-            el("button", { type: "button", class: "secondary", onclick: () => { confirming = false; rerender(); } }, "Not yet")));
+              onclick: () => { confirming = false; ctx.play(legal.endTurn); } }, t("Yes, end turn")),
+            el("button", { type: "button", class: "secondary", onclick: () => { confirming = false; rerender(); } }, t("Not yet"))));
         }
       }
     }
@@ -323,24 +372,34 @@ export function createBoard(container, helpers) {
     // per-terrain placement counts (ATH-T8) and supply (ATH-B3)
     counts.replaceChildren();
     const onBoard = {};
-    for (const t of pos.tiles) onBoard[t.terrain] = (onBoard[t.terrain] || 0) + 1;
+    for (const tile of pos.tiles) onBoard[tile.terrain] = (onBoard[tile.terrain] || 0) + 1;
     const placed = pos.placed || {};
     const total = Object.values(placed).reduce((a, b) => a + b, 0);
     const table = el("table", { class: "athos-terrains", id: "athos-terrains" },
-      el("tr", {}, el("th", { text: "terrain" }), el("th", { text: "placed this turn" }), el("th", { text: "supply" })),
+      el("tr", {}, el("th", { text: t("terrain") }), el("th", { text: t("placed this turn") }), el("th", { text: t("supply") })),
       data.terrains.map((name, i) => el("tr", { "data-terrain": name },
-        el("td", {}, el("span", { class: "swatch", style: `display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;background:${terrainColour(name, i)}` }), name),
+        el("td", {}, el("span", { class: "swatch", style: `display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;background:${terrainColour(name, i)}` }), t(name)),
         el("td", { class: "placed", text: `${placed[name] || 0} / ${data.max_per_terrain}` }),
         el("td", { class: "supply", text: `${data.tiles_per_terrain - (onBoard[name] || 0)}` }))),
-      el("tr", {}, el("td", { text: "all" }), el("td", { id: "athos-placed-total", text: `${total} / ${data.max_tiles}` }), el("td", {})));
+      el("tr", {}, el("td", { text: t("all") }), el("td", { id: "athos-placed-total", text: `${total} / ${data.max_tiles}` }), el("td", {})));
     counts.append(table);
     const info = el("div", { class: "small" },
-      el("div", { text: `Round ${pos.round}${pos.final_round ? " (final round, ATH-E1)" : ""} · phase: ${phase}` }),
-      el("div", { text: "Athos stones left: " + view.seats.map((s, p) => `${s.player_name} ${pos.stones_left[p]}`).join(" · ") }),
-      el("div", { text: "Arrived: " + view.seats.map((s, p) => `${s.player_name} ${3 - pos.monks[p].length}/3`).join(" · ") }),
-      pos.arrivals.length ? el("div", { id: "athos-arrivals", text: "Arrival order (ATH-T6 bonus): " + pos.arrivals.map((p, i) =>
-        `${i + 1}. ${view.seats[p] ? view.seats[p].player_name : p}${i < BONUS.length ? ` +${BONUS[i]}` : ""}`).join(" · ") }) : null);
+      el("div", { id: "athos-phase", text: `${t("Round {n}", { n: pos.round })}${pos.final_round ? " " + t("(final round)") : ""} · ${PHASES[phase] ? t(PHASES[phase]) : phase}` }),
+      el("div", { text: t("Athos stones left: {list}", { list: view.seats.map((s, p) => `${pn(s.player_name)} ${pos.stones_left[p]}`).join(" · ") }) }),
+      el("div", { text: t("Arrived: {list}", { list: view.seats.map((s, p) => `${pn(s.player_name)} ${3 - pos.monks[p].length}/3`).join(" · ") }) }),
+      pos.arrivals.length ? el("div", { id: "athos-arrivals", text: t("Arrival order (bonus points): {list}", { list: pos.arrivals.map((p, i) =>
+        `${i + 1}. ${view.seats[p] ? pn(view.seats[p].player_name) : p}${i < BONUS.length ? ` +${BONUS[i]}` : ""}`).join(" · ") }) }) : null);
     counts.append(info);
+    if (shownTurns.length) {
+      const toggle = el("input", { type: "checkbox", id: "athos-show-last" });
+      toggle.checked = showLast;
+      toggle.addEventListener("change", () => { showLast = toggle.checked; rerender(); });
+      counts.append(el("div", { class: "small last-turns", id: "athos-last-turns" },
+        el("label", {}, toggle, " " + t("Show the last turns on the board")),
+        shownTurns.map(([p, moves]) => el("div", { "data-player": p },
+          el("span", { class: "swatch", style: `display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;background:${PLAYER[Number(p) % 4]}` }),
+          `${view.seats[p] ? pn(view.seats[p].player_name) : p}: ${moves.join(", ")}`))));
+    }
 
     function rerender() { if (last) update(last[0], last[1]); }
   }
@@ -352,4 +411,29 @@ function lastTarget(view) {
   const mv = view.moves.length ? view.moves[view.moves.length - 1].move : "";
   const m = /^(?:\w+-(\w+)|flip (\w+)|place (\w+)(?: open)?|stone (\w+)|relocate \w+>(\w+))$/.exec(mv);
   return m ? m.slice(1).find(Boolean) : null;
+}
+
+// --- the new-game form and the players panel (findings 1 and 10) ----------------------------------
+// Teams (a variant for 4 players): A+B play against D+E, and the seats go A, D, B, E: the form
+// shows the names the seats will really have, and the partners.
+const TEAM_ORDER = ["A", "D", "B", "E"];
+
+export function formRules(values, names) {
+  const players = Number(values.players || names.length);
+  const disabled = {};
+  if (players !== 4) disabled.teams = "teams need 4 players";
+  if (values.teams && players === 4) {
+    return {
+      disabled,
+      names: names.map((n, i) => n.replace(/\((\w)\)/, `(${TEAM_ORDER[i]})`)),
+      teams: TEAM_ORDER.map((letter) => ("AB".includes(letter) ? "team A+B" : "team D+E")),
+    };
+  }
+  return { disabled };
+}
+
+// the team of each seat of a game, or null without teams
+export function teamsOf(view) {
+  if (!view.options || !view.options.teams || !view.web) return null;
+  return view.web.seats.map((letter) => ("AB".includes(letter) ? "team A+B" : "team D+E"));
 }

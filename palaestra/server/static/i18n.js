@@ -1,0 +1,65 @@
+// Translations of the browser UI: JSON catalogues, one per language (static/i18n/LANG.json), in
+// the gettext manner: the English text is the key, so English needs no catalogue and a missing
+// translation shows the English text (tests/server/test_i18n.py fails on any missing one).
+// Placeholders are written {name}. Move notation is never translated.
+//
+// The language: the one picked in the header (kept in localStorage), else the first of the
+// browser's languages that we have, else English.
+
+export const LANGUAGES = { en: "English", de: "Deutsch", fr: "Français" };
+const STORE = "palaestra.lang";
+
+function detect() {
+  const saved = localStorage.getItem(STORE);
+  if (saved && saved in LANGUAGES) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base in LANGUAGES) return base;
+  }
+  return "en";
+}
+
+export let language = detect();
+let catalogue = {};
+
+export async function loadCatalogue(lang = language) {
+  language = lang in LANGUAGES ? lang : "en";
+  catalogue = {};
+  if (language !== "en") {
+    try {
+      const response = await fetch(`/static/i18n/${language}.json`);
+      if (response.ok) catalogue = await response.json();
+    } catch (err) { console.error("no catalogue for", language, err); }
+  }
+  document.documentElement.lang = language;
+  return language;
+}
+
+export function setLanguage(lang) {
+  localStorage.setItem(STORE, lang);
+  return loadCatalogue(lang);
+}
+
+// t("Waiting for {name}", {name}) -> the text in the current language
+export function t(text, params = {}) {
+  const template = catalogue[text] || text;
+  return template.replace(/\{(\w+)\}/g, (m, key) => (key in params ? String(params[key]) : m));
+}
+
+// player names from the engines ("red (A)", "player 1 (S)", "orange"): the colour or the word
+// "player" translated, the seat letter kept
+const COLOUR_WORDS = ["red", "blue", "green", "yellow", "orange", "black", "white", "player"];
+export function playerName(name) {
+  if (!name) return name;
+  const m = /^(\w+)(.*)$/.exec(name);
+  return m && COLOUR_WORDS.includes(m[1]) ? t(m[1]) + m[2] : name;
+}
+
+// texts translated through variables (t(name)), listed so that the catalogue test sees them
+export const VARIABLE_TEXTS = [
+  "red", "blue", "green", "yellow", "orange", "black", "white", "player",
+  "meadow", "forest", "olive", "heath", "vine",
+  "random", "beginner", "casual", "strong", "expert",
+  "team A+B", "team D+E", "teams need 4 players",
+  "Language", "live connection", "Rules", "rubble tile", "open tile",
+];
