@@ -297,3 +297,28 @@ def test_finding5_the_secret_is_committed_hidden_then_revealed_and_verifies(clie
     assert not verify(Record.from_json(flipped), flipped["chance"]).fair
     # another secret does not match the commitment
     assert not verify(Record.from_json(record), {**record["chance"], "secret": "0" * 64}).fair
+
+
+def test_finding5_palaestra_replay_verifies_the_draws(client: TestClient, tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from palaestra.cli import app
+
+    created = create(client, options={"coin": True, "stones": 3}, seed=None)
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    view = client.get(f"/api/games/{gid}").json()
+    while view["status"] == "active":
+        if view["legal"]:
+            play(client, gid, tokens[view["current_player"]], view["ply"], action=view["legal"][0]["action"])
+        view = client.get(f"/api/games/{gid}").json()
+    record = client.get(f"/api/games/{gid}/record").json()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record))
+    r = CliRunner().invoke(app, ["replay", str(good)])
+    assert r.exit_code == 0, r.output
+    assert "draws fair: all 1 draws follow from the committed secret" in r.output
+    record["chance"]["secret"] = "f" * 64  # a secret other than the committed one
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    r = CliRunner().invoke(app, ["replay", str(bad)])
+    assert r.exit_code == 1 and "NOT FAIR" in r.output
