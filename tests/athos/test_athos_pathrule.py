@@ -38,7 +38,8 @@ def dense_position(game: AthosGame, rng: random.Random, phase: str) -> dict[str,
         fields = []
         for _ in range(3):
             r = rng.random()
-            if r < 0.15:
+            if r < 0.15 and (p == 0 or arrivals.count(p) < 2):
+                # only seat 0 may have finished: the final round goes on from the finisher (ATH-E1)
                 arrivals.append(p)
             elif r < 0.25:
                 fields.append(game.start_of[p])

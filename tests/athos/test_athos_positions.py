@@ -58,6 +58,11 @@ from .helpers import position
             {"phase": "over", "to_move": 1, "monks": [[], ["D", "D", "D"]], "arrivals": [0, 0, 0]},
             "'unused' gives the points",
         ),
+        # ATH-E1: the final round goes on from the finisher's seat to the last one
+        (
+            {"to_move": 0, "monks": [["B", "B", "B"], []], "arrivals": [1, 1, 1], "unused": [None, 3]},
+            "seat 0, before it in the round",
+        ),
         # ATH-T8: the tiles placed this turn are on the board
         ({"phase": "place", "placed": {"vine": 1}}, "1 vine tiles placed this turn, but 0"),
         # ATH-V2: a handicap phase needs the handicap options

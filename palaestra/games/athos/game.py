@@ -1849,14 +1849,19 @@ def _check_reachable(s: AthosState) -> None:
             raise PositionError(
                 f"'placed': {k} {b.terrains[t]} tiles placed this turn, but {on_board} are on the board"
             )
-    if phase == OVER:
-        if s.seat != n - 1 or not (s.finishers or s.round == game.round_limit):
-            raise PositionError(
-                "phase 'over': the game ends with the last seat's turn (to_move "
-                f"{n - 1}) of the round in which a side finished (ATH-E1) or of the round limit (ATH-E3)"
-            )
-        if any(s.unused[p] is None for p in s.finishers):
-            raise PositionError("phase 'over': 'unused' gives the points each finisher kept (ATH-E2)")
+    if s.finishers and seat < s.finishers[0]:
+        raise PositionError(
+            f"the final round began with the arrival of player {s.finishers[0]}'s last monk, so seat "
+            f"{seat}, before it in the round, has had its turn (ATH-E1)"
+        )
+    # ATH-E2: a finisher's movement phase has ended (end-move wrote its points) unless it is still on
+    if any(s.unused[p] is None and (p != seat or phase != MOVE) for p in s.finishers):
+        raise PositionError("'unused' gives the points each finisher kept when its movement ended (ATH-E2)")
+    if phase == OVER and (s.seat != n - 1 or not (s.finishers or s.round == game.round_limit)):
+        raise PositionError(
+            "phase 'over': the game ends with the last seat's turn (to_move "
+            f"{n - 1}) of the round in which a side finished (ATH-E1) or of the round limit (ATH-E3)"
+        )
     if phase == HANDICAP:
         if not game.handicap_tiles or seat != game.handicap_player:
             raise PositionError(
