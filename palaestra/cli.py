@@ -171,6 +171,10 @@ def play(
         typer.Option(metavar="FILE", help="Continue the game of this record, with the same opponents."),
     ] = None,
     seed: SeedOpt = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(metavar="LANG", help="en, de or fr (default: the system's language)."),
+    ] = None,
 ) -> None:
     """Play a game in the terminal: hot seat, or against an agent with --vs.
 
@@ -179,7 +183,12 @@ def play(
     the record; --resume FILE continues it against the same opponents.
     """
     from palaestra.ai import make_agent
+    from palaestra.i18n import LANGUAGES, system_language, tr
     from palaestra.terminal import Screen
+
+    if lang is not None and lang not in LANGUAGES:
+        raise PalaestraError(f"--lang is one of {', '.join(LANGUAGES)}, not {lang!r}")
+    lang = lang or system_language()
 
     if resume is not None:
         rec = Record.load(resume)
@@ -194,7 +203,10 @@ def play(
         if vs is None and remembered is not None:
             vs, remembered_seat = remembered
             seat = remembered_seat if seat is None else seat
-        resumed = f"resumed {resume}: {_moves(len(rec.moves))} replayed"
+        replayed = (
+            "resumed {path}: 1 move replayed" if len(rec.moves) == 1 else "resumed {path}: {n} moves replayed"
+        )
+        resumed = tr(replayed, lang, path=resume, n=len(rec.moves))
     else:
         game = build_game(game_name, players, variant, option, board)
         if seed is None:
@@ -217,10 +229,10 @@ def play(
     chance_rng = random.Random(f"{rec.seed}:{len(rec.moves)}")
     labels = False
     rec.save(path)
-    screen = Screen(game.name)
+    screen = Screen(game.name, lang=lang)
     if resumed:
         screen.say(resumed)
-    screen.say(f"recording to {path}; `help` lists the commands")
+    screen.say(tr("recording to {path}; `help` lists the commands", lang, path=path))
     details: list[str] = []
     try:
         while not rec.over:
@@ -249,18 +261,20 @@ def play(
             if text in ("quit", "exit"):
                 break
             if text == "help":
-                screen.say(PLAY_HELP)
+                screen.say(tr(PLAY_HELP, lang))
                 continue
             if text == "moves":
                 screen.say(
-                    "legal moves: " + "  ".join(state.action_to_string(a) for a in state.legal_actions())
+                    tr("legal moves:", lang)
+                    + " "
+                    + "  ".join(state.action_to_string(a) for a in state.legal_actions())
                 )
                 continue
             if text == "board":
                 screen.page(state.render(labels=labels).splitlines(), input)
                 continue
             if text == "info":
-                screen.say("\n".join(details) if details else "everything is on the screen")
+                screen.say("\n".join(details) if details else tr("everything is on the screen", lang))
                 continue
             if text == "labels":
                 labels = not labels
@@ -279,14 +293,14 @@ def play(
         typer.echo("")
     rec.save(path)
     if rec.result is not None:
-        screen.say(f"game over: {rec.result['text']}  ({_score_line(state)})")
-        screen.say(f"record saved to {path}")
+        screen.say(tr("game over: {result}", lang, result=rec.result["text"]) + f"  ({_score_line(state)})")
+        screen.say(tr("record saved to {path}", lang, path=path))
         screen.show(state.render(labels=False))
     else:
         again = f"palaestra play {game.name} --resume {path}"
         if vs is not None:  # the same command works without them; they are shown to be clear
             again += f" --vs {vs}" + (f" --seat {seat}" if seat else "")
-        typer.echo(f"game saved to {path}; continue with: {again}")
+        typer.echo(tr("game saved to {path}; continue with: {command}", lang, path=path, command=again))
 
 
 def _tell_move(screen: Any, who: str, text: str) -> None:

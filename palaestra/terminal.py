@@ -16,6 +16,8 @@ import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
+from palaestra.i18n import tr
+
 CLEAR = "\x1b[H\x1b[2J"
 
 
@@ -124,8 +126,15 @@ def compact_board(game_name: str, text: str, width: int) -> tuple[list[str], lis
 class Screen:
     """Composes the screens of ``palaestra play``; ``prompt`` asks on the screen's last line."""
 
-    def __init__(self, game_name: str, out: TextIO | None = None, size: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        game_name: str,
+        out: TextIO | None = None,
+        size: tuple[int, int] | None = None,
+        lang: str = "en",
+    ):
         self.game_name = game_name
+        self.lang = lang
         self.out = out or sys.stdout
         self.size = size
         self.messages: list[str] = []
@@ -159,7 +168,7 @@ class Screen:
         for start in range(0, len(wrapped), budget):
             self._emit(wrapped[start : start + budget])
             more = start + budget < len(wrapped)
-            if more and ask("-- more (Enter; q stops) -- ").strip().lower() == "q":
+            if more and ask(tr("-- more (Enter; q stops) -- ", self.lang)).strip().lower() == "q":
                 break
 
     def show(self, board_text: str) -> list[str]:
@@ -177,12 +186,12 @@ class Screen:
         if len(messages) > budget // 2:  # long output: a screen of its own, the board comes next
             if len(messages) > budget:
                 hidden = len(messages) - (budget - 1)
-                messages = [*messages[: budget - 1], f"… {hidden} more line(s)"]
+                messages = [*messages[: budget - 1], tr("… {n} more line(s)", self.lang, n=hidden)]
             self._emit(messages)
             return more
         room = budget - len(messages)
         if len(board) > room:
             hidden = len(board) - (room - 1)
-            board = [*board[: room - 1], f"… {hidden} more line(s): `board` shows them"]
+            board = [*board[: room - 1], tr("… {n} more line(s): `board` shows them", self.lang, n=hidden)]
         self._emit([*board, *messages])
         return more

@@ -26,10 +26,12 @@ from palaestra import __version__
 from palaestra.core.errors import PalaestraError, RecordError
 from palaestra.core.game import Game
 from palaestra.core.registry import game_class, game_names, load_game
+from palaestra.i18n import LANGUAGES
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders
 from palaestra.server.api.models import CreateGame, JoinSeat, Resign, SubmitAction, Undo
 from palaestra.server.db import StorageError, Store, default_database_url
 from palaestra.server.hub import ApiError, Hub
+from palaestra.server.rules_pages import router as rules_router
 from palaestra.server.settings import Settings
 from palaestra.server.webhooks import web_module
 
@@ -219,7 +221,12 @@ def create_app(
     @app.get("/api/meta", summary="Games, their options and seatings, AI levels")
     async def meta(request: Request) -> dict[str, Any]:
         games = await asyncio.to_thread(games_meta)
-        return {"version": __version__, "games": games, "ai_levels": hub_of(request).levels}
+        return {
+            "version": __version__,
+            "games": games,
+            "ai_levels": hub_of(request).levels,
+            "languages": list(LANGUAGES),  # of the UI and the rules pages (issue 21)
+        }
 
     @app.get("/api/games", summary="Recent games (to watch or resume)")
     async def list_games(
@@ -431,6 +438,7 @@ def create_app(
     async def index() -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", SafeStaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)

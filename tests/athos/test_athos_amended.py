@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from palaestra.core.errors import PositionError
+from palaestra.core.errors import PositionError, RecordError
 from palaestra.core.game import RULES_ORIGINAL
 from palaestra.core.record import Record
 from palaestra.games.athos import AthosGame
@@ -264,3 +264,44 @@ def test_ath_v3_monks_enter_and_cross_a_bare_stone_field() -> None:
     # and a monk may stay on it: the stone keeps tiles off the field, not monks
     play(s, "B-h1", "end-move")
     assert s.phase == STONE and h1 in s.monks[0]
+
+
+# --- records of games played by the rulings of 2026-11-23 ---------------------------------------------
+
+
+def race_record(rules: str) -> Record:
+    """A 3-player game: A and C race their monks to the summit, E never moves (A wins; C has monks
+    in, E none), written as a record; ``end-turn`` after every movement."""
+    game = AthosGame(players=3, rules=rules)
+    record = Record.start(game, seed=0)
+    s = game.new_initial_state()
+    b = game.board
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        choice = game.A_END_TURN if s.phase != MOVE else game.A_END_MOVE
+        if s.phase == MOVE and s.seat != 2:
+            dist = s.distances()
+            for a in legal:
+                if a < game.A_FLIP:
+                    u, v = b.edges[a]
+                    if dist[v] < dist[u] and (v >= b.n or not s.occ[v]):
+                        choice = a
+                        break
+        record.apply(s, choice)
+    return record
+
+
+def test_ath_e4_an_old_record_keeps_its_result_by_the_rulings_it_was_played_under() -> None:
+    record = race_record(RULES_ORIGINAL)
+    assert record.result is not None and record.result["returns"] == [1.0, -0.5, -0.5]
+    doc = record.to_json()
+    del doc["options"]["rules"]  # written before the rules versions existed
+    old = Record.from_json(doc)
+    state = old.replay()
+    old.check_result(state)  # the result it had
+    assert state.score_details()["arrived"][1] > 0 == state.score_details()["arrived"][2]
+    # by the amended ATH-E4 the same game ranks C above E
+    old.options["rules"] = "2026-11-25"
+    with pytest.raises(RecordError, match=r"states returns \[1.0, -0.5, -0.5\].*\[1.0, 0.0, -1.0\]"):
+        old.check_result(old.replay())
+    assert race_record("2026-11-25").result["returns"] == [1.0, 0.0, -1.0]  # type: ignore[index]

@@ -325,6 +325,14 @@ def test_language_from_the_browser_and_switchable(server: ServerProcess, browser
     page.wait_for_selector("#moves li")
     assert page.locator("#moves li").first.inner_text().endswith(": B-h1")  # the notation stays
     shot(page, f"athos-fr-{viewport}")
+    # the rules, a link away from every game screen, in the page's language
+    assert page.get_attribute("#rules-link", "href") == "/rules/athos?lang=fr"
+    rules = context.new_page()
+    rules.goto(server.url + "/rules/athos?lang=fr")
+    assert rules.locator("h1").inner_text() == "Athos — les règles"
+    width = rules.evaluate("document.documentElement.scrollWidth")
+    assert width <= VIEWPORTS[viewport]["width"]  # nothing sticks out on a phone
+    shot(rules, f"rules-athos-fr-{viewport}")
     page.select_option("#lang", "en")
     page.wait_for_function(
         "(s => s && s.textContent.startsWith('Your turn'))(document.querySelector('#status'))"

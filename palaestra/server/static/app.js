@@ -441,7 +441,9 @@ async function gamePage(id) {
   const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintList);
 
   app.replaceChildren(el("div", { class: "game" },
-    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` })), statusTop, resultBox, boardBox),
+    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ",
+      el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
+    statusTop, resultBox, boardBox),
     el("aside", { class: "side" },
       el("div", { class: "card" }, statusBox, playersBox),
       invitesBox,
@@ -649,7 +651,8 @@ async function replayPage(id, startPly) {
   aiToggle.addEventListener("change", () => { aiOn = aiToggle.checked; show(); });
   const go = (n) => { ply = Math.max(0, Math.min(total, n)); slider.value = ply; show(); };
   app.replaceChildren(el("div", { class: "game" },
-    el("div", {}, el("h2", {}, t("Replay: {title}", { title: game.title }) + " ", el("span", { class: "muted small", text: `#${id}` })),
+    el("div", {}, el("h2", {}, t("Replay: {title}", { title: game.title }) + " ", el("span", { class: "muted small", text: `#${id}` }), " ",
+        el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${game.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
       el("div", { class: "replay-bar" },
         el("button", { type: "button", class: "secondary", id: "replay-first", title: t("first move"), "aria-label": t("first move"), onclick: () => go(0) }, "|◀"),
         el("button", { type: "button", class: "secondary", id: "replay-prev", title: t("previous move"), "aria-label": t("previous move"), onclick: () => go(ply - 1) }, "◀"),

@@ -144,7 +144,13 @@ export function createBoard(container, helpers) {
     } else if (hand.length) {
       info.append(el("span", { class: "small", id: "aga-drawn", text: view.to_move && view.to_move !== "chance" ? t("Drawn ({name}): {tiles}", { name: helpers.playerName(view.to_move), tiles: hand.map((c) => tileName(c, t)).join(", ") }) : t("Drawn: {tiles}", { tiles: hand.map((c) => tileName(c, t)).join(", ") }) }));
     }
-    if (swaps.length) info.append(el("span", { class: "small", text: firstConn ? t("Swap {conn} with…", { conn: firstConn }) : t("Warp: pick two connections to swap") }));
+    if (swaps.length) {
+      info.append(el("span", { class: "small", text: firstConn ? t("Swap {conn} with…", { conn: firstConn }) : t("Warp: pick two connections to swap") }));
+      info.append(el("span", { class: "small muted explain", id: "aga-warp-help", text: t("A Warp may swap two threads of different kinds at its space.") }));
+    }
+    if (others.some((l) => l.move.startsWith("stack "))) {
+      info.append(el("span", { class: "small muted explain", id: "aga-oracle-help", text: t("Oracle: name the stack of your next draw: leaders (A–E), weavers (Warp, Weft) or warriors.") }));
+    }
     for (const l of others) {
       info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move,
         onclick: () => ctx.play(l.action) }, l.move === "noswap" ? t("No swap") : l.move));

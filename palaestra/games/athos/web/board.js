@@ -344,6 +344,7 @@ export function createBoard(container, helpers) {
           bar.append(el("button", { type: "button", class: "secondary mode" + (mode === "stone" ? " on" : ""), id: "athos-stone",
             onclick: () => { mode = mode === "stone" ? null : "stone"; from = null; rerender(); } },
           mode === "stone" ? t("Place tiles instead") : t("Use an Athos stone ({n} left)", { n: pos.stones_left[me] })));
+          bar.append(el("span", { class: "small muted explain", id: "athos-stone-help", text: t("An Athos stone: first move a tile to a free field, then put the stone on a tile; that tile is never flipped or moved again.") }));
         }
         if (phase === "relocated" || mode === "stone") {
           bar.append(el("span", { class: "small muted", text: phase === "relocated" ? t("Put the Athos stone on a tile")

@@ -1,0 +1,69 @@
+"""Languages of Palaestra's interfaces: English, German and French (the rulebooks' languages).
+
+The browser UI has its own JSON catalogues (``palaestra/server/static/i18n/``); the terminal
+(``palaestra play``) uses the JSON catalogues beside this file, keyed like gettext by the English
+text: ``tr("quit", lang)``. A missing entry falls back to English; ``tests/core/test_cli_i18n.py``
+fails when one is missing. Move notation is never translated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import cache
+from pathlib import Path
+
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français"}
+DEFAULT = "en"
+_HERE = Path(__file__).resolve().parent
+
+
+def negotiate(accept_language: str | None, override: str | None = None) -> str:
+    """The language to answer in: ``override`` (e.g. ``?lang=de``) if we have it, else the best
+    of an ``Accept-Language`` header by its q-values, else English."""
+    if override and override.lower() in LANGUAGES:
+        return override.lower()
+    best, best_q = DEFAULT, -1.0
+    for position, part in enumerate((accept_language or "").split(",")[:32]):
+        m = re.match(
+            r"\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([01](?:\.\d{0,3})?))?\s*$", part
+        )
+        if not m:
+            continue
+        lang = m.group(1).lower()
+        q = float(m.group(2)) if m.group(2) is not None else 1.0
+        q -= position * 1e-6  # earlier entries win ties
+        if lang in LANGUAGES and q > best_q and q > 0:
+            best, best_q = lang, q
+    return best
+
+
+def system_language(environ: dict[str, str] | None = None) -> str:
+    """The language of the system: LANGUAGE, LC_ALL, LC_MESSAGES, LANG (POSIX order), else English."""
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        for item in value.split(":"):
+            code = item.split("_")[0].split(".")[0].lower()
+            if code in LANGUAGES:
+                return code
+            if code in ("c", "posix"):
+                return DEFAULT
+    return DEFAULT
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """The terminal's catalogue for ``lang`` (empty for English)."""
+    path = _HERE / f"cli.{lang}.json"
+    if lang == DEFAULT or not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def tr(text: str, lang: str, **params: object) -> str:
+    """``text`` in ``lang`` with its {placeholders} filled."""
+    template = catalogue(lang).get(text, text)
+    return template.format(**params) if params else template

@@ -1,0 +1,49 @@
+"""Rules pages for players at /rules/GAME, and /api/meta's languages (issue 21)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from palaestra.server.app import create_app
+from palaestra.server.rules_text import RULES
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    db = tmp_path_factory.mktemp("rules") / "r.sqlite3"
+    with TestClient(create_app(database_url=f"sqlite:///{db}")) as client:
+        yield client  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("game", ["athos", "archimedes", "agamemnon"])
+def test_rules_page_in_the_asked_language(web: TestClient, game: str) -> None:
+    german = web.get(f"/rules/{game}", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert german.status_code == 200 and german.headers["content-language"] == "de"
+    assert '<html lang="de">' in german.text and "die Regeln" in german.text
+    french = web.get(f"/rules/{game}?lang=fr", headers={"Accept-Language": "de"})  # ?lang= overrides
+    assert french.headers["content-language"] == "fr" and "les règles" in french.text
+    english = web.get(f"/rules/{game}")
+    assert english.headers["content-language"] == "en" and "the rules" in english.text
+    for page in (german, french, english):
+        assert "<script" not in page.text  # the CSP forbids inline script
+        assert not re.search(r"\b[A-Z]{3}-[A-Z]+\d", page.text)  # written for players: no ruling IDs
+
+
+def test_every_page_has_every_language_with_the_same_sections() -> None:
+    for game, pages in RULES.items():
+        assert set(pages) == {"en", "de", "fr"}, game
+        counts = {lang: [len(p) for _, p in page["sections"]] for lang, page in pages.items()}  # type: ignore[attr-defined]
+        assert counts["de"] == counts["en"] == counts["fr"], game
+
+
+def test_unknown_game_and_bad_language(web: TestClient) -> None:
+    assert web.get("/rules/chess").status_code == 404
+    assert web.get("/rules/athos?lang=xx").headers["content-language"] == "en"
+    assert web.get("/rules/athos", headers={"Accept-Language": "x" * 600}).status_code in (200, 422)
+
+
+def test_meta_lists_the_languages(web: TestClient) -> None:
+    assert web.get("/api/meta").json()["languages"] == ["en", "de", "fr"]
