@@ -11,13 +11,14 @@ An agent is made from a *spec* (``make_agent(spec, seed)``):
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
 from palaestra.core.errors import OptionError
-from palaestra.core.game import State
+from palaestra.core.game import Game, State
 
 
 class Agent(ABC):
@@ -115,6 +116,28 @@ def split_specs(text: str) -> list[str]:
         else:
             specs.append(part)
     return specs
+
+
+def game_heuristic(game: Game, name: str) -> Callable[[State], list[float]]:
+    """The heuristic ``name`` that ``game`` declares (``HEURISTICS`` of the ``heuristic`` module of
+    the game's package, e.g. ``palaestra.games.agamemnon.heuristic``): a function ``state ->``
+    one value per player in [-1, 1], used by agents instead of ``State.evaluate``. The module is
+    found from the game's class, never from the name, so no agent names a game."""
+    package = type(game).__module__.rpartition(".")[0]
+    target = package + ".heuristic"
+    try:
+        module = importlib.import_module(target)
+    except ModuleNotFoundError as err:
+        if err.name != target:
+            raise
+        table: dict[str, Any] = {}
+    else:
+        table = getattr(module, "HEURISTICS", {})
+    if name not in table:
+        known = ", ".join(sorted(table)) or "none"
+        raise OptionError(f"{game.name} has no heuristic {name!r} (its heuristics: {known})")
+    fn: Callable[[State], list[float]] = table[name]
+    return fn
 
 
 def _ensure_registered() -> None:

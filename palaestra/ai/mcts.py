@@ -37,15 +37,16 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from time import perf_counter, thread_time
 from typing import Any
 
-from palaestra.ai.base import Agent, register_agent
+from palaestra.ai.base import Agent, game_heuristic, register_agent
 from palaestra.ai.greedy import action_values
 from palaestra.core.errors import OptionError
-from palaestra.core.game import CHANCE, TERMINAL, State, sample_outcome
+from palaestra.core.game import CHANCE, TERMINAL, Game, State, sample_outcome
 
 
 class Node:
@@ -111,6 +112,7 @@ class MCTSAgent(Agent):
         turn_time: float | None = None,
         contempt: float = 0.0,
         clock: str = "wall",
+        heuristic: str | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time is None and turn_time is None:
@@ -136,6 +138,10 @@ class MCTSAgent(Agent):
         if clock not in ("wall", "cpu"):
             raise OptionError(f"mcts: clock is wall or cpu, not {clock!r}")
         self.clock = clock
+        #: the game's named heuristic (``game_heuristic``) instead of ``State.evaluate``
+        self.heuristic = heuristic
+        self._value: Callable[[State], list[float]] = _evaluate
+        self._value_for: Game | None = None
         #: what ``time`` and ``turn_time`` count: wall seconds, or CPU seconds of the searching thread
         self._now = thread_time if clock == "cpu" else perf_counter
         self.iterations = iterations
@@ -212,6 +218,9 @@ class MCTSAgent(Agent):
         if state.is_terminal() or state.is_chance_node():
             raise OptionError("the search needs a state where a player is to move")
         start = self._now()  # the time budget counts from here
+        if self.heuristic is not None and self._value_for is not state.game:
+            self._value = game_heuristic(state.game, self.heuristic)
+            self._value_for = state.game
         root = self._root_for(state)
         reused = root.visits
         if self.order == "eval" and root.untried and len(root.untried) > 1:
@@ -383,15 +392,15 @@ class MCTSAgent(Agent):
             actions = rest + self._judged(state, actions[-cap:])
         return actions
 
-    @staticmethod
-    def _judged(state: State, actions: list[int]) -> list[int]:
+    def _judged(self, state: State, actions: list[int]) -> list[int]:
         """``actions`` sorted by the mover's one-ply ``evaluate`` (best last; stable for ties)."""
         player = state.current_player
         values = {}
+        value = self._value
         for a in actions:
             child = state.clone()
             child.apply_legal(a)
-            values[a] = child.evaluate()[player] if not child.is_terminal() else child.returns()[player]
+            values[a] = value(child)[player] if not child.is_terminal() else child.returns()[player]
         return sorted(actions, key=lambda a: values[a])
 
     def _rollout(self, state: State) -> list[float]:
@@ -405,7 +414,7 @@ class MCTSAgent(Agent):
             if player == TERMINAL:
                 return state.returns()
             if limit is not None and depth >= limit:
-                return _clamped(state.evaluate())
+                return _clamped(self._value(state))
             if player == CHANCE:
                 a = sample_outcome(state.chance_outcomes(), rng)
             elif epsilon > 0.0 and rng.random() < epsilon:
@@ -417,6 +426,10 @@ class MCTSAgent(Agent):
                 a = actions[randrange(len(actions))]
             state.apply_legal(a)
             depth += 1
+
+
+def _evaluate(state: State) -> list[float]:
+    return state.evaluate()
 
 
 def _clamped(values: list[float]) -> list[float]:

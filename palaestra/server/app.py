@@ -13,10 +13,10 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -36,7 +36,7 @@ from palaestra.server.settings import Settings
 from palaestra.server.webhooks import web_module
 
 log = logging.getLogger("palaestra.server")
-STATIC = Path(str(resources.files("palaestra.server") / "static"))
+STATIC = FilePath(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder
 WEB_SUFFIXES = {
     ".js": "text/javascript",
@@ -68,6 +68,11 @@ class SafeStaticFiles(StaticFiles):
             raise StarletteHTTPException(404, "no such file") from None
 
 
+def _invite(game_id: str, code: str | None) -> str | None:
+    """The invitation link: the code stays in the URL fragment (never sent to the server)."""
+    return f"/#/join/{game_id}/{code}" if code else None
+
+
 def _option_doc(option: Any) -> dict[str, Any]:
     return {
         "name": option.name,
@@ -80,7 +85,7 @@ def _option_doc(option: Any) -> dict[str, Any]:
     }
 
 
-def game_web_dir(name: str) -> Path | None:
+def game_web_dir(name: str) -> FilePath | None:
     """The ``web/`` folder of a game's package, if it has one (found from the game's module)."""
     try:
         cls = game_class(name)
@@ -89,7 +94,7 @@ def game_web_dir(name: str) -> Path | None:
     module = importlib.import_module(cls.__module__)
     package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
     try:
-        folder = Path(str(resources.files(package) / "web"))
+        folder = FilePath(str(resources.files(package) / "web"))
     except (ModuleNotFoundError, TypeError):
         return None
     return folder if folder.is_dir() else None
@@ -232,22 +237,29 @@ def create_app(
     @app.post("/api/games", status_code=201, summary="Create a game")
     async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
         hub = hub_of(request)
-        session, tokens = await hub.create(
+        session, created = await hub.create(
             body.game,
             {k: v for k, v in body.options.items() if v is not None},
             [s.model_dump() for s in body.seats],
             body.seed,
+            public=body.public,
+            hints=body.hints,
         )
         seats = [
             {
                 "seat": i,
                 "kind": session.seats[i].kind,
                 "token": token,
-                "invite": f"/#/join/{session.id}/{token}" if token else None,
+                "invite": _invite(session.id, code),
             }
-            for i, token in enumerate(tokens)
+            for i, (token, code) in enumerate(zip(created.tokens, created.invites, strict=True))
         ]
-        return {"id": session.id, "seats": seats, "game": session.view()}
+        return {
+            "id": session.id,
+            "creator_token": created.creator_token,
+            "seats": seats,
+            "game": session.view(),
+        }
 
     @app.get("/api/games/{game_id}", summary="The state of a game (for players and spectators)")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
@@ -258,11 +270,37 @@ def create_app(
         view = (await hub_of(request).get(game_id)).view()
         return {"ply": view["ply"], "current_player": view["current_player"], "legal": view["legal"]}
 
-    @app.post("/api/games/{game_id}/join", summary="Take a seat with its token")
+    @app.post("/api/games/{game_id}/join", summary="Take the seat of an invitation (uses the code up)")
     async def join(request: Request, game_id: str, body: JoinSeat) -> dict[str, Any]:
         hub = hub_of(request)
-        seat = await hub.join(game_id, body.token, body.name)
-        return {"seat": seat, "game": (await hub.get(game_id)).view()}
+        seat, token = await hub.join(game_id, body.code, body.name)
+        return {"seat": seat, "token": token, "game": (await hub.get(game_id)).view()}
+
+    @app.post(
+        "/api/games/{game_id}/seats/{seat}/invitation",
+        summary="Creator: withdraw a seat's unused invitation and issue a new one",
+    )
+    async def reinvite(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=16)],
+        x_creator_token: Annotated[str, Header(max_length=64, description="the creator token")],
+    ) -> dict[str, Any]:
+        code = await hub_of(request).reinvite(game_id, x_creator_token, seat, new=True)
+        return {"seat": seat, "invite": _invite(game_id, code)}
+
+    @app.delete(
+        "/api/games/{game_id}/seats/{seat}/invitation",
+        summary="Creator: withdraw a seat's unused invitation",
+    )
+    async def revoke(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=16)],
+        x_creator_token: Annotated[str, Header(max_length=64, description="the creator token")],
+    ) -> dict[str, Any]:
+        await hub_of(request).reinvite(game_id, x_creator_token, seat, new=False)
+        return {"seat": seat, "invite": None}
 
     @app.post("/api/games/{game_id}/actions", summary="Play an action for a seat")
     async def act(request: Request, game_id: str, body: SubmitAction) -> dict[str, Any]:
@@ -291,7 +329,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record", summary="The game record (core record JSON, format 1)")
     async def record(request: Request, game_id: str) -> dict[str, Any]:
-        return (await hub_of(request).get(game_id)).record.to_json()
+        return (await hub_of(request).get(game_id)).record_json()
 
     @app.get("/api/games/{game_id}/replay", summary="The position after the first PLY moves")
     async def replay(request: Request, game_id: str, ply: Annotated[int, Query(ge=0)]) -> dict[str, Any]:

@@ -140,6 +140,7 @@ def test_game_list_counts_moves_without_chance_draws(server: ServerProcess, brow
             "game": "agamemnon",
             "options": {},
             "seats": [{"kind": "human", "joined": True, "name": "Ann"}, {"kind": "ai", "level": "random"}],
+            "public": True,
         },
     )
     game_id = str(created["id"])

@@ -238,6 +238,12 @@ async function homePage() {
     if (entry) mineList.append(item);
     else if (g.status === "active") watchList.append(item);
   }
+  // games not listed in the lobby (private ones) are known from this browser's own list
+  const listed = new Set(games.map((g) => g.id));
+  for (const [gid, entry] of Object.entries(mine)) {
+    if (listed.has(gid)) continue;
+    mineList.append(el("li", { "data-game": gid }, el("a", { href: `#/game/${gid}` }, `${entry.game || "game"} #${gid}`)));
+  }
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
 }
@@ -415,11 +421,10 @@ function buildNewGameForm(card, m) {
       const tokens = {};
       const invites = {};
       created.seats.forEach((s, i) => {
-        if (!s.token) return;
-        if (choices[i] === "me") tokens[i] = s.token;
-        else invites[i] = location.origin + location.pathname + s.invite.replace(/^\//, "");
+        if (s.token) tokens[i] = s.token;
+        else if (s.invite) invites[i] = location.origin + location.pathname + s.invite.replace(/^\//, "");
       });
-      rememberGame(created.id, { tokens, invites, game: g.name });
+      rememberGame(created.id, { tokens, invites, creator: created.creator_token, game: g.name });
       location.hash = `#/game/${created.id}`;
     } catch (err) {
       toast(err.message, true);
@@ -431,9 +436,10 @@ function buildNewGameForm(card, m) {
 async function joinPage(id, token) {
   let name = myName();
   if (!name) name = await askName(id);  // the guest is asked for a name once (finding 11)
-  const result = await api(`/api/games/${id}/join`, { method: "POST", body: { token, name: name || null } });
+  // the invitation code is used up: the seat's own token comes back
+  const result = await api(`/api/games/${id}/join`, { method: "POST", body: { code: token, name: name || null } });
   const entry = mineOf(id);
-  entry.tokens[result.seat] = token;
+  entry.tokens[result.seat] = result.token;
   rememberGame(id, { tokens: entry.tokens, game: result.game.game });
   location.replace(`#/game/${id}`);
 }
