@@ -338,3 +338,33 @@ def test_language_from_the_browser_and_switchable(server: ServerProcess, browser
         "(s => s && s.textContent.startsWith('Your turn'))(document.querySelector('#status'))"
     )
     context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_keyboard_plays_a_move_with_tab_and_enter(server: ServerProcess, browser: Any, viewport: str) -> None:
+    """Legal targets are reachable with Tab and played with Enter; they have names."""
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.wait_for_selector("#board svg [tabindex]")
+    assert page.get_attribute("#board svg", "role") == "group"
+    page.focus("#rules-link")
+    for _ in range(12):  # Tab from the title's link into the board
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('#board svg') !== null"):
+            break
+    focused = page.evaluate(
+        "[document.activeElement.getAttribute('role'), document.activeElement.getAttribute('aria-label')]"
+    )
+    assert focused[0] == "button" and focused[1]
+    version = page.get_attribute("#status", "data-version")
+    for _ in range(40):  # Enter selects a cube, Tab moves on to its destinations, Enter plays one
+        active = page.evaluate("document.activeElement.dataset.action || ''")
+        page.keyboard.press("Enter")
+        if active:
+            break
+        page.keyboard.press("Tab")
+    page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
+    assert page.locator("#moves li").count() >= 1
+    context.close()

@@ -71,7 +71,8 @@ export function lastMover(moves) {
 
 let toastTimer = null;
 function toast(message, error = false) {
-  toastEl.textContent = message;
+  // the server's messages cite ruling IDs for developers; players read them without (finding 9)
+  toastEl.textContent = String(message).replace(/\s*\((?:[A-Z]{3}-[A-Z]+\d+[a-z]?(?:,\s*)?)+\)/g, "").replace(/\b[A-Z]{3}-[A-Z]+\d+[a-z]?:?\s*/g, "");
   toastEl.className = "toast show" + (error ? " error" : "");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { toastEl.className = "toast"; }, error ? 5000 : 2500);
@@ -137,7 +138,55 @@ function textBoard(container) {
   return { update(view) { pre.textContent = view.text; }, destroy() {} };
 }
 
+// Keyboard and screen readers: every clickable board element (a legal target, a piece to select,
+// a connection to swap) becomes a focusable button with a name; Enter or Space clicks it. The
+// boards redraw themselves, so this runs after every redraw (a MutationObserver) and gives the
+// focus back to the same field, cell, space or connection when it is still a target.
+const KEYS = ["data-field", "data-cell", "data-space", "data-conn", "data-from", "data-code", "data-action"];
+function keyOf(node) {
+  for (const k of KEYS) if (node.hasAttribute(k)) return `${k}=${node.getAttribute(k)}`;
+  return null;
+}
+function nameOf(node) {
+  const move = node.getAttribute("data-move");
+  if (move) return t("play {move}", { move });
+  const title = [...node.children].find((c) => c.tagName === "title");
+  const what = title ? title.textContent : (node.getAttribute("data-pick") || node.getAttribute("data-from") || node.getAttribute("data-conn") || "");
+  return t("select {what}", { what });
+}
+export function keyboardBoard(box) {
+  let lastKey = null;
+  let hadFocus = false;
+  const apply = () => {
+    for (const svgRoot of box.querySelectorAll("svg[role=img]")) svgRoot.setAttribute("role", "group");
+    const targets = box.querySelectorAll("svg .target, svg [data-pick], svg [data-from], svg .cube-selected, svg .conn-selected");
+    for (const node of targets) {
+      if (node.closest("[tabindex]") && node.closest("[tabindex]") !== node) continue;
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", nameOf(node));
+    }
+    if (hadFocus && !box.contains(document.activeElement)) {
+      const again = lastKey && [...box.querySelectorAll("[tabindex]")].find((n) => keyOf(n) === lastKey);
+      const first = again || box.querySelector("svg [tabindex]");
+      if (first) first.focus();
+    }
+    hadFocus = false;
+  };
+  new MutationObserver(() => queueMicrotask(apply)).observe(box, { childList: true, subtree: true });
+  box.addEventListener("keydown", (event) => {
+    const node = event.target;
+    if ((event.key !== "Enter" && event.key !== " ") || node.namespaceURI !== SVGNS || node.getAttribute("role") !== "button") return;
+    event.preventDefault();
+    lastKey = keyOf(node);
+    hadFocus = true;
+    node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  });
+  apply();
+}
+
 async function makeBoard(gameName, container) {
+  keyboardBoard(container);
   const mod = await rendererFor(gameName);
   const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t, playerName };
   if (mod && mod.createBoard) {
