@@ -391,7 +391,13 @@ def create_app(
 
         async def receive() -> None:
             while True:
-                text = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if text is None:  # a binary frame: say why, and close properly
+                    await websocket.close(code=1003, reason="text frames only")
+                    return
                 try:
                     incoming = json.loads(text)
                 except json.JSONDecodeError:

@@ -36,7 +36,7 @@ from palaestra.core.game import CHANCE, Game, State, returns_from_ranks
 from palaestra.core.record import Record, now
 from palaestra.core.registry import game_class, load_game
 from palaestra.server import fairness
-from palaestra.server.db import Store, StoredGame, VersionConflict
+from palaestra.server.db import StorageError, Store, StoredGame, VersionConflict
 from palaestra.server.webhooks import can_undo, web_data, web_module
 
 log = logging.getLogger("palaestra.server")
@@ -382,6 +382,8 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self.levels = available_levels()
         self._closing = False
+        #: waits between tries of a server move that could not be stored (the last one repeats)
+        self.retry_delays: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
     # --- start and stop ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -774,15 +776,41 @@ class Hub:
                     action, _ = await asyncio.gather(
                         asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
                     )
-                async with session.lock:
-                    if session.ply != ply or not session.waiting_for_server():
-                        continue  # the game moved on (a resignation): look again
-                    await self._apply(session, action)
+                if not await self._store_server_move(session, ply, action):
+                    return  # another process moved this game on: whoever loads it continues it
                 await self._broadcast(session)
         except asyncio.CancelledError:
             raise
         except Exception:  # an engine or agent bug must not kill the server
             log.exception("server moves of game %s stopped", session.id)
+
+    async def _store_server_move(self, session: Session, ply: int, action: int) -> bool:
+        """Apply and store an AI or chance move; a failed write (database down, disk full) is
+        retried with exponential back-off (``retry_delays``) until it succeeds, so the game goes on
+        by itself once the database is back. False if the row moved on without us (a lost race:
+        the session was dropped from the cache, the next request loads the current row)."""
+        attempt = 0
+        while True:
+            try:
+                async with session.lock:
+                    if session.ply != ply or not session.waiting_for_server():
+                        return True  # the game moved on (a resignation): the caller looks again
+                    await self._apply(session, action)
+                return True
+            except StorageError:
+                delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
+                attempt += 1
+                log.warning(
+                    "game %s: the move could not be stored (try %d); again in %.1f s",
+                    session.id,
+                    attempt,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+            except ApiError as err:
+                if err.code == "conflict":
+                    return False
+                raise
 
     def _agent(self, session: Session, player: int) -> Agent:
         agent = session.agents.get(player)

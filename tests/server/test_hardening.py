@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from palaestra.server.app import create_app
 from palaestra.server.db import Store
-from tests.server.test_api import HUMANS, INVITED, assert_error, code_of, create, play
+from tests.server.test_api import HUMANS, INVITED, assert_error, code_of, create, play, wait_for
 
 
 def post_json(client: TestClient, url: str, body: Any) -> Any:
@@ -322,3 +322,43 @@ def test_finding5_palaestra_replay_verifies_the_draws(client: TestClient, tmp_pa
     bad.write_text(json.dumps(record))
     r = CliRunner().invoke(app, ["replay", str(bad)])
     assert r.exit_code == 1 and "NOT FAIR" in r.output
+
+
+# --- finding 6: no stuck game ---------------------------------------------------------------------
+def test_finding6_a_failed_ai_write_is_retried_and_the_game_goes_on(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from palaestra.server.db import StorageError
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.retry_delays = (0.01, 0.05)
+    seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}]
+    created = create(client, options={"stones": 9}, seats=seats, seed=None)
+    gid, token = created["id"], created["seats"][0]["token"]
+    real = hub.store.update
+    calls: list[int] = []
+
+    def flaky(*args: Any, **kwargs: Any) -> None:
+        calls.append(kwargs["ply"])
+        if len(calls) in (2, 3, 4):  # the AI's first three tries: the database is gone
+            raise StorageError("the game store is unavailable right now; try again in a moment")
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(hub.store, "update", flaky)
+    assert play(client, gid, token, 0, move="take 1").status_code == 200
+    view = wait_for(client, gid, lambda v: v["ply"] == 2)
+    assert view["current_player"] == 0 and calls[:5] == [1, 2, 2, 2, 2]
+    # the human goes on: no 409 not_your_turn
+    assert play(client, gid, token, 2, move="take 1").status_code == 200
+
+
+def test_finding10_a_binary_websocket_frame_gets_a_close_frame(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    gid = create(client)["id"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_bytes(b"\x00\x01")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1003
