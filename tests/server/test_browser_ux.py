@@ -368,3 +368,21 @@ def test_keyboard_plays_a_move_with_tab_and_enter(server: ServerProcess, browser
     page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
     assert page.locator("#moves li").count() >= 1
     context.close()
+
+
+YOUR_TURN = {"en": "Your turn", "de": "Du bist am Zug", "fr": "À toi de jouer"}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_each_game_in_each_language(server: ServerProcess, browser: Any, language: str) -> None:
+    """Screenshots of every game in every language (test-artifacts/lang-GAME-LANG.png, described
+    in docs/web.md); the status and the rules link speak the language."""
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS["desktop"], locale=language)
+    page = context.new_page()
+    for game in ("athos", "archimedes", "agamemnon"):
+        start_game(page, server, game, ["me", "ai:random"])
+        page.wait_for_selector('#status[data-mine="1"]')
+        assert page.locator("#status").inner_text().startswith(YOUR_TURN[language])
+        assert page.get_attribute("#rules-link", "href") == f"/rules/{game}?lang={language}"
+        shot(page, f"lang-{game}-{language}")
+    context.close()
