@@ -334,6 +334,7 @@ def replay(
     rec.check_result(state)
     typer.echo(state.render(labels=labels))
     typer.echo(f"{_moves(len(rec.moves))} replayed")
+    _check_draws(record, rec)
     if state.is_terminal():
         typer.echo(f"result: {state.result_text()}  ({_score_line(state)})")
     elif rec.result is not None:  # checked above: settled or resigned
@@ -344,6 +345,24 @@ def replay(
             if state.current_player >= 0
             else "game not finished"
         )
+
+
+def _check_draws(path: Path, rec: Record) -> None:
+    """A record from the web app carries its chance commitment (and, once over, the secret): check
+    that every draw follows from the committed secret (docs/web.md, "Fairness of the draws")."""
+    from palaestra.core.record import read_json
+    from palaestra.server.fairness import verify
+
+    chance = read_json(path).get("chance")
+    if not isinstance(chance, dict):
+        return
+    if chance.get("secret") is None:
+        typer.echo("draws: committed, not revealed yet (the game goes on)")
+        return
+    verdict = verify(rec, chance)
+    typer.echo(f"draws {'fair' if verdict.fair else 'NOT FAIR'}: {verdict.message}")
+    if not verdict.fair:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -11,15 +11,17 @@ import contextlib
 import importlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from palaestra import __version__
@@ -28,6 +30,7 @@ from palaestra.core.game import Game
 from palaestra.core.registry import game_class, game_names, load_game
 from palaestra.i18n import LANGUAGES
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders
+from palaestra.server.api.guards import Guards, RateLimited, limit
 from palaestra.server.api.models import CreateGame, JoinSeat, Resign, SubmitAction, Undo
 from palaestra.server.db import StorageError, Store, default_database_url
 from palaestra.server.hub import ApiError, Hub
@@ -36,7 +39,7 @@ from palaestra.server.settings import Settings
 from palaestra.server.webhooks import web_module
 
 log = logging.getLogger("palaestra.server")
-STATIC = Path(str(resources.files("palaestra.server") / "static"))
+STATIC = FilePath(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder
 WEB_SUFFIXES = {
     ".js": "text/javascript",
@@ -68,6 +71,11 @@ class SafeStaticFiles(StaticFiles):
             raise StarletteHTTPException(404, "no such file") from None
 
 
+def _invite(game_id: str, code: str | None) -> str | None:
+    """The invitation link: the code stays in the URL fragment (never sent to the server)."""
+    return f"/#/join/{game_id}/{code}" if code else None
+
+
 def _option_doc(option: Any) -> dict[str, Any]:
     return {
         "name": option.name,
@@ -80,7 +88,7 @@ def _option_doc(option: Any) -> dict[str, Any]:
     }
 
 
-def game_web_dir(name: str) -> Path | None:
+def game_web_dir(name: str) -> FilePath | None:
     """The ``web/`` folder of a game's package, if it has one (found from the game's module)."""
     try:
         cls = game_class(name)
@@ -89,7 +97,7 @@ def game_web_dir(name: str) -> Path | None:
     module = importlib.import_module(cls.__module__)
     package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
     try:
-        folder = Path(str(resources.files(package) / "web"))
+        folder = FilePath(str(resources.files(package) / "web"))
     except (ModuleNotFoundError, TypeError):
         return None
     return folder if folder.is_dir() else None
@@ -140,6 +148,7 @@ def create_app(
     """The app on a database (default: SQLite in the user's data directory)."""
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
+    guards = Guards(config)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -148,6 +157,8 @@ def create_app(
         await asyncio.to_thread(store.migrate)
         hub = Hub(store, ai_delay=ai_delay)
         app.state.hub = hub
+        hub.on_action = guards.actions.inc
+        hub.idle_seconds = config.idle_evict_seconds
         await hub.start()
         try:
             yield
@@ -161,6 +172,7 @@ def create_app(
         description="Play Athos, Archimedes and Agamemnon: games, seats, actions, records, live updates.",
         lifespan=lifespan,
     )
+    app.state.guards = guards
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -169,7 +181,28 @@ def create_app(
     # --- errors ------------------------------------------------------------------------------
     @app.exception_handler(ApiError)
     async def api_error(request: Request, err: ApiError) -> JSONResponse:
-        return _error(err.status, err.code, err.message)
+        response = _error(err.status, err.code, err.message)
+        if isinstance(err, RateLimited):
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
+
+    @app.middleware("http")
+    async def measure(request: Request, call_next: Any) -> Response:
+        start = time.perf_counter()
+        response: Response = await call_next(request)
+        route = request.scope.get("route")
+        template = getattr(route, "path", "other") if route is not None else "other"
+        guards.latency.labels(request.method, template, str(response.status_code)).observe(
+            time.perf_counter() - start
+        )
+        return response
+
+    @app.get("/metrics", summary="Prometheus metrics", response_class=PlainTextResponse)
+    async def metrics(request: Request) -> Response:
+        hub = hub_of(request)
+        guards.loaded.set(len(hub.sessions))
+        guards.active.set(sum(1 for s in hub.sessions.values() if s.status == "active"))
+        return Response(generate_latest(guards.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.exception_handler(StorageError)
     async def storage_error(request: Request, err: StorageError) -> JSONResponse:
@@ -229,25 +262,32 @@ def create_app(
     ) -> list[dict[str, Any]]:
         return await hub_of(request).list_games(limit)
 
-    @app.post("/api/games", status_code=201, summary="Create a game")
+    @app.post("/api/games", status_code=201, summary="Create a game", dependencies=[Depends(limit("create"))])
     async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
         hub = hub_of(request)
-        session, tokens = await hub.create(
+        session, created = await hub.create(
             body.game,
             {k: v for k, v in body.options.items() if v is not None},
             [s.model_dump() for s in body.seats],
             body.seed,
+            public=body.public,
+            hints=body.hints,
         )
         seats = [
             {
                 "seat": i,
                 "kind": session.seats[i].kind,
                 "token": token,
-                "invite": f"/#/join/{session.id}/{token}" if token else None,
+                "invite": _invite(session.id, code),
             }
-            for i, token in enumerate(tokens)
+            for i, (token, code) in enumerate(zip(created.tokens, created.invites, strict=True))
         ]
-        return {"id": session.id, "seats": seats, "game": session.view()}
+        return {
+            "id": session.id,
+            "creator_token": created.creator_token,
+            "seats": seats,
+            "game": session.view(),
+        }
 
     @app.get("/api/games/{game_id}", summary="The state of a game (for players and spectators)")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
@@ -258,13 +298,43 @@ def create_app(
         view = (await hub_of(request).get(game_id)).view()
         return {"ply": view["ply"], "current_player": view["current_player"], "legal": view["legal"]}
 
-    @app.post("/api/games/{game_id}/join", summary="Take a seat with its token")
+    @app.post("/api/games/{game_id}/join", summary="Take the seat of an invitation (uses the code up)")
     async def join(request: Request, game_id: str, body: JoinSeat) -> dict[str, Any]:
         hub = hub_of(request)
-        seat = await hub.join(game_id, body.token, body.name)
-        return {"seat": seat, "game": (await hub.get(game_id)).view()}
+        seat, token = await hub.join(game_id, body.code, body.name)
+        return {"seat": seat, "token": token, "game": (await hub.get(game_id)).view()}
 
-    @app.post("/api/games/{game_id}/actions", summary="Play an action for a seat")
+    @app.post(
+        "/api/games/{game_id}/seats/{seat}/invitation",
+        summary="Creator: withdraw a seat's unused invitation and issue a new one",
+    )
+    async def reinvite(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=16)],
+        x_creator_token: Annotated[str, Header(max_length=64, description="the creator token")],
+    ) -> dict[str, Any]:
+        code = await hub_of(request).reinvite(game_id, x_creator_token, seat, new=True)
+        return {"seat": seat, "invite": _invite(game_id, code)}
+
+    @app.delete(
+        "/api/games/{game_id}/seats/{seat}/invitation",
+        summary="Creator: withdraw a seat's unused invitation",
+    )
+    async def revoke(
+        request: Request,
+        game_id: str,
+        seat: Annotated[int, Path(ge=0, le=16)],
+        x_creator_token: Annotated[str, Header(max_length=64, description="the creator token")],
+    ) -> dict[str, Any]:
+        await hub_of(request).reinvite(game_id, x_creator_token, seat, new=False)
+        return {"seat": seat, "invite": None}
+
+    @app.post(
+        "/api/games/{game_id}/actions",
+        summary="Play an action for a seat",
+        dependencies=[Depends(limit("actions"))],
+    )
     async def act(request: Request, game_id: str, body: SubmitAction) -> dict[str, Any]:
         session = await hub_of(request).act(game_id, body.token, body.ply, body.action, body.move)
         return session.view()
@@ -273,13 +343,18 @@ def create_app(
     async def resign(request: Request, game_id: str, body: Resign) -> dict[str, Any]:
         return (await hub_of(request).resign(game_id, body.token)).view()
 
-    @app.post("/api/games/{game_id}/undo", summary="Take back your own last action of this turn")
+    @app.post(
+        "/api/games/{game_id}/undo",
+        summary="Take back your own last action of this turn",
+        dependencies=[Depends(limit("actions"))],
+    )
     async def undo(request: Request, game_id: str, body: Undo) -> dict[str, Any]:
         return (await hub_of(request).undo(game_id, body.token, body.ply)).view()
 
     @app.get(
         "/api/games/{game_id}/analysis",
         summary="The AI's view of a move of a finished game (strong agent, small budget)",
+        dependencies=[Depends(limit("analysis"))],
     )
     async def analysis(
         request: Request,
@@ -291,7 +366,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record", summary="The game record (core record JSON, format 1)")
     async def record(request: Request, game_id: str) -> dict[str, Any]:
-        return (await hub_of(request).get(game_id)).record.to_json()
+        return (await hub_of(request).get(game_id)).record_json()
 
     @app.get("/api/games/{game_id}/replay", summary="The position after the first PLY moves")
     async def replay(request: Request, game_id: str, ply: Annotated[int, Query(ge=0)]) -> dict[str, Any]:
@@ -317,7 +392,11 @@ def create_app(
 
         return await asyncio.to_thread(build)
 
-    @app.get("/api/games/{game_id}/hint", summary="The strong agent's top moves for the seat to move")
+    @app.get(
+        "/api/games/{game_id}/hint",
+        summary="The strong agent's top moves for the seat to move",
+        dependencies=[Depends(limit("hints"))],
+    )
     async def hint(
         request: Request,
         game_id: str,
@@ -332,6 +411,16 @@ def create_app(
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         hub = hub_of(websocket)
+        if not guards.open_socket(websocket):
+            await websocket.accept()
+            await websocket.close(code=1013, reason="too many websockets; try again later")
+            return
+        try:
+            await serve_socket(websocket, hub, game_id)
+        finally:
+            guards.close_socket(websocket)
+
+    async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
         try:
             session = await hub.get(game_id)
         except ApiError as err:
@@ -353,7 +442,13 @@ def create_app(
 
         async def receive() -> None:
             while True:
-                text = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if text is None:  # a binary frame: say why, and close properly
+                    await websocket.close(code=1003, reason="text frames only")
+                    return
                 try:
                     incoming = json.loads(text)
                 except json.JSONDecodeError:

@@ -47,6 +47,10 @@ class GameRow(Base):
     snapshot: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    public: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    hints: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    creator_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    secret: Mapped[str | None] = mapped_column(sa.String(128), nullable=True)
 
 
 class StorageError(PalaestraError):
@@ -158,6 +162,10 @@ class StoredGame:
     created_at: datetime
     updated_at: datetime
     version: int = 0
+    public: bool = False
+    hints: bool = False
+    creator_hash: str | None = None
+    secret: str | None = None
 
 
 def _stored(row: GameRow) -> StoredGame:
@@ -174,6 +182,10 @@ def _stored(row: GameRow) -> StoredGame:
         row.created_at,
         row.updated_at,
         row.version,
+        bool(row.public),
+        bool(row.hints),
+        row.creator_hash,
+        row.secret,
     )
 
 
@@ -213,6 +225,10 @@ class Store:
                     snapshot=game.snapshot,
                     created_at=game.created_at,
                     updated_at=game.updated_at,
+                    public=game.public,
+                    hints=game.hints,
+                    creator_hash=game.creator_hash,
+                    secret=game.secret,
                 )
             )
 
@@ -277,7 +293,8 @@ class Store:
             return [r[0] for r in conn.execute(query)]
 
     @guarded
-    def summaries(self, limit: int = 50) -> list[dict[str, Any]]:
+    def summaries(self, limit: int = 50, *, public_only: bool = True) -> list[dict[str, Any]]:
+        """The newest games first (only those their creator listed in the lobby, by default)."""
         query = (
             sa.select(
                 GameRow.id,
@@ -292,5 +309,7 @@ class Store:
             .order_by(GameRow.updated_at.desc())
             .limit(limit)
         )
+        if public_only:
+            query = query.where(GameRow.public.is_(True))
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]

@@ -24,6 +24,7 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,7 +36,8 @@ from palaestra.core.errors import NotationError, OptionError, PalaestraError, Re
 from palaestra.core.game import CHANCE, Game, State, returns_from_ranks
 from palaestra.core.record import Record, now
 from palaestra.core.registry import game_class, load_game
-from palaestra.server.db import Store, StoredGame, VersionConflict
+from palaestra.server import fairness
+from palaestra.server.db import StorageError, Store, StoredGame, VersionConflict
 from palaestra.server.webhooks import can_undo, web_data, web_module
 
 log = logging.getLogger("palaestra.server")
@@ -48,6 +50,19 @@ HINT_LEVELS = ("strong", "casual", "beginner", "random")
 ANALYSIS_SPECS = {"strong": "strong:iterations=150,rollout_depth=6"}
 #: how many positions before the last actions a session keeps in memory for undo
 UNDO_DEPTH = 64
+
+
+@dataclass
+class Created:
+    """What only the creator of a game learns: their token(s), the invitation codes."""
+
+    creator_token: str
+    tokens: list[str | None] = field(default_factory=list)  # the creator's own seats
+    invites: list[str | None] = field(default_factory=list)  # codes of the seats offered to friends
+
+
+def _same(a: str, b: str) -> bool:
+    return secrets.compare_digest(a, b)
 
 
 class ApiError(Exception):
@@ -115,11 +130,21 @@ def hash_token(token: str) -> str:
 
 @dataclass
 class Seat:
+    """A seat: its player's token (hash), and for a seat offered to a friend its invitation.
+
+    ``invite`` is None (no invitation: the creator's seat or an AI), ``"open"``, ``"used"`` (the
+    friend joined: ``invite_hash`` still names the code, so a second use says so) or
+    ``"revoked"``; ``revoked`` holds the hashes of earlier codes of the seat."""
+
     kind: str  # "human" or "ai"
     name: str
     level: str | None = None
     token_hash: str | None = None
     joined: bool = False
+    creator: bool = False  # held by the game's creator (hot seat)
+    invite_hash: str | None = None
+    invite: str | None = None
+    revoked: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,16 +153,31 @@ class Seat:
             "level": self.level,
             "token_hash": self.token_hash,
             "joined": self.joined,
+            "creator": self.creator,
+            "invite_hash": self.invite_hash,
+            "invite": self.invite,
+            "revoked": list(self.revoked),
         }
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Seat:
+        joined = bool(doc.get("joined", False))
+        token_hash = doc.get("token_hash")
+        invite = doc.get("invite")
+        invite_hash = doc.get("invite_hash")
+        if "invite" not in doc and doc.get("kind") == "human" and not joined:
+            # a seat stored before invitations: its old token is the (open) invitation code
+            invite, invite_hash, token_hash = "open", token_hash, None
         return cls(
             str(doc["kind"]),
             str(doc.get("name", "")),
             doc.get("level"),
-            doc.get("token_hash"),
-            bool(doc.get("joined", False)),
+            token_hash,
+            joined,
+            bool(doc.get("creator", joined and doc.get("kind") == "human")),
+            invite_hash,
+            invite,
+            [str(h) for h in doc.get("revoked", [])],
         )
 
     def public(self, index: int, game: Game) -> dict[str, Any]:
@@ -148,6 +188,7 @@ class Seat:
             "name": self.name,
             "level": self.level,
             "joined": self.joined,
+            "invitation": self.invite,
         }
 
 
@@ -165,6 +206,8 @@ class Session:
     created_at: datetime
     updated_at: datetime
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: when this process last used the game (time.monotonic), for eviction
+    touched: float = field(default_factory=time.monotonic)
     subscribers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
     runner: asyncio.Task[None] | None = None
@@ -174,6 +217,36 @@ class Session:
     undo_stack: list[tuple[State, int]] = field(default_factory=list)
     #: the AI's view of finished games' moves, by ply (computed on demand)
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
+    public: bool = False  # listed in the lobby
+    hints: bool = False  # the creator allows hints between people
+    creator_hash: str | None = None
+    #: the chance secret (None: a game from before issue 17, drawing from its seed)
+    secret: str | None = None
+
+    @property
+    def seed_chosen(self) -> bool:
+        return self.secret is None or self.secret.startswith("seed:")
+
+    def hints_allowed(self) -> bool:
+        """Hints only where they help nobody against another person: against the AI, in hot seat
+        (every human seat is the creator's), or when the creator allowed them."""
+        return self.hints or all(s.kind != "human" or s.creator for s in self.seats)
+
+    def chance_rng(self, ply: int) -> random.Random:
+        if self.secret is None:
+            return random.Random(f"{self.seed}:{ply}")
+        return fairness.chance_rng(self.secret, ply)
+
+    def chance(self) -> dict[str, Any] | None:
+        return fairness.chance_doc(self.secret, revealed=self.status != "active")
+
+    def record_json(self) -> dict[str, Any]:
+        """The game record, with the chance commitment (and the secret once the game is over)."""
+        doc = self.record.to_json()
+        chance = self.chance()
+        if chance is not None:
+            doc["chance"] = chance
+        return doc
 
     @property
     def ply(self) -> int:
@@ -236,7 +309,10 @@ class Session:
             "options": {k: v for k, v in self.game.options.items() if v is not None},
             "num_players": self.game.num_players,
             "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
-            "seed": self.seed,
+            "seed": self.seed if self.seed_chosen else None,
+            "chance": self.chance(),
+            "hints": self.hints_allowed(),
+            "public": self.public,
             "ply": self.ply,
             "version": self.version,
             "status": self.status,
@@ -309,10 +385,20 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self.levels = available_levels()
         self._closing = False
+        #: games untouched this long (seconds) and not watched are dropped from memory
+        self.idle_seconds = 300.0
+        self.evict_every = 30.0
+        self._sweeper: asyncio.Task[None] | None = None
+        #: called after every applied action (the app counts them for /metrics)
+        self.on_action: Callable[[], None] = lambda: None
+        #: waits between tries of a server move that could not be stored (the last one repeats)
+        self.retry_delays: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
     # --- start and stop ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every unfinished game (its AI or chance moves continue at once)."""
+        """Resume unfinished games whose next move is the server's (AI or chance): each active
+        game is looked at once and kept in memory only if it has such a move to play; the others
+        are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
                 session = await self.get(game_id)
@@ -320,9 +406,40 @@ class Hub:
                 log.error("cannot resume game %s: %s", game_id, err.message)
                 continue
             self._kick(session)
+            if not session.waiting_for_server():
+                self._evict(session)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    def _idle(self, session: Session, now: float) -> bool:
+        return (
+            not session.subscribers
+            and not session.lock.locked()
+            and (session.runner is None or session.runner.done())
+            and now - session.touched >= self.idle_seconds
+        )
+
+    def _evict(self, session: Session) -> None:
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+
+    def evict_idle(self) -> int:
+        """Drop the games nobody watched or changed for ``idle_seconds`` (memory stays bounded:
+        they are loaded again from the database on the next request). Returns how many."""
+        now = time.monotonic()
+        idle = [s for s in self.sessions.values() if self._idle(s, now)]
+        for session in idle:
+            self._evict(session)
+        return len(idle)
+
+    async def _sweep(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.evict_every)
+            self.evict_idle()
 
     async def stop(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         runners = [s.runner for s in self.sessions.values() if s.runner is not None]
         for task in runners:
             task.cancel()
@@ -337,6 +454,7 @@ class Hub:
     async def get(self, game_id: str) -> Session:
         session = self.sessions.get(game_id)
         if session is not None:
+            session.touched = time.monotonic()
             return session
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(404, "game_not_found", "there is no game with this id")
@@ -358,8 +476,12 @@ class Hub:
         options: Mapping[str, Any],
         seats: list[Mapping[str, Any]],
         seed: int | None = None,
-    ) -> tuple[Session, list[str | None]]:
-        """A new game; returns the session and each seat's secret token (None for AI seats)."""
+        *,
+        public: bool = False,
+        hints: bool = False,
+    ) -> tuple[Session, Created]:
+        """A new game. The creator gets the tokens of the seats they hold (``joined``), an
+        invitation code for each other human seat, and a creator token (to manage invitations)."""
         game = load_server_game(game_name, options)
         if len(seats) != game.num_players:
             raise ApiError(
@@ -368,15 +490,21 @@ class Hub:
                 f"{game.title} with these options has {game.num_players} players, "
                 f"but {len(seats)} seats were given",
             )
-        tokens: list[str | None] = []
+        created = Created(secrets.token_urlsafe(18))
         made: list[Seat] = []
         for index, spec in enumerate(seats):
             kind = spec.get("kind", "human")
             name = str(spec.get("name") or "")
-            if kind == "human":
+            token: str | None = None
+            code: str | None = None
+            if kind == "human" and spec.get("joined", False):
                 token = secrets.token_urlsafe(18)
-                tokens.append(token)
-                made.append(Seat("human", name, None, hash_token(token), bool(spec.get("joined", False))))
+                made.append(Seat("human", name, None, hash_token(token), True, creator=True))
+            elif kind == "human":
+                code = secrets.token_urlsafe(18)
+                made.append(
+                    Seat("human", name, None, None, False, invite_hash=hash_token(code), invite="open")
+                )
             elif kind == "ai":
                 level = str(spec.get("level") or "random")
                 if level not in self.levels:
@@ -385,23 +513,46 @@ class Hub:
                         "bad_seats",
                         f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
                     )
-                tokens.append(None)
                 made.append(Seat("ai", name or f"AI ({level})", level, None, True))
             else:
                 raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
-        if seed is None:
-            seed = secrets.randbits(31)
+            created.tokens.append(token)
+            created.invites.append(code)
+        if seed is not None and any(s.invite is not None for s in made):
+            raise ApiError(
+                400,
+                "seed_not_allowed",
+                "a chosen seed would let you foresee the draws against an invited player; "
+                "seeds are for hot seat and games against the AI",
+            )
+        secret = fairness.new_secret() if seed is None else fairness.seeded_secret(seed)
+        agent_seed = seed if seed is not None else secrets.randbits(31)
         state = game.new_initial_state(seed)
         record = Record.start(game, [s.name or game.player_name(i) for i, s in enumerate(made)], seed)
         stamp = datetime.now(UTC)
         game_id = secrets.token_hex(6)
-        session = Session(game_id, game, made, seed, state, record, "active", stamp, stamp)
+        creator_hash = hash_token(created.creator_token)
+        session = Session(
+            game_id,
+            game,
+            made,
+            agent_seed,
+            state,
+            record,
+            "active",
+            stamp,
+            stamp,
+            public=public,
+            hints=hints,
+            creator_hash=creator_hash,
+            secret=secret,
+        )
         stored = StoredGame(
             game_id,
             game.name,
             record.options,
             [s.to_json() for s in made],
-            seed,
+            agent_seed,
             0,
             "active",
             record.to_json(),
@@ -409,25 +560,80 @@ class Hub:
             stamp,
             stamp,
             0,
+            public=public,
+            hints=hints,
+            creator_hash=creator_hash,
+            secret=secret,
         )
         await asyncio.to_thread(self.store.insert, stored)
         self.sessions[game_id] = session
         self._kick(session)
-        return session, tokens
+        return session, created
 
-    async def join(self, game_id: str, token: str, name: str | None) -> int:
+    async def join(self, game_id: str, code: str, name: str | None) -> tuple[int, str]:
+        """Take the seat of an invitation: the code is used up, the joiner gets a fresh token."""
         session = await self.get(game_id)
         async with session.lock:
-            seat = session.seat_of(token)
+            if session.status != "active":
+                raise ApiError(409, "game_over", "the game is over: nobody can join it any more")
+            digest = hash_token(code)
+            seat = next(
+                (
+                    i
+                    for i, s in enumerate(session.seats)
+                    if s.invite_hash is not None and _same(s.invite_hash, digest)
+                ),
+                None,
+            )
             if seat is None:
+                if any(any(_same(h, digest) for h in s.revoked) for s in session.seats):
+                    raise ApiError(
+                        410, "invitation_revoked", "this invitation was withdrawn by the game's creator"
+                    )
                 raise ApiError(403, "wrong_token", "this link does not belong to a seat of this game")
+            if session.seats[seat].invite == "used":
+                raise ApiError(410, "invitation_used", "this invitation was used already: the seat is taken")
+            if session.seats[seat].invite == "revoked":
+                raise ApiError(
+                    410, "invitation_revoked", "this invitation was withdrawn by the game's creator"
+                )
+            token = secrets.token_urlsafe(18)
             new_seats = copy.deepcopy(session.seats)
-            new_seats[seat].joined = True
+            taken = new_seats[seat]
+            taken.joined = True
+            taken.invite = "used"
+            taken.token_hash = hash_token(token)
             if name:
-                new_seats[seat].name = name
+                taken.name = name
             await self._write_seats(session, new_seats)
         await self._broadcast(session)
-        return seat
+        return seat, token
+
+    async def reinvite(self, game_id: str, creator_token: str, seat: int, *, new: bool) -> str | None:
+        """The creator withdraws a seat's unused invitation and (``new``) issues a fresh code."""
+        session = await self.get(game_id)
+        async with session.lock:
+            if session.creator_hash is None or not _same(session.creator_hash, hash_token(creator_token)):
+                raise ApiError(403, "not_creator", "only the game's creator manages its invitations")
+            if not 0 <= seat < len(session.seats):
+                raise ApiError(404, "no_such_seat", f"the game has seats 0 to {len(session.seats) - 1}")
+            if session.status != "active":
+                raise ApiError(409, "game_over", "the game is over")
+            current = session.seats[seat]
+            if current.kind != "human" or current.creator:
+                raise ApiError(409, "no_invitation", "this seat is not offered by invitation")
+            if current.invite == "used" or current.joined:
+                raise ApiError(409, "seat_taken", "the invitation was used: the seat is taken")
+            new_seats = copy.deepcopy(session.seats)
+            changed = new_seats[seat]
+            if changed.invite_hash is not None:
+                changed.revoked.append(changed.invite_hash)
+            code = secrets.token_urlsafe(18) if new else None
+            changed.invite_hash = hash_token(code) if code is not None else None
+            changed.invite = "open" if code is not None else "revoked"
+            await self._write_seats(session, new_seats)
+        await self._broadcast(session)
+        return code
 
     # --- playing ----------------------------------------------------------------------------
     async def act(self, game_id: str, token: str, ply: int, action: int | None, move: str | None) -> Session:
@@ -606,22 +812,48 @@ class Hub:
                 ply = session.ply
                 player = session.state.current_player
                 if player == CHANCE:
-                    action = session.state.sample_chance(random.Random(f"{session.seed}:{ply}"))
+                    action = session.state.sample_chance(session.chance_rng(ply))
                 else:
                     agent = self._agent(session, player)
                     snapshot = session.state.clone()
                     action, _ = await asyncio.gather(
                         asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
                     )
-                async with session.lock:
-                    if session.ply != ply or not session.waiting_for_server():
-                        continue  # the game moved on (a resignation): look again
-                    await self._apply(session, action)
+                if not await self._store_server_move(session, ply, action):
+                    return  # another process moved this game on: whoever loads it continues it
                 await self._broadcast(session)
         except asyncio.CancelledError:
             raise
         except Exception:  # an engine or agent bug must not kill the server
             log.exception("server moves of game %s stopped", session.id)
+
+    async def _store_server_move(self, session: Session, ply: int, action: int) -> bool:
+        """Apply and store an AI or chance move; a failed write (database down, disk full) is
+        retried with exponential back-off (``retry_delays``) until it succeeds, so the game goes on
+        by itself once the database is back. False if the row moved on without us (a lost race:
+        the session was dropped from the cache, the next request loads the current row)."""
+        attempt = 0
+        while True:
+            try:
+                async with session.lock:
+                    if session.ply != ply or not session.waiting_for_server():
+                        return True  # the game moved on (a resignation): the caller looks again
+                    await self._apply(session, action)
+                return True
+            except StorageError:
+                delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
+                attempt += 1
+                log.warning(
+                    "game %s: the move could not be stored (try %d); again in %.1f s",
+                    session.id,
+                    attempt,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+            except ApiError as err:
+                if err.code == "conflict":
+                    return False
+                raise
 
     def _agent(self, session: Session, player: int) -> Agent:
         agent = session.agents.get(player)
@@ -635,6 +867,10 @@ class Hub:
         session = await self.get(game_id)
         if session.seat_of(token) is None:
             raise ApiError(403, "wrong_token", "hints are for the players of this game")
+        if not session.hints_allowed():
+            raise ApiError(
+                403, "hints_off", "hints are off in a game between people (the creator may allow them)"
+            )
         state = session.state.clone()
         if state.is_terminal() or state.is_chance_node() or session.status != "active":
             raise ApiError(409, "no_hint", "there is no move to hint at now")
@@ -655,6 +891,7 @@ class Hub:
         record.apply(state, action)  # ends the record when the game is over or its result settled
         status = "finished" if record.over else "active"
         await self._write(session, state, record, status)
+        self.on_action()
         session.undo_stack.append((before, action))
         del session.undo_stack[:-UNDO_DEPTH]
 
@@ -820,6 +1057,10 @@ def _session_from_stored(stored: StoredGame) -> Session:
         updated,
         version=stored.version,
         undo_stack=undo_stack,
+        public=stored.public,
+        hints=stored.hints,
+        creator_hash=stored.creator_hash,
+        secret=stored.secret,
     )
 
 

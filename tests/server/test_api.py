@@ -13,11 +13,12 @@ from fastapi.testclient import TestClient
 
 from palaestra.core.record import Record
 
-HUMANS = [{"kind": "human", "joined": True}, {"kind": "human"}]
+HUMANS = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]  # hot seat
+INVITED = [{"kind": "human", "joined": True}, {"kind": "human"}]  # a friend by invitation
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    doc = {"game": "nim", "options": {}, "seats": HUMANS, "seed": 5}
+    doc = {"game": "nim", "options": {}, "seats": HUMANS, "seed": 5, "public": True}
     doc.update(body)
     r = client.post("/api/games", json=doc)
     assert r.status_code == 201, r.text
@@ -58,18 +59,22 @@ def test_meta_lists_games_options_seatings_and_levels(client: TestClient) -> Non
 
 
 def test_create_returns_tokens_invites_and_initial_view(client: TestClient) -> None:
-    created = create(client, options={"stones": 5})
+    created = create(client, options={"stones": 5}, seats=INVITED, seed=None)
     seats = created["seats"]
     assert [s["kind"] for s in seats] == ["human", "human"]
-    assert seats[0]["token"] and seats[1]["token"] and seats[0]["token"] != seats[1]["token"]
-    assert seats[1]["invite"] == f"/#/join/{created['id']}/{seats[1]['token']}"
+    # issue 17 finding 4: the creator gets their own token and the friend's invitation, not its token
+    assert seats[0]["token"] and seats[0]["invite"] is None
+    assert seats[1]["token"] is None and seats[1]["invite"].startswith(f"/#/join/{created['id']}/")
+    assert created["creator_token"] not in (seats[0]["token"], seats[1]["invite"].rsplit("/", 1)[1])
     view = created["game"]
     assert view["ply"] == 0 and view["current_player"] == 0 and view["status"] == "active"
     assert view["options"]["stones"] == 5
     assert view["legal"] == [{"action": 1, "move": "take 1"}, {"action": 2, "move": "take 2"}]
     assert view["seats"][0]["joined"] is True and view["seats"][1]["joined"] is False
     # tokens never appear in what everyone can read
-    assert seats[0]["token"] not in client.get(f"/api/games/{created['id']}").text
+    text = client.get(f"/api/games/{created['id']}").text
+    assert seats[0]["token"] not in text and created["creator_token"] not in text
+    assert seats[1]["invite"].rsplit("/", 1)[1] not in text
 
 
 def test_list_games_shows_created_games(client: TestClient) -> None:
@@ -194,16 +199,22 @@ def test_stale_action_after_the_state_moved_on(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}").json()["ply"] == 2
 
 
+def code_of(created: dict[str, Any], seat: int) -> str:
+    """The invitation code of a seat (the last part of its invitation link)."""
+    return str(created["seats"][seat]["invite"].rsplit("/", 1)[1])
+
+
 def test_join_with_token(client: TestClient) -> None:
-    created = create(client)
-    gid, t1 = created["id"], created["seats"][1]["token"]
+    created = create(client, seats=INVITED, seed=None)
+    gid, t1 = created["id"], code_of(created, 1)
     r = client.post(f"/api/games/{gid}/join", json={"token": t1, "name": "Bea"})
     assert r.status_code == 200, r.text
-    assert r.json()["seat"] == 1
+    assert r.json()["seat"] == 1 and r.json()["token"] not in (None, t1)
     seat = r.json()["game"]["seats"][1]
     assert seat["joined"] is True and seat["name"] == "Bea"
     assert_error(client.post(f"/api/games/{gid}/join", json={"token": "nope"}), 403, "wrong_token")
     assert_error(client.post("/api/games/nosuch/join", json={"token": t1}), 404, "game_not_found")
+    assert_error(client.post(f"/api/games/{gid}/join", json={"code": t1}), 410, "invitation_used")
     assert_error(client.post(f"/api/games/{gid}/join", json={"name": "x"}), 422, "invalid_request")
 
 
@@ -259,7 +270,7 @@ def test_ai_and_chance_play_server_side(client: TestClient) -> None:
     created = create(
         client,
         options={"coin": True, "stones": 9},
-        seats=[{"kind": "human"}, {"kind": "ai", "level": "random"}],
+        seats=[{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}],
     )
     gid, token = created["id"], created["seats"][0]["token"]
     assert created["seats"][1]["token"] is None
@@ -285,8 +296,8 @@ def test_chance_is_reproducible_from_the_seed(client: TestClient) -> None:
 
 # --- websocket -------------------------------------------------------------------------------------
 def test_websocket_pushes_every_change_to_everyone(client: TestClient) -> None:
-    created = create(client)
-    gid, t0, t1 = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    created = create(client, seats=INVITED, seed=None)
+    gid, t0, t1 = created["id"], created["seats"][0]["token"], code_of(created, 1)
     with (
         client.websocket_connect(f"/api/games/{gid}/ws") as spectator,
         client.websocket_connect(f"/api/games/{gid}/ws") as player,
@@ -299,7 +310,7 @@ def test_websocket_pushes_every_change_to_everyone(client: TestClient) -> None:
             pushed = ws.receive_json()
             assert pushed["type"] == "state" and pushed["game"]["ply"] == 1
             assert pushed["game"]["moves"][-1]["move"] == "take 2"
-        client.post(f"/api/games/{gid}/join", json={"token": t1, "name": "Bo"})
+        t1 = client.post(f"/api/games/{gid}/join", json={"token": t1, "name": "Bo"}).json()["token"]
         assert spectator.receive_json()["game"]["seats"][1]["name"] == "Bo"
         spectator.send_json({"type": "ping"})
         assert spectator.receive_json() == {"type": "pong"}

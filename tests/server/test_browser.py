@@ -285,7 +285,7 @@ def test_archimedes_dead_position_notice(server: ServerProcess, browser: Any) ->
 
     import palaestra
 
-    seats = [{"kind": "human", "joined": True}, {"kind": "human"}]
+    seats = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]  # hot seat
     doc = {"game": "archimedes", "options": {}, "seats": seats}
     created = httpx.post(server.url + "/api/games", json=doc).json()
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]

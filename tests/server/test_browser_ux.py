@@ -140,6 +140,7 @@ def test_game_list_counts_moves_without_chance_draws(server: ServerProcess, brow
             "game": "agamemnon",
             "options": {},
             "seats": [{"kind": "human", "joined": True, "name": "Ann"}, {"kind": "ai", "level": "random"}],
+            "public": True,
         },
     )
     game_id = str(created["id"])
@@ -336,4 +337,52 @@ def test_language_from_the_browser_and_switchable(server: ServerProcess, browser
     page.wait_for_function(
         "(s => s && s.textContent.startsWith('Your turn'))(document.querySelector('#status'))"
     )
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_keyboard_plays_a_move_with_tab_and_enter(server: ServerProcess, browser: Any, viewport: str) -> None:
+    """Legal targets are reachable with Tab and played with Enter; they have names."""
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.wait_for_selector("#board svg [tabindex]")
+    assert page.get_attribute("#board svg", "role") == "group"
+    page.focus("#rules-link")
+    for _ in range(12):  # Tab from the title's link into the board
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('#board svg') !== null"):
+            break
+    focused = page.evaluate(
+        "[document.activeElement.getAttribute('role'), document.activeElement.getAttribute('aria-label')]"
+    )
+    assert focused[0] == "button" and focused[1]
+    version = page.get_attribute("#status", "data-version")
+    for _ in range(40):  # Enter selects a cube, Tab moves on to its destinations, Enter plays one
+        active = page.evaluate("document.activeElement.dataset.action || ''")
+        page.keyboard.press("Enter")
+        if active:
+            break
+        page.keyboard.press("Tab")
+    page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
+    assert page.locator("#moves li").count() >= 1
+    context.close()
+
+
+YOUR_TURN = {"en": "Your turn", "de": "Du bist am Zug", "fr": "À toi de jouer"}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_each_game_in_each_language(server: ServerProcess, browser: Any, language: str) -> None:
+    """Screenshots of every game in every language (test-artifacts/lang-GAME-LANG.png, described
+    in docs/web.md); the status and the rules link speak the language."""
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS["desktop"], locale=language)
+    page = context.new_page()
+    for game in ("athos", "archimedes", "agamemnon"):
+        start_game(page, server, game, ["me", "ai:random"])
+        page.wait_for_selector('#status[data-mine="1"]')
+        assert page.locator("#status").inner_text().startswith(YOUR_TURN[language])
+        assert page.get_attribute("#rules-link", "href") == f"/rules/{game}?lang={language}"
+        shot(page, f"lang-{game}-{language}")
     context.close()

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from palaestra.server.app import create_app
 from palaestra.server.db import Store
-from tests.server.test_api import HUMANS, assert_error, create, play
+from tests.server.test_api import HUMANS, INVITED, assert_error, code_of, create, play, wait_for
 
 
 def post_json(client: TestClient, url: str, body: Any) -> Any:
@@ -66,7 +66,7 @@ def test_finding2_bad_names_are_refused_and_never_stored(client: TestClient, nam
     body = {"game": "nim", "seats": [{"kind": "human", "joined": True, "name": name}, {"kind": "human"}]}
     assert_error(post_json(client, "/api/games", body), 422, "invalid_request")
     assert client.get("/api/games").json() == []
-    gid = create(client)["id"]
+    gid = create(client, seats=INVITED, seed=None)["id"]
     # joining with such a name is refused too, and the seat stays free
     code = client.get(f"/api/games/{gid}").json()  # the view
     assert code["seats"][1]["joined"] is False
@@ -181,3 +181,266 @@ def test_finding8_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path: Any) -> 
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(sa.text("PRAGMA busy_timeout")).scalar() == 10000
     store.close()
+
+
+# --- finding 4: seats belong to their players -----------------------------------------------------
+def test_finding4_invitations_are_single_use_and_the_creator_cannot_act_for_the_friend(
+    client: TestClient,
+) -> None:
+    created = create(client, seats=INVITED, seed=None)
+    gid, mine, code = created["id"], created["seats"][0]["token"], code_of(created, 1)
+    joined = client.post(f"/api/games/{gid}/join", json={"code": code, "name": "Bea"}).json()
+    friend = joined["token"]
+    assert friend and friend != code and joined["seat"] == 1
+    # a fourth person opening the used link gets told so, and no seat
+    assert_error(client.post(f"/api/games/{gid}/join", json={"code": code}), 410, "invitation_used")
+    assert play(client, gid, mine, 0, move="take 1").status_code == 200
+    # the creator's token and the old code cannot act, resign or hint for the friend
+    assert_error(play(client, gid, mine, 1, move="take 1"), 409, "not_your_turn")
+    assert_error(play(client, gid, code, 1, move="take 1"), 403, "wrong_token")
+    assert_error(client.post(f"/api/games/{gid}/resign", json={"token": code}), 403, "wrong_token")
+    assert play(client, gid, friend, 1, move="take 1").status_code == 200
+
+
+def test_finding4_the_creator_revokes_and_reissues_an_unused_invitation(client: TestClient) -> None:
+    created = create(client, seats=INVITED, seed=None)
+    gid, boss, old = created["id"], created["creator_token"], code_of(created, 1)
+    url = f"/api/games/{gid}/seats/1/invitation"
+    assert_error(
+        client.post(url, headers={"X-Creator-Token": created["seats"][0]["token"]}), 403, "not_creator"
+    )
+    assert_error(
+        client.post(f"/api/games/{gid}/seats/0/invitation", headers={"X-Creator-Token": boss}),
+        409,
+        "no_invitation",
+    )
+    fresh = client.post(url, headers={"X-Creator-Token": boss}).json()["invite"].rsplit("/", 1)[1]
+    assert fresh != old
+    assert_error(client.post(f"/api/games/{gid}/join", json={"code": old}), 410, "invitation_revoked")
+    assert client.get(f"/api/games/{gid}").json()["seats"][1]["invitation"] == "open"
+    assert client.delete(url, headers={"X-Creator-Token": boss}).json() == {"seat": 1, "invite": None}
+    assert_error(client.post(f"/api/games/{gid}/join", json={"code": fresh}), 410, "invitation_revoked")
+    assert client.get(f"/api/games/{gid}").json()["seats"][1]["invitation"] == "revoked"
+    newest = client.post(url, headers={"X-Creator-Token": boss}).json()["invite"].rsplit("/", 1)[1]
+    assert client.post(f"/api/games/{gid}/join", json={"code": newest}).status_code == 200
+    # a taken seat's invitation cannot be withdrawn
+    assert_error(client.post(url, headers={"X-Creator-Token": boss}), 409, "seat_taken")
+
+
+def test_finding4_finished_games_cannot_be_joined(client: TestClient) -> None:
+    created = create(client, seats=INVITED, seed=None)
+    gid = created["id"]
+    client.post(f"/api/games/{gid}/resign", json={"token": created["seats"][0]["token"]})
+    assert_error(client.post(f"/api/games/{gid}/join", json={"code": code_of(created, 1)}), 409, "game_over")
+
+
+def test_finding10_the_lobby_lists_only_public_games(client: TestClient) -> None:
+    public = create(client, public=True)["id"]
+    create(client, public=False)
+    create(client, seats=INVITED, seed=None, public=False)
+    assert [g["id"] for g in client.get("/api/games").json()] == [public]
+
+
+def test_finding10_hints_only_against_the_ai_in_hot_seat_or_when_allowed(client: TestClient) -> None:
+    friends = create(client, seats=INVITED, seed=None)
+    assert friends["game"]["hints"] is False
+    r = client.get(f"/api/games/{friends['id']}/hint", headers={"X-Seat-Token": friends["seats"][0]["token"]})
+    assert_error(r, 403, "hints_off")
+    allowed = create(client, seats=INVITED, seed=None, hints=True)
+    r = client.get(f"/api/games/{allowed['id']}/hint", headers={"X-Seat-Token": allowed["seats"][0]["token"]})
+    assert r.status_code == 200 and r.json()
+    hot = create(client)  # hot seat
+    assert hot["game"]["hints"] is True
+    r = client.get(f"/api/games/{hot['id']}/hint", headers={"X-Seat-Token": hot["seats"][0]["token"]})
+    assert r.status_code == 200
+
+
+# --- finding 5: draws nobody can predict, everybody can verify ------------------------------------
+def test_finding5_seeds_only_where_no_invited_person_is_disadvantaged(client: TestClient) -> None:
+    body = {"game": "nim", "options": {"coin": True}, "seats": INVITED, "seed": 7}
+    assert_error(client.post("/api/games", json=body), 400, "seed_not_allowed")
+    body["seats"] = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}]
+    assert client.post("/api/games", json=body).json()["game"]["seed"] == 7
+
+
+def test_finding5_the_secret_is_committed_hidden_then_revealed_and_verifies(client: TestClient) -> None:
+    from palaestra.core.record import Record
+    from palaestra.server.fairness import commitment, verify
+
+    created = create(client, options={"coin": True, "stones": 9}, seats=INVITED, seed=None)
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    t1 = client.post(f"/api/games/{gid}/join", json={"code": code_of(created, 1)}).json()["token"]
+    chance = created["game"]["chance"]
+    assert chance["secret"] is None and len(chance["commitment"]) == 64
+    assert created["game"]["seed"] is None and created["game"]["state"]["seed"] is None
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["chance"]["secret"] is None and record["seed"] is None
+    tokens = [t0, t1]
+    view = client.get(f"/api/games/{gid}").json()
+    while view["status"] == "active":
+        if view["legal"]:
+            r = play(
+                client, gid, tokens[view["current_player"]], view["ply"], action=view["legal"][0]["action"]
+            )
+            assert r.status_code == 200, r.text
+        view = client.get(f"/api/games/{gid}").json()
+    assert any(m["player"] == -1 for m in view["moves"])  # the coin was drawn
+    record = client.get(f"/api/games/{gid}/record").json()
+    secret = record["chance"]["secret"]
+    assert secret and commitment(secret) == chance["commitment"]
+    verdict = verify(Record.from_json(record), record["chance"])
+    assert verdict.fair and verdict.draws >= 1
+    # a draw changed after the fact is caught
+    flipped = json.loads(json.dumps(record))
+    draw = next(m for m in flipped["moves"] if m["player"] == -1)
+    draw["move"] = "first 1" if draw["move"] == "first 0" else "first 0"
+    assert not verify(Record.from_json(flipped), flipped["chance"]).fair
+    # another secret does not match the commitment
+    assert not verify(Record.from_json(record), {**record["chance"], "secret": "0" * 64}).fair
+
+
+def test_finding5_palaestra_replay_verifies_the_draws(client: TestClient, tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from palaestra.cli import app
+
+    created = create(client, options={"coin": True, "stones": 3}, seed=None)
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    view = client.get(f"/api/games/{gid}").json()
+    while view["status"] == "active":
+        if view["legal"]:
+            play(client, gid, tokens[view["current_player"]], view["ply"], action=view["legal"][0]["action"])
+        view = client.get(f"/api/games/{gid}").json()
+    record = client.get(f"/api/games/{gid}/record").json()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record))
+    r = CliRunner().invoke(app, ["replay", str(good)])
+    assert r.exit_code == 0, r.output
+    assert "draws fair: all 1 draws follow from the committed secret" in r.output
+    record["chance"]["secret"] = "f" * 64  # a secret other than the committed one
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    r = CliRunner().invoke(app, ["replay", str(bad)])
+    assert r.exit_code == 1 and "NOT FAIR" in r.output
+
+
+# --- finding 6: no stuck game ---------------------------------------------------------------------
+def test_finding6_a_failed_ai_write_is_retried_and_the_game_goes_on(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from palaestra.server.db import StorageError
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.retry_delays = (0.01, 0.05)
+    seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}]
+    created = create(client, options={"stones": 9}, seats=seats, seed=None)
+    gid, token = created["id"], created["seats"][0]["token"]
+    real = hub.store.update
+    calls: list[int] = []
+
+    def flaky(*args: Any, **kwargs: Any) -> None:
+        calls.append(kwargs["ply"])
+        if len(calls) in (2, 3, 4):  # the AI's first three tries: the database is gone
+            raise StorageError("the game store is unavailable right now; try again in a moment")
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(hub.store, "update", flaky)
+    assert play(client, gid, token, 0, move="take 1").status_code == 200
+    view = wait_for(client, gid, lambda v: v["ply"] == 2)
+    assert view["current_player"] == 0 and calls[:5] == [1, 2, 2, 2, 2]
+    # the human goes on: no 409 not_your_turn
+    assert play(client, gid, token, 2, move="take 1").status_code == 200
+
+
+def test_finding10_a_binary_websocket_frame_gets_a_close_frame(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    gid = create(client)["id"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_bytes(b"\x00\x01")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1003
+
+
+# --- finding 3: limits ----------------------------------------------------------------------------
+@pytest.fixture
+def strict(db_url: str) -> Iterator[TestClient]:
+    from palaestra.server.settings import Settings
+
+    settings = Settings(rate_create="3/minute", rate_hints="2/minute", ws_per_client=2, ws_total=3)
+    with TestClient(create_app(db_url, ai_delay=0.0, settings=settings)) as c:
+        yield c
+
+
+def test_finding3_rate_limits_per_client(strict: TestClient) -> None:
+    games = [create(strict) for _ in range(3)]
+    r = strict.post("/api/games", json={"game": "nim", "seats": HUMANS})
+    assert_error(r, 429, "rate_limited")
+    assert int(r.headers["retry-after"]) >= 1
+    gid, token = games[0]["id"], games[0]["seats"][0]["token"]
+    for _ in range(2):
+        assert strict.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": token}).status_code == 200
+    assert_error(strict.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": token}), 429, "rate_limited")
+    # other requests are not limited by these
+    assert play(strict, gid, token, 0, move="take 1").status_code == 200
+    assert "palaestra_rate_limited_total" in strict.get("/metrics").text
+
+
+def test_finding3_websockets_are_capped_per_client(strict: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    gid = create(strict)["id"]
+    with (
+        strict.websocket_connect(f"/api/games/{gid}/ws") as a,
+        strict.websocket_connect(f"/api/games/{gid}/ws") as b,
+    ):
+        assert a.receive_json()["type"] == b.receive_json()["type"] == "state"
+        with (
+            strict.websocket_connect(f"/api/games/{gid}/ws") as c,
+            pytest.raises(WebSocketDisconnect) as closed,
+        ):
+            c.receive_json()
+        assert closed.value.code == 1013
+    # closed sockets free their places
+    with strict.websocket_connect(f"/api/games/{gid}/ws") as d:
+        assert d.receive_json()["type"] == "state"
+
+
+def test_finding10_prometheus_metrics(client: TestClient) -> None:
+    created = create(client)
+    play(client, created["id"], created["seats"][0]["token"], 0, move="take 1")
+    text = client.get("/metrics").text
+    assert (
+        'palaestra_request_seconds_count{method="POST",route="/api/games/{game_id}/actions",status="200"} 1.0'
+        in text
+    )
+    assert "palaestra_actions_total 1.0" in text
+    assert "palaestra_games_loaded 1.0" in text and "palaestra_websockets" in text
+
+
+# --- finding 7: memory bounded ----------------------------------------------------------------------
+def test_finding7_idle_games_are_evicted_and_loaded_again_on_demand(db_url: str) -> None:
+    from palaestra.server.settings import Settings
+
+    with TestClient(create_app(db_url, ai_delay=0.0, settings=Settings(idle_evict_seconds=0.0))) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        created = create(c)
+        gid, t0 = created["id"], created["seats"][0]["token"]
+        assert play(c, gid, t0, 0, move="take 1").status_code == 200
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.receive_json()
+            assert hub.evict_idle() == 0  # watched: kept
+        assert hub.evict_idle() == 1 and gid not in hub.sessions
+        view = c.get(f"/api/games/{gid}").json()
+        assert view["ply"] == 1 and gid in hub.sessions
+        assert play(c, gid, created["seats"][1]["token"], 1, move="take 1").status_code == 200
+
+
+def test_finding7_start_up_keeps_only_games_waiting_for_the_server(db_url: str) -> None:
+    with TestClient(create_app(db_url, ai_delay=0.0)) as c:
+        idle = create(c)["id"]
+    with TestClient(create_app(db_url, ai_delay=0.0)) as c:
+        assert idle not in c.app.state.hub.sessions  # type: ignore[attr-defined]
+        assert c.get(f"/api/games/{idle}").json()["ply"] == 0

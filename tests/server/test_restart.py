@@ -16,7 +16,7 @@ from tests.server.server_process import ServerProcess
 
 
 def test_restart_in_process_continues_from_the_same_state(db_url: str) -> None:
-    seats = [{"kind": "human"}, {"kind": "human"}]
+    seats = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]
     with TestClient(create_app(db_url, ai_delay=0.0)) as client:
         created = client.post("/api/games", json={"game": "nim", "options": {"stones": 6}, "seats": seats})
         gid, tokens = created.json()["id"], [s["token"] for s in created.json()["seats"]]
@@ -35,7 +35,7 @@ def test_restart_in_process_continues_from_the_same_state(db_url: str) -> None:
 
 
 def test_snapshot_unreadable_falls_back_to_the_record(db_url: str) -> None:
-    seats = [{"kind": "human"}, {"kind": "human"}]
+    seats = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]
     with TestClient(create_app(db_url, ai_delay=0.0)) as client:
         created = client.post("/api/games", json={"game": "nim", "seats": seats}).json()
         gid, t0 = created["id"], created["seats"][0]["token"]
@@ -63,7 +63,7 @@ def test_killed_server_process_resumes_mid_game(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'crash.sqlite3'}"
     server = ServerProcess(db_url).start()
     try:
-        seats = [{"kind": "human"}, {"kind": "ai", "level": "random"}]
+        seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}]
         body = {"game": "nim", "options": {"stones": 20, "coin": True}, "seats": seats, "seed": 3}
         created = httpx.post(server.url + "/api/games", json=body, timeout=10).json()
         gid, token = created["id"], created["seats"][0]["token"]

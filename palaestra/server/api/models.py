@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, AliasChoices, BaseModel, BeforeValidator, Field
 
 #: the largest seed a client may choose (stored in a signed 64-bit column)
 MAX_SEED = 2**63 - 1
@@ -82,12 +82,21 @@ class CreateGame(Strict):
     )
     seats: list[SeatSpec] = Field(min_length=1, max_length=8, description="one per player, in seat order")
     seed: int | None = Field(
-        None, ge=0, le=MAX_SEED, description="seed of the chance draws (random if left out)"
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="seed of the chance draws, for hot seat and games against the AI only "
+        "(a secret drawn by the server if left out)",
     )
+    public: bool = Field(False, description="list the game in the lobby")
+    hints: bool = Field(False, description="allow hints in a game between people")
 
 
 class JoinSeat(Strict):
-    token: Token = Field(description="the seat's secret token (from its invitation link)")
+    code: Token = Field(
+        validation_alias=AliasChoices("code", "token"),
+        description="the invitation code (from the link; 'token' is accepted as its old name)",
+    )
     name: Name = Field(None, description="a display name: 1 to 40 printable characters")
 
 

@@ -71,7 +71,8 @@ export function lastMover(moves) {
 
 let toastTimer = null;
 function toast(message, error = false) {
-  toastEl.textContent = message;
+  // the server's messages cite ruling IDs for developers; players read them without (finding 9)
+  toastEl.textContent = String(message).replace(/\s*\((?:[A-Z]{3}-[A-Z]+\d+[a-z]?(?:,\s*)?)+\)/g, "").replace(/\b[A-Z]{3}-[A-Z]+\d+[a-z]?:?\s*/g, "");
   toastEl.className = "toast show" + (error ? " error" : "");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { toastEl.className = "toast"; }, error ? 5000 : 2500);
@@ -137,7 +138,55 @@ function textBoard(container) {
   return { update(view) { pre.textContent = view.text; }, destroy() {} };
 }
 
+// Keyboard and screen readers: every clickable board element (a legal target, a piece to select,
+// a connection to swap) becomes a focusable button with a name; Enter or Space clicks it. The
+// boards redraw themselves, so this runs after every redraw (a MutationObserver) and gives the
+// focus back to the same field, cell, space or connection when it is still a target.
+const KEYS = ["data-field", "data-cell", "data-space", "data-conn", "data-from", "data-code", "data-action"];
+function keyOf(node) {
+  for (const k of KEYS) if (node.hasAttribute(k)) return `${k}=${node.getAttribute(k)}`;
+  return null;
+}
+function nameOf(node) {
+  const move = node.getAttribute("data-move");
+  if (move) return t("play {move}", { move });
+  const title = [...node.children].find((c) => c.tagName === "title");
+  const what = title ? title.textContent : (node.getAttribute("data-pick") || node.getAttribute("data-from") || node.getAttribute("data-conn") || "");
+  return t("select {what}", { what });
+}
+export function keyboardBoard(box) {
+  let lastKey = null;
+  let hadFocus = false;
+  const apply = () => {
+    for (const svgRoot of box.querySelectorAll("svg[role=img]")) svgRoot.setAttribute("role", "group");
+    const targets = box.querySelectorAll("svg .target, svg [data-pick], svg [data-from], svg .cube-selected, svg .conn-selected");
+    for (const node of targets) {
+      if (node.closest("[tabindex]") && node.closest("[tabindex]") !== node) continue;
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", nameOf(node));
+    }
+    if (hadFocus && !box.contains(document.activeElement)) {
+      const again = lastKey && [...box.querySelectorAll("[tabindex]")].find((n) => keyOf(n) === lastKey);
+      const first = again || box.querySelector("svg [tabindex]");
+      if (first) first.focus();
+    }
+    hadFocus = false;
+  };
+  new MutationObserver(() => queueMicrotask(apply)).observe(box, { childList: true, subtree: true });
+  box.addEventListener("keydown", (event) => {
+    const node = event.target;
+    if ((event.key !== "Enter" && event.key !== " ") || node.namespaceURI !== SVGNS || node.getAttribute("role") !== "button") return;
+    event.preventDefault();
+    lastKey = keyOf(node);
+    hadFocus = true;
+    node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  });
+  apply();
+}
+
 async function makeBoard(gameName, container) {
+  keyboardBoard(container);
   const mod = await rendererFor(gameName);
   const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t, playerName };
   if (mod && mod.createBoard) {
@@ -188,6 +237,12 @@ async function homePage() {
       g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, t("replay")) : null);
     if (entry) mineList.append(item);
     else if (g.status === "active") watchList.append(item);
+  }
+  // games not listed in the lobby (private ones) are known from this browser's own list
+  const listed = new Set(games.map((g) => g.id));
+  for (const [gid, entry] of Object.entries(mine)) {
+    if (listed.has(gid)) continue;
+    mineList.append(el("li", { "data-game": gid }, el("a", { href: `#/game/${gid}` }, `${entry.game || "game"} #${gid}`)));
   }
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
@@ -366,11 +421,10 @@ function buildNewGameForm(card, m) {
       const tokens = {};
       const invites = {};
       created.seats.forEach((s, i) => {
-        if (!s.token) return;
-        if (choices[i] === "me") tokens[i] = s.token;
-        else invites[i] = location.origin + location.pathname + s.invite.replace(/^\//, "");
+        if (s.token) tokens[i] = s.token;
+        else if (s.invite) invites[i] = location.origin + location.pathname + s.invite.replace(/^\//, "");
       });
-      rememberGame(created.id, { tokens, invites, game: g.name });
+      rememberGame(created.id, { tokens, invites, creator: created.creator_token, game: g.name });
       location.hash = `#/game/${created.id}`;
     } catch (err) {
       toast(err.message, true);
@@ -382,9 +436,10 @@ function buildNewGameForm(card, m) {
 async function joinPage(id, token) {
   let name = myName();
   if (!name) name = await askName(id);  // the guest is asked for a name once (finding 11)
-  const result = await api(`/api/games/${id}/join`, { method: "POST", body: { token, name: name || null } });
+  // the invitation code is used up: the seat's own token comes back
+  const result = await api(`/api/games/${id}/join`, { method: "POST", body: { code: token, name: name || null } });
   const entry = mineOf(id);
-  entry.tokens[result.seat] = token;
+  entry.tokens[result.seat] = result.token;
   rememberGame(id, { tokens: entry.tokens, game: result.game.game });
   location.replace(`#/game/${id}`);
 }

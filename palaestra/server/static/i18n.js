@@ -62,4 +62,5 @@ export const VARIABLE_TEXTS = [
   "random", "beginner", "casual", "strong", "expert",
   "team A+B", "team D+E", "teams need 4 players",
   "Language", "live connection", "Rules", "rubble tile", "open tile",
+  "strength", "force", "leadership",
 ];

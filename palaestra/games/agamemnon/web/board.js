@@ -21,8 +21,8 @@ export function createBoard(container, helpers) {
   const info = el("div", { class: "board-extra", id: "aga-extra" });
   const legend = el("div", { class: "board-extra small muted" },
     ...Object.entries(KIND_COLOURS).filter(([k]) => k !== "empty").map(([k, c]) =>
-      el("span", {}, el("span", { style: `display:inline-block;width:1.4rem;height:.35rem;background:${c};vertical-align:middle;margin-right:.25rem` }), k)),
-    el("span", {}, "thin centre line: who controls the string"));
+      el("span", {}, el("span", { style: `display:inline-block;width:1.4rem;height:.35rem;background:${c};vertical-align:middle;margin-right:.25rem` }), t(k))),
+    el("span", {}, t("thin centre line: who controls the string")));
   container.append(root, info, legend);
   let selectedCode = null;
   let firstConn = null;

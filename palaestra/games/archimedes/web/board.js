@@ -8,7 +8,7 @@ const CELLS = [["a1",-4,-1,3],["a2",-4,0,3],["a3",-4,0,2],["a4",-4,1,2],["a5",-4
 const SIDES = {"S":["a2","a4","a6","a8"],"N":["h2","h4","h6","h8"],"SE":["a9","b11","c13","d15"],"NW":["e1","f1","g1","h1"],"SW":["a1","b1","c1","d1"],"NE":["e15","f13","g11","h9"]};
 
 const OPPOSITE = { S: "N", N: "S", NE: "SW", SW: "NE", NW: "SE", SE: "NW" };
-const COLOURS = ["#c62828", "#1565c0", "#2e7d32"];
+const COLOURS = ["#d55e00", "#1f4e9c", "#009e73"]; // Okabe–Ito: apart for colour-blind players (tests/server/test_palette.py)
 const S = 60;
 const H = (S * Math.sqrt(3)) / 2;
 

@@ -20,7 +20,7 @@ const TERRAIN_COLOURS = {
   meadow: "#9ccc65", forest: "#33691e", olive: "#b5a642", heath: "#ba68c8", vine: "#ef8a3c",
 };
 const SPARE = ["#90a4ae", "#8d6e63", "#4db6ac", "#f06292", "#7986cb"];
-const PLAYER = ["#d32f2f", "#1565c0", "#2e7d32", "#f9a825"]; // red, blue, green, yellow (engine names)
+const PLAYER = ["#d55e00", "#1f4e9c", "#009e73", "#f0e442"]; // red, blue, green, yellow (engine names), Okabe–Ito shades: apart for colour-blind players
 const R = 20; // hex radius
 const W = (Math.sqrt(3) / 2) * R; // half the width of a hex: one doubled column
 const BONUS = [3, 3, 2, 2, 1]; // ATH-T6
@@ -301,7 +301,7 @@ export function createBoard(container, helpers) {
         const row = Math.floor(i / 3);
         const x = cx + (i % 3 - (cols - 1) / 2) * 0.62 * r;
         const y = cy + (row - (Math.ceil(n / 3) - 1) / 2) * 0.62 * r;
-        g.append(svg("circle", { cx: x, cy: y, r: 0.34 * r, fill: PLAYER[p % 4], stroke: "#fff", "stroke-width": 1.6, "data-monk": p }));
+        g.append(svg("circle", { cx: x, cy: y, r: 0.34 * r, fill: PLAYER[p % 4], stroke: "#222", "stroke-width": 1.4, "data-monk": p }));
       });
     }
 
