@@ -11,15 +11,17 @@ import contextlib
 import importlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from palaestra import __version__
@@ -28,6 +30,7 @@ from palaestra.core.game import Game
 from palaestra.core.registry import game_class, game_names, load_game
 from palaestra.i18n import LANGUAGES
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders
+from palaestra.server.api.guards import Guards, RateLimited, limit
 from palaestra.server.api.models import CreateGame, JoinSeat, Resign, SubmitAction, Undo
 from palaestra.server.db import StorageError, Store, default_database_url
 from palaestra.server.hub import ApiError, Hub
@@ -145,6 +148,7 @@ def create_app(
     """The app on a database (default: SQLite in the user's data directory)."""
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
+    guards = Guards(config)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -153,6 +157,7 @@ def create_app(
         await asyncio.to_thread(store.migrate)
         hub = Hub(store, ai_delay=ai_delay)
         app.state.hub = hub
+        hub.on_action = guards.actions.inc
         await hub.start()
         try:
             yield
@@ -166,6 +171,7 @@ def create_app(
         description="Play Athos, Archimedes and Agamemnon: games, seats, actions, records, live updates.",
         lifespan=lifespan,
     )
+    app.state.guards = guards
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -174,7 +180,28 @@ def create_app(
     # --- errors ------------------------------------------------------------------------------
     @app.exception_handler(ApiError)
     async def api_error(request: Request, err: ApiError) -> JSONResponse:
-        return _error(err.status, err.code, err.message)
+        response = _error(err.status, err.code, err.message)
+        if isinstance(err, RateLimited):
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
+
+    @app.middleware("http")
+    async def measure(request: Request, call_next: Any) -> Response:
+        start = time.perf_counter()
+        response: Response = await call_next(request)
+        route = request.scope.get("route")
+        template = getattr(route, "path", "other") if route is not None else "other"
+        guards.latency.labels(request.method, template, str(response.status_code)).observe(
+            time.perf_counter() - start
+        )
+        return response
+
+    @app.get("/metrics", summary="Prometheus metrics", response_class=PlainTextResponse)
+    async def metrics(request: Request) -> Response:
+        hub = hub_of(request)
+        guards.loaded.set(len(hub.sessions))
+        guards.active.set(sum(1 for s in hub.sessions.values() if s.status == "active"))
+        return Response(generate_latest(guards.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.exception_handler(StorageError)
     async def storage_error(request: Request, err: StorageError) -> JSONResponse:
@@ -234,7 +261,7 @@ def create_app(
     ) -> list[dict[str, Any]]:
         return await hub_of(request).list_games(limit)
 
-    @app.post("/api/games", status_code=201, summary="Create a game")
+    @app.post("/api/games", status_code=201, summary="Create a game", dependencies=[Depends(limit("create"))])
     async def create_game(request: Request, body: CreateGame) -> dict[str, Any]:
         hub = hub_of(request)
         session, created = await hub.create(
@@ -302,7 +329,11 @@ def create_app(
         await hub_of(request).reinvite(game_id, x_creator_token, seat, new=False)
         return {"seat": seat, "invite": None}
 
-    @app.post("/api/games/{game_id}/actions", summary="Play an action for a seat")
+    @app.post(
+        "/api/games/{game_id}/actions",
+        summary="Play an action for a seat",
+        dependencies=[Depends(limit("actions"))],
+    )
     async def act(request: Request, game_id: str, body: SubmitAction) -> dict[str, Any]:
         session = await hub_of(request).act(game_id, body.token, body.ply, body.action, body.move)
         return session.view()
@@ -311,13 +342,18 @@ def create_app(
     async def resign(request: Request, game_id: str, body: Resign) -> dict[str, Any]:
         return (await hub_of(request).resign(game_id, body.token)).view()
 
-    @app.post("/api/games/{game_id}/undo", summary="Take back your own last action of this turn")
+    @app.post(
+        "/api/games/{game_id}/undo",
+        summary="Take back your own last action of this turn",
+        dependencies=[Depends(limit("actions"))],
+    )
     async def undo(request: Request, game_id: str, body: Undo) -> dict[str, Any]:
         return (await hub_of(request).undo(game_id, body.token, body.ply)).view()
 
     @app.get(
         "/api/games/{game_id}/analysis",
         summary="The AI's view of a move of a finished game (strong agent, small budget)",
+        dependencies=[Depends(limit("analysis"))],
     )
     async def analysis(
         request: Request,
@@ -355,7 +391,11 @@ def create_app(
 
         return await asyncio.to_thread(build)
 
-    @app.get("/api/games/{game_id}/hint", summary="The strong agent's top moves for the seat to move")
+    @app.get(
+        "/api/games/{game_id}/hint",
+        summary="The strong agent's top moves for the seat to move",
+        dependencies=[Depends(limit("hints"))],
+    )
     async def hint(
         request: Request,
         game_id: str,
@@ -370,6 +410,16 @@ def create_app(
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         hub = hub_of(websocket)
+        if not guards.open_socket(websocket):
+            await websocket.accept()
+            await websocket.close(code=1013, reason="too many websockets; try again later")
+            return
+        try:
+            await serve_socket(websocket, hub, game_id)
+        finally:
+            guards.close_socket(websocket)
+
+    async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
         try:
             session = await hub.get(game_id)
         except ApiError as err:

@@ -382,6 +382,8 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self.levels = available_levels()
         self._closing = False
+        #: called after every applied action (the app counts them for /metrics)
+        self.on_action: Callable[[], None] = lambda: None
         #: waits between tries of a server move that could not be stored (the last one repeats)
         self.retry_delays: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
@@ -848,6 +850,7 @@ class Hub:
         record.apply(state, action)  # ends the record when the game is over or its result settled
         status = "finished" if record.over else "active"
         await self._write(session, state, record, status)
+        self.on_action()
         session.undo_stack.append((before, action))
         del session.undo_stack[:-UNDO_DEPTH]
 

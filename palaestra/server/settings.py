@@ -16,6 +16,14 @@ class Settings:
     #: PostgreSQL connection pool: steady connections and extra ones at peaks
     db_pool_size: int = 10
     db_max_overflow: int = 10
+    #: per-client rate limits ("N/second|minute|hour", the ``limits`` library's notation)
+    rate_create: str = "30/minute"
+    rate_actions: str = "600/minute"
+    rate_hints: str = "30/minute"
+    rate_analysis: str = "60/minute"
+    #: websockets per client and in all
+    ws_per_client: int = 32
+    ws_total: int = 2000
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

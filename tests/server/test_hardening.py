@@ -362,3 +362,59 @@ def test_finding10_a_binary_websocket_frame_gets_a_close_frame(client: TestClien
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1003
+
+
+# --- finding 3: limits ----------------------------------------------------------------------------
+@pytest.fixture
+def strict(db_url: str) -> Iterator[TestClient]:
+    from palaestra.server.settings import Settings
+
+    settings = Settings(rate_create="3/minute", rate_hints="2/minute", ws_per_client=2, ws_total=3)
+    with TestClient(create_app(db_url, ai_delay=0.0, settings=settings)) as c:
+        yield c
+
+
+def test_finding3_rate_limits_per_client(strict: TestClient) -> None:
+    games = [create(strict) for _ in range(3)]
+    r = strict.post("/api/games", json={"game": "nim", "seats": HUMANS})
+    assert_error(r, 429, "rate_limited")
+    assert int(r.headers["retry-after"]) >= 1
+    gid, token = games[0]["id"], games[0]["seats"][0]["token"]
+    for _ in range(2):
+        assert strict.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": token}).status_code == 200
+    assert_error(strict.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": token}), 429, "rate_limited")
+    # other requests are not limited by these
+    assert play(strict, gid, token, 0, move="take 1").status_code == 200
+    assert "palaestra_rate_limited_total" in strict.get("/metrics").text
+
+
+def test_finding3_websockets_are_capped_per_client(strict: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    gid = create(strict)["id"]
+    with (
+        strict.websocket_connect(f"/api/games/{gid}/ws") as a,
+        strict.websocket_connect(f"/api/games/{gid}/ws") as b,
+    ):
+        assert a.receive_json()["type"] == b.receive_json()["type"] == "state"
+        with (
+            strict.websocket_connect(f"/api/games/{gid}/ws") as c,
+            pytest.raises(WebSocketDisconnect) as closed,
+        ):
+            c.receive_json()
+        assert closed.value.code == 1013
+    # closed sockets free their places
+    with strict.websocket_connect(f"/api/games/{gid}/ws") as d:
+        assert d.receive_json()["type"] == "state"
+
+
+def test_finding10_prometheus_metrics(client: TestClient) -> None:
+    created = create(client)
+    play(client, created["id"], created["seats"][0]["token"], 0, move="take 1")
+    text = client.get("/metrics").text
+    assert (
+        'palaestra_request_seconds_count{method="POST",route="/api/games/{game_id}/actions",status="200"} 1.0'
+        in text
+    )
+    assert "palaestra_actions_total 1.0" in text
+    assert "palaestra_games_loaded 1.0" in text and "palaestra_websockets" in text

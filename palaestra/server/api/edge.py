@@ -49,17 +49,30 @@ class BodyLimit:
             await _reject(send, self.max_bytes)
             return
         received = 0
+        over = False
 
         async def limited() -> Message:
-            nonlocal received
+            nonlocal received, over
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
+                    over = True  # stop reading; whatever the app answers becomes the 413
                     raise HTTPException(413, f"the request body is larger than {self.max_bytes} bytes")
             return message
 
-        await self.app(scope, limited, send)
+        replaced = False
+
+        async def answer(message: Message) -> None:
+            nonlocal replaced
+            if over:
+                if not replaced:
+                    replaced = True
+                    await _reject(send, self.max_bytes)
+                return
+            await send(message)
+
+        await self.app(scope, limited, answer)
 
 
 async def _reject(send: Send, max_bytes: int) -> None:

@@ -1,0 +1,106 @@
+"""Per-client limits and metrics at the edge (issue 17: "Limits, all configurable"; operations).
+
+- Rate limits use the ``limits`` library (a well-kept, storage-agnostic implementation of moving
+  windows, the engine under slowapi; its Redis storage is a one-line change for several
+  processes, issue 18). A client is its IP address as the ASGI server sees it (behind a proxy, run
+  uvicorn with ``--proxy-headers``). Over the limit: 429 ``rate_limited`` with ``Retry-After``.
+- Websockets: at most ``ws_per_client`` per client and ``ws_total`` in all; one more is closed at
+  once with code 1013 ("try again later").
+- Metrics use ``prometheus-client`` (the reference Python client): one registry per app.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter as Tally
+from typing import Any
+
+from fastapi import Request
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from starlette.websockets import WebSocket
+
+from palaestra.server.hub import ApiError
+from palaestra.server.settings import Settings
+
+
+class RateLimited(ApiError):
+    def __init__(self, what: str, retry_after: int) -> None:
+        super().__init__(
+            429, "rate_limited", f"too many {what} from this client; try again in {retry_after} s"
+        )
+        self.retry_after = retry_after
+
+
+def client_of(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+class Guards:
+    """The limits and metrics of one app."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.rates = {
+            "create": parse(settings.rate_create),
+            "actions": parse(settings.rate_actions),
+            "hints": parse(settings.rate_hints),
+            "analysis": parse(settings.rate_analysis),
+        }
+        self.sockets: Tally[str] = Tally()
+        self.registry = CollectorRegistry()
+        self.latency = Histogram(
+            "palaestra_request_seconds",
+            "HTTP request latency",
+            ["method", "route", "status"],
+            registry=self.registry,
+        )
+        self.actions = Counter(
+            "palaestra_actions", "actions applied (players, AI, chance)", registry=self.registry
+        )
+        self.loaded = Gauge("palaestra_games_loaded", "games held in memory", registry=self.registry)
+        self.active = Gauge(
+            "palaestra_games_active", "loaded games still being played", registry=self.registry
+        )
+        self.websockets = Gauge("palaestra_websockets", "open websockets", registry=self.registry)
+        self.rejected = Counter(
+            "palaestra_rate_limited", "requests refused by a rate limit", ["what"], registry=self.registry
+        )
+
+    def hit(self, what: str, request: Request) -> None:
+        """Count one request of kind ``what``; raise 429 over the client's limit."""
+        item = self.rates[what]
+        key = client_of(request)
+        if not self.limiter.hit(item, what, key):
+            self.rejected.labels(what).inc()
+            reset, _ = self.limiter.get_window_stats(item, what, key)
+            raise RateLimited(what, max(1, int(reset - time.time()) + 1))
+
+    def open_socket(self, websocket: WebSocket) -> bool:
+        key = client_of(websocket)
+        total = sum(self.sockets.values())
+        if self.sockets[key] >= self.settings.ws_per_client or total >= self.settings.ws_total:
+            return False
+        self.sockets[key] += 1
+        self.websockets.set(total + 1)
+        return True
+
+    def close_socket(self, websocket: WebSocket) -> None:
+        key = client_of(websocket)
+        self.sockets[key] -= 1
+        if self.sockets[key] <= 0:
+            del self.sockets[key]
+        self.websockets.set(sum(self.sockets.values()))
+
+
+def limit(what: str) -> Any:
+    """A FastAPI dependency applying the rate limit ``what``."""
+
+    def dependency(request: Request) -> None:
+        guards: Guards = request.app.state.guards
+        guards.hit(what, request)
+
+    return dependency
