@@ -158,6 +158,7 @@ def create_app(
         hub = Hub(store, ai_delay=ai_delay)
         app.state.hub = hub
         hub.on_action = guards.actions.inc
+        hub.idle_seconds = config.idle_evict_seconds
         await hub.start()
         try:
             yield

@@ -24,6 +24,7 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -205,6 +206,8 @@ class Session:
     created_at: datetime
     updated_at: datetime
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: when this process last used the game (time.monotonic), for eviction
+    touched: float = field(default_factory=time.monotonic)
     subscribers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
     runner: asyncio.Task[None] | None = None
@@ -382,6 +385,10 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self.levels = available_levels()
         self._closing = False
+        #: games untouched this long (seconds) and not watched are dropped from memory
+        self.idle_seconds = 300.0
+        self.evict_every = 30.0
+        self._sweeper: asyncio.Task[None] | None = None
         #: called after every applied action (the app counts them for /metrics)
         self.on_action: Callable[[], None] = lambda: None
         #: waits between tries of a server move that could not be stored (the last one repeats)
@@ -389,7 +396,9 @@ class Hub:
 
     # --- start and stop ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every unfinished game (its AI or chance moves continue at once)."""
+        """Resume unfinished games whose next move is the server's (AI or chance): each active
+        game is looked at once and kept in memory only if it has such a move to play; the others
+        are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
                 session = await self.get(game_id)
@@ -397,9 +406,40 @@ class Hub:
                 log.error("cannot resume game %s: %s", game_id, err.message)
                 continue
             self._kick(session)
+            if not session.waiting_for_server():
+                self._evict(session)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    def _idle(self, session: Session, now: float) -> bool:
+        return (
+            not session.subscribers
+            and not session.lock.locked()
+            and (session.runner is None or session.runner.done())
+            and now - session.touched >= self.idle_seconds
+        )
+
+    def _evict(self, session: Session) -> None:
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+
+    def evict_idle(self) -> int:
+        """Drop the games nobody watched or changed for ``idle_seconds`` (memory stays bounded:
+        they are loaded again from the database on the next request). Returns how many."""
+        now = time.monotonic()
+        idle = [s for s in self.sessions.values() if self._idle(s, now)]
+        for session in idle:
+            self._evict(session)
+        return len(idle)
+
+    async def _sweep(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.evict_every)
+            self.evict_idle()
 
     async def stop(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         runners = [s.runner for s in self.sessions.values() if s.runner is not None]
         for task in runners:
             task.cancel()
@@ -414,6 +454,7 @@ class Hub:
     async def get(self, game_id: str) -> Session:
         session = self.sessions.get(game_id)
         if session is not None:
+            session.touched = time.monotonic()
             return session
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(404, "game_not_found", "there is no game with this id")

@@ -24,6 +24,8 @@ class Settings:
     #: websockets per client and in all
     ws_per_client: int = 32
     ws_total: int = 2000
+    #: games untouched this long (seconds) and not watched are dropped from memory (kept stored)
+    idle_evict_seconds: float = 300.0
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

@@ -418,3 +418,29 @@ def test_finding10_prometheus_metrics(client: TestClient) -> None:
     )
     assert "palaestra_actions_total 1.0" in text
     assert "palaestra_games_loaded 1.0" in text and "palaestra_websockets" in text
+
+
+# --- finding 7: memory bounded ----------------------------------------------------------------------
+def test_finding7_idle_games_are_evicted_and_loaded_again_on_demand(db_url: str) -> None:
+    from palaestra.server.settings import Settings
+
+    with TestClient(create_app(db_url, ai_delay=0.0, settings=Settings(idle_evict_seconds=0.0))) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        created = create(c)
+        gid, t0 = created["id"], created["seats"][0]["token"]
+        assert play(c, gid, t0, 0, move="take 1").status_code == 200
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.receive_json()
+            assert hub.evict_idle() == 0  # watched: kept
+        assert hub.evict_idle() == 1 and gid not in hub.sessions
+        view = c.get(f"/api/games/{gid}").json()
+        assert view["ply"] == 1 and gid in hub.sessions
+        assert play(c, gid, created["seats"][1]["token"], 1, move="take 1").status_code == 200
+
+
+def test_finding7_start_up_keeps_only_games_waiting_for_the_server(db_url: str) -> None:
+    with TestClient(create_app(db_url, ai_delay=0.0)) as c:
+        idle = create(c)["id"]
+    with TestClient(create_app(db_url, ai_delay=0.0)) as c:
+        assert idle not in c.app.state.hub.sessions  # type: ignore[attr-defined]
+        assert c.get(f"/api/games/{idle}").json()["ply"] == 0
