@@ -85,6 +85,9 @@ def dense_position(game: AthosGame, rng: random.Random, phase: str) -> dict[str,
         "phase": phase,
         "points": 4 if phase == "move" else 0,
     }
+    if arrivals.count(0) == 3 and phase != "move":
+        # seat 0 (to move) finished and its movement is over: the points it kept (ATH-E2)
+        doc["unused"] = [0] + [None] * (n - 1)
     return doc
 
 

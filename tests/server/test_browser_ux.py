@@ -228,6 +228,17 @@ def test_athos_monk_walks_on_and_the_last_turns_are_shown(
     assert len(fields) == len([m for m in ai_moves if m.startswith(("place", "flip", "stone", "relocate"))])
     listed = page.locator('#athos-last-turns [data-player="1"]').inner_text()
     assert all(m in listed for m in ai_moves)
+    # step by step on request: one move of the turn at a time
+    page.click('#athos-last-turns [data-player="1"] .step')
+    first_shown = page.locator(
+        '#board [data-last-turn="1"] [data-last-step], #board [data-last-turn="1"] [data-last-field]'
+    )
+    assert first_shown.count() == (1 if ai_moves[0] != "end-move" else 0)
+    assert ai_moves[0] in page.locator('#athos-last-turns [data-player="1"] .step-at').inner_text()
+    page.click('#athos-last-turns [data-player="1"] .step-next')
+    assert ai_moves[1] in page.locator('#athos-last-turns [data-player="1"] .step-at').inner_text()
+    page.click('#athos-last-turns [data-player="1"] .step-all')
+    assert layer.locator("[data-last-step], [data-last-field]").count() == len(steps) + len(fields)
     page.uncheck("#athos-show-last")
     assert page.locator('#board [data-last-turn="1"]').count() == 0
     shot(page, f"athos-last-turn-{viewport}")

@@ -90,6 +90,7 @@ export function createBoard(container, helpers) {
   let last = null;
   let follow = null; // the field a monk just stepped to: it stays selected (finding 7)
   let showLast = true; // mark the other players' last turns
+  let stepping = null; // {player, k}: one player's last turn shown up to its move k (on request)
 
   function update(view, ctx) {
     last = [view, ctx];
@@ -97,7 +98,7 @@ export function createBoard(container, helpers) {
     if (!data) { root.replaceChildren(); bar.textContent = t("(no board data)"); return; }
     const pos = view.state.position;
     const version = `${view.id}:${view.version}:${view.ply}`;
-    if (version !== seenVersion) { seenVersion = version; from = null; confirming = false; if (mode === "flip" || mode === "open") mode = null; }
+    if (version !== seenVersion) { seenVersion = version; from = null; confirming = false; stepping = null; if (mode === "flip" || mode === "open") mode = null; }
     // the monk that just stepped stays selected once the board is ours again after that one step
     // (a live update may come first, while the move is still on its way: not interactive yet)
     if (follow && view.ply !== follow.ply) follow = null;
@@ -237,7 +238,9 @@ export function createBoard(container, helpers) {
     const turns = helpers.lastTurns(view.moves);
     const shownTurns = Object.entries(turns).filter(([p]) => Number(p) !== me || view.status === "finished");
     if (showLast) {
-      for (const [p, moves] of shownTurns) {
+      for (const [p, allMoves] of shownTurns) {
+        if (stepping && stepping.player !== p) continue;
+        const moves = stepping ? allMoves.slice(0, stepping.k + 1) : allMoves;
         const colour = PLAYER[Number(p) % 4];
         const layer = svg("g", { "data-last-turn": p, "pointer-events": "none" });
         for (const mv of moves) {
@@ -399,7 +402,21 @@ export function createBoard(container, helpers) {
         el("label", {}, toggle, " " + t("Show the last turns on the board")),
         shownTurns.map(([p, moves]) => el("div", { "data-player": p },
           el("span", { class: "swatch", style: `display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;background:${PLAYER[Number(p) % 4]}` }),
-          `${view.seats[p] ? pn(view.seats[p].player_name) : p}: ${moves.join(", ")}`))));
+          `${view.seats[p] ? pn(view.seats[p].player_name) : p}: ${moves.join(", ")} `,
+          stepper(p, moves)))));
+    }
+
+    // the last turn step by step: ◀ ▶ walk through its moves on the board, "all" shows them all
+    function stepper(p, moves) {
+      const go = (k) => { stepping = k === null ? null : { player: p, k: Math.max(0, Math.min(moves.length - 1, k)) }; showLast = true; rerender(); };
+      if (!stepping || stepping.player !== p) {
+        return el("button", { type: "button", class: "secondary small step", onclick: () => go(0) }, t("step by step"));
+      }
+      return el("span", { class: "stepper" },
+        el("button", { type: "button", class: "secondary small step-prev", "aria-label": t("previous move"), onclick: () => go(stepping.k - 1) }, "◀"),
+        el("span", { class: "step-at", text: ` ${t("move {n} / {total}", { n: stepping.k + 1, total: moves.length })}: ${moves[stepping.k]} ` }),
+        el("button", { type: "button", class: "secondary small step-next", "aria-label": t("next move"), onclick: () => go(stepping.k + 1) }, "▶"),
+        el("button", { type: "button", class: "secondary small step-all", onclick: () => go(null) }, t("all")));
     }
 
     function rerender() { if (last) update(last[0], last[1]); }
