@@ -32,6 +32,7 @@ from palaestra.i18n import LANGUAGES
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders
 from palaestra.server.api.guards import Guards, RateLimited, limit
 from palaestra.server.api.models import CreateGame, JoinSeat, Resign, SubmitAction, Undo
+from palaestra.server.broker import make_broker
 from palaestra.server.db import StorageError, Store, default_database_url
 from palaestra.server.hub import ApiError, Hub
 from palaestra.server.rules_pages import router as rules_router
@@ -143,9 +144,15 @@ def games_meta() -> list[dict[str, Any]]:
 
 # --- the app -------------------------------------------------------------------------------------
 def create_app(
-    database_url: str | None = None, *, ai_delay: float = 0.4, settings: Settings | None = None
+    database_url: str | None = None,
+    *,
+    ai_delay: float = 0.4,
+    settings: Settings | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
-    """The app on a database (default: SQLite in the user's data directory)."""
+    """The app on a database (default: SQLite in the user's data directory). With ``redis_url``
+    it is one of many processes on one database (docs/deploy.md): changes are announced over Redis
+    and the server's moves are jobs for ``palaestra worker`` processes."""
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
     guards = Guards(config)
@@ -155,7 +162,13 @@ def create_app(
         store = Store(url, pool_size=config.db_pool_size, max_overflow=config.db_max_overflow)
         app.state.store = store
         await asyncio.to_thread(store.migrate)
-        hub = Hub(store, ai_delay=ai_delay)
+        queue = None
+        if redis_url:
+            from palaestra.server.worker import ArqQueue
+
+            queue = ArqQueue(redis_url)
+            await queue.start()
+        hub = Hub(store, ai_delay=ai_delay, broker=make_broker(redis_url), queue=queue)
         app.state.hub = hub
         hub.on_action = guards.actions.inc
         hub.idle_seconds = config.idle_evict_seconds
@@ -164,6 +177,8 @@ def create_app(
             yield
         finally:
             await hub.stop()
+            if queue is not None:
+                await queue.stop()
             store.close()
 
     app = FastAPI(
@@ -429,7 +444,8 @@ def create_app(
             await websocket.close(code=4404)
             return
         await websocket.accept()
-        queue = hub.subscribe(session)
+        queue = await hub.watch(session)
+        await hub.get(game_id)  # changed elsewhere before we listened? (then reloaded in place)
         await websocket.send_json({"type": "state", "game": session.view()})
 
         async def send() -> None:
@@ -475,7 +491,7 @@ def create_app(
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
                     await task
-            hub.unsubscribe(session, queue)
+            await hub.unwatch(session, queue)
 
     # --- the browser UI ----------------------------------------------------------------------
     @app.get("/games/{name}/web/{path:path}", include_in_schema=False)

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
@@ -37,6 +37,7 @@ from palaestra.core.game import CHANCE, Game, State, returns_from_ranks
 from palaestra.core.record import Record, now
 from palaestra.core.registry import game_class, load_game
 from palaestra.server import fairness
+from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, StoredGame, VersionConflict
 from palaestra.server.webhooks import can_undo, web_data, web_module
 
@@ -223,6 +224,21 @@ class Session:
     #: the chance secret (None: a game from before issue 17, drawing from its seed)
     secret: str | None = None
 
+    def adopt(self, row: Session) -> None:
+        """Take over what ``row`` (the same game, just loaded from the database) holds: another
+        process changed the game. Subscribers, lock and agents stay."""
+        self.seats = row.seats
+        self.state = row.state
+        self.record = row.record
+        self.status = row.status
+        self.updated_at = row.updated_at
+        self.version = row.version
+        self.undo_stack = row.undo_stack
+        self.public = row.public
+        self.hints = row.hints
+        self.secret = row.secret
+        self.analyses.clear()
+
     @property
     def seed_chosen(self) -> bool:
         return self.secret is None or self.secret.startswith("seed:")
@@ -368,8 +384,21 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+class MoveQueue(Protocol):
+    """Where the server's moves are played when not in this process: ``submit`` asks for the next
+    chance or AI move of a game at ``version`` (palaestra/server/worker.py: an arq job)."""
+
+    async def submit(self, game_id: str, version: int) -> bool: ...
+
+
 class Hub:
-    """All sessions of one server, backed by a :class:`Store`."""
+    """All sessions of one server, backed by a :class:`Store`.
+
+    With a shared ``broker`` (Redis, docs/deploy.md) other processes change the same games: every
+    request checks the row's version first and reloads a game that moved on, every change is
+    announced to the other processes, and a notice from them reloads the game and pushes it to the
+    websockets held here. With a ``queue`` the server's own moves (AI searches, chance draws) are
+    jobs for ``palaestra worker`` processes, never played in this one."""
 
     def __init__(
         self,
@@ -377,8 +406,13 @@ class Hub:
         *,
         ai_delay: float = 0.4,
         agent_factory: Callable[[str, int | None], Agent] = make_agent,
+        broker: Broker | None = None,
+        queue: MoveQueue | None = None,
     ) -> None:
         self.store = store
+        self.broker = broker or Broker()
+        self.queue = queue
+        self._background: set[asyncio.Task[Any]] = set()
         self.ai_delay = ai_delay
         self.agent_factory = agent_factory
         self.sessions: dict[str, Session] = {}
@@ -399,6 +433,7 @@ class Hub:
         """Resume unfinished games whose next move is the server's (AI or chance): each active
         game is looked at once and kept in memory only if it has such a move to play; the others
         are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
+        await self.broker.start(self._on_notice)
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
                 session = await self.get(game_id)
@@ -449,12 +484,20 @@ class Hub:
         for session in self.sessions.values():
             for queue in list(session.subscribers):
                 queue.put_nowait({"type": "closing"})
+        for task in list(self._background):
+            task.cancel()
+        await self.broker.stop()
 
     # --- loading ----------------------------------------------------------------------------
     async def get(self, game_id: str) -> Session:
         session = self.sessions.get(game_id)
         if session is not None:
             session.touched = time.monotonic()
+            if self.broker.shared:  # another process may have changed it: one indexed read
+                stored_version = await asyncio.to_thread(self.store.version, game_id)
+                if stored_version != session.version:
+                    async with session.lock:
+                        await self._reload(session)
             return session
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(404, "game_not_found", "there is no game with this id")
@@ -640,6 +683,21 @@ class Hub:
         if (action is None) == (move is None):
             raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
         session = await self.get(game_id)
+        try:
+            await self._act(session, token, ply, action, move)
+        except ApiError as err:
+            if err.code != "conflict":
+                raise
+            # another process changed the game since we read it: we reloaded it, so judge the
+            # action again on the current state (it may still be right, or now stale)
+            await self._act(session, token, ply, action, move)
+        await self._broadcast(session)
+        self._kick(session)
+        return session
+
+    async def _act(
+        self, session: Session, token: str, ply: int, action: int | None, move: str | None
+    ) -> None:
         async with session.lock:
             seat = session.seat_of(token)
             if seat is None:
@@ -672,9 +730,6 @@ class Hub:
             if not state.is_legal(action):
                 raise ApiError(422, "illegal_action", state.explain_illegal(action))
             await self._apply(session, action)
-        await self._broadcast(session)
-        self._kick(session)
-        return session
 
     async def resign(self, game_id: str, token: str) -> Session:
         """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
@@ -801,6 +856,9 @@ class Hub:
     def _kick(self, session: Session) -> None:
         if self._closing or not session.waiting_for_server():
             return
+        if self.queue is not None:  # a job for a worker process (its retries make it safe)
+            self._in_background(self._submit(session.id, session.version))
+            return
         if session.runner is not None and not session.runner.done():
             return
         session.runner = asyncio.get_running_loop().create_task(self._run_server_moves(session))
@@ -809,23 +867,40 @@ class Hub:
         """Play chance and AI moves until a human is to move or the game ends."""
         try:
             while session.waiting_for_server():
-                ply = session.ply
-                player = session.state.current_player
-                if player == CHANCE:
-                    action = session.state.sample_chance(session.chance_rng(ply))
-                else:
-                    agent = self._agent(session, player)
-                    snapshot = session.state.clone()
-                    action, _ = await asyncio.gather(
-                        asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
-                    )
-                if not await self._store_server_move(session, ply, action):
+                if not await self.server_move(session):
                     return  # another process moved this game on: whoever loads it continues it
                 await self._broadcast(session)
         except asyncio.CancelledError:
             raise
         except Exception:  # an engine or agent bug must not kill the server
             log.exception("server moves of game %s stopped", session.id)
+
+    async def server_move(self, session: Session) -> bool:
+        """Draw the chance outcome or search the AI's move, and store it (not pushed yet). False
+        if the row moved on without us (the session then holds the current row)."""
+        ply = session.ply
+        player = session.state.current_player
+        if player == CHANCE:
+            action = session.state.sample_chance(session.chance_rng(ply))
+        else:
+            agent = self._agent(session, player)
+            snapshot = session.state.clone()
+            action, _ = await asyncio.gather(
+                asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
+            )
+        return await self._store_server_move(session, ply, action)
+
+    async def _submit(self, game_id: str, version: int) -> None:
+        assert self.queue is not None
+        try:
+            await self.queue.submit(game_id, version)
+        except Exception:  # Redis down: the workers' sweep finds the game (docs/deploy.md)
+            log.exception("game %s: the server move could not be queued", game_id)
+
+    def _in_background(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _store_server_move(self, session: Session, ply: int, action: int) -> bool:
         """Apply and store an AI or chance move; a failed write (database down, disk full) is
@@ -895,12 +970,26 @@ class Hub:
         session.undo_stack.append((before, action))
         del session.undo_stack[:-UNDO_DEPTH]
 
-    def _lost_race(self, session: Session) -> ApiError:
+    async def _lost_race(self, session: Session) -> ApiError:
         """The row moved on without this process (another process, or a write we thought failed):
-        forget the cached session, so the next request loads the row, the single arbiter."""
-        if self.sessions.get(session.id) is session:
-            del self.sessions[session.id]
+        take the row, the single arbiter, as it is now (lock held), and push it here."""
+        try:
+            changed = await self._reload(session)
+        except (StorageError, ApiError):
+            changed = False
+            if self.sessions.get(session.id) is session:  # the next request loads the row
+                del self.sessions[session.id]
+        if changed:
+            self._in_background(self._push(session))
         return ApiError(409, "conflict", "the game was changed by another request; reload it and try again")
+
+    async def _reload(self, session: Session) -> bool:
+        """Bring a loaded game up to its row (lock held); True if the row had moved on."""
+        stored = await asyncio.to_thread(self.store.get, session.id)
+        if stored is None or stored.version == session.version:
+            return False
+        session.adopt(await asyncio.to_thread(_session_from_stored, stored))
+        return True
 
     async def _write(self, session: Session, state: State, record: Record, status: str) -> None:
         """Store first (version-guarded), then change memory. A database failure raises
@@ -917,7 +1006,7 @@ class Hub:
                 snapshot=state.to_json(),
             )
         except VersionConflict:
-            raise self._lost_race(session) from None
+            raise await self._lost_race(session) from None
         session.state = state
         session.record = record
         session.status = status
@@ -934,7 +1023,7 @@ class Hub:
                 version=session.version + 1,
             )
         except VersionConflict:
-            raise self._lost_race(session) from None
+            raise await self._lost_race(session) from None
         session.seats = seats
         session.updated_at = datetime.now(UTC)
         session.version += 1
@@ -948,12 +1037,48 @@ class Hub:
     def unsubscribe(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
         session.subscribers.discard(queue)
 
+    async def watch(self, session: Session) -> asyncio.Queue[dict[str, Any]]:
+        """Subscribe to a game's changes, those of other processes included (a shared broker hears
+        of them before this returns, so the state sent next is never older than a push)."""
+        await self.broker.watch(session.id)
+        return self.subscribe(session)
+
+    async def unwatch(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self.unsubscribe(session, queue)
+        await self.broker.unwatch(session.id)
+
     async def _broadcast(self, session: Session) -> None:
+        """Push a change made here to this process's websockets, and tell the other processes."""
+        await self._push(session)
+        if self.broker.shared:
+            try:
+                await self.broker.publish(session.id, session.version)
+            except Exception:  # stored already: the others see it on their next read
+                log.exception("game %s: the change could not be announced", session.id)
+
+    async def _push(self, session: Session) -> None:
         if not session.subscribers:
             return
         message = {"type": "state", "game": session.view()}
         for queue in list(session.subscribers):
             queue.put_nowait(message)
+
+    def _on_notice(self, game_id: str, version: int | None) -> None:
+        """Another process changed ``game_id`` (to ``version``; None: perhaps): reload and push."""
+        session = self.sessions.get(game_id)
+        if session is None or (version is not None and version <= session.version):
+            return
+        self._in_background(self._follow(session))
+
+    async def _follow(self, session: Session) -> None:
+        try:
+            async with session.lock:
+                changed = await self._reload(session)
+        except (StorageError, ApiError) as err:
+            log.warning("game %s changed elsewhere but cannot be reloaded: %s", session.id, err)
+            return
+        if changed:
+            await self._push(session)
 
     # --- listing ----------------------------------------------------------------------------
     async def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
