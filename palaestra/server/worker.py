@@ -31,7 +31,8 @@ from typing import Any
 
 from palaestra.server.broker import Broker, RedisBroker
 from palaestra.server.db import StorageError, Store
-from palaestra.server.hub import ApiError, Hub
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.hub import Hub
 
 log = logging.getLogger("palaestra.server.worker")
 
@@ -105,9 +106,9 @@ class Runtime:
             return f"not played: {err.message}"
         if not session.waiting_for_server():
             return "not the server's turn"
-        if await hub.server_move(session):
+        if await hub.moves.play_one(session):
             self.moves += 1
-            await hub._broadcast(session)  # announce it: the web processes push it
+            await hub.sessions.broadcast(session)  # announce it: the web processes push it
         if session.waiting_for_server():
             await self.queue.submit(game_id, session.version)
         return f"at version {session.version}"
@@ -127,7 +128,7 @@ class Runtime:
                 waiting += 1
                 await self.queue.submit(game_id, session.version)
             elif not session.subscribers:
-                hub._evict(session)
+                hub.sessions.evict(session)
         hub.evict_idle()
         return waiting
 
@@ -174,7 +175,7 @@ def make_worker(
                 await task
         runtime: Runtime | None = ctx.get("palaestra")
         if runtime is not None:
-            await runtime.hub.broker.stop()
+            await runtime.hub.sessions.broker.stop()
             runtime.hub.store.close()
 
     return Worker(

@@ -12,6 +12,7 @@ from typing import Any
 
 from palaestra.core.errors import IllegalActionError, NotationError, PositionError
 from palaestra.core.game import CHANCE, TERMINAL, Game, Option, State
+from palaestra.core.info import GameInfo
 
 
 class NimGame(Game):
@@ -83,10 +84,10 @@ class NimState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(0, 0.5), (1, 0.5)] if self.is_chance_node() else []
 
-    def explain_illegal(self, action: object) -> str:
-        if isinstance(action, int) and action in (1, 2) and action > self.pile:
+    def problem(self, action: int) -> str | None:
+        if not self.is_terminal() and action in (1, 2) and action > self.pile:
             return f"only {self.pile} stone{'s' if self.pile != 1 else ''} left"
-        return super().explain_illegal(action)
+        return super().problem(action)
 
     def _apply(self, action: int) -> None:
         if self.to_move == CHANCE:
@@ -131,3 +132,9 @@ class NimState(State):
 
     def to_position(self) -> dict[str, Any]:
         return {"game": "nim", "pile": self.pile, "to_move": self.to_move}
+
+
+#: what the test game declares: 2 players; the observation is the pile (up to 50 stones)
+INFO = GameInfo(
+    "nim", "Nim", NimGame, player_counts=(2,), players_option="players", observation_bounds=(0, 50)
+)

@@ -1,0 +1,287 @@
+"""The games in memory: load on demand, evict when idle, write through, push to watchers.
+
+Every change of a game goes the same way (``apply``, ``write``, ``write_seats``):
+
+1. under the game's lock the caller has checked the change (token, turn, ply, legality) and built
+   a *copy* of the state and the record;
+2. the copy is written to the database, guarded by the row's version (one transaction) — only then
+3. it replaces the session's state in memory; the caller then ``broadcast``s it to every
+   websocket and answers.
+
+A write that loses the version race (another process moved the game on) is a 409 ``conflict``;
+the session takes the row as it is now (the single arbiter) and pushes it.
+
+With a shared ``broker`` (Redis, palaestra/server/broker.py) other processes change the same games:
+``get`` checks the row's version (one indexed read) and reloads a game that moved on, so any
+process answers any request with the current game; ``broadcast`` also tells the other processes,
+and their notices reload the game here and push it to this process's websockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import re
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from palaestra.core.game import State
+from palaestra.core.record import Record
+from palaestra.server.broker import Broker
+from palaestra.server.db import StorageError, Store, VersionConflict
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
+from palaestra.server.service.session import UNDO_DEPTH, Seat, Session, showable
+
+log = logging.getLogger("palaestra.server")
+
+#: what a game id looks like (anything else is not a game: 404 without asking the database)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+class Sessions:
+    """The sessions of one server process, backed by a :class:`Store`."""
+
+    def __init__(self, store: Store, broker: Broker | None = None) -> None:
+        self.store = store
+        self.broker = broker or Broker()
+        self._background: set[asyncio.Task[None]] = set()
+        self.loaded: dict[str, Session] = {}
+        self._load_lock = asyncio.Lock()
+        #: games untouched this long (seconds) and not watched are dropped from memory
+        self.idle_seconds = 300.0
+        #: called after every applied action (the app counts them for /metrics)
+        self.on_action: Callable[[], None] = lambda: None
+
+    # --- loading ----------------------------------------------------------------------------
+    async def get(self, game_id: str) -> Session:
+        """The game ``game_id`` (from memory, else loaded from its row); 404 ``game_not_found``."""
+        session = self.loaded.get(game_id)
+        if session is not None:
+            session.touched = time.monotonic()
+            if self.broker.shared:  # another process may have changed it since
+                stored_version = await asyncio.to_thread(self.store.version, game_id)
+                if stored_version is not None and stored_version != session.version:
+                    async with session.lock:
+                        await self.reload(session)
+            return session
+        if not GAME_ID.fullmatch(game_id):
+            raise ApiError(404, "game_not_found", "there is no game with this id")
+        async with self._load_lock:
+            session = self.loaded.get(game_id)
+            if session is not None:
+                return session
+            stored = await asyncio.to_thread(self.store.get, game_id)
+            if stored is None:
+                raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+            session = await asyncio.to_thread(session_from_stored, stored)
+            self.loaded[game_id] = session
+            return session
+
+    def add(self, session: Session) -> None:
+        self.loaded[session.id] = session
+
+    # --- eviction ---------------------------------------------------------------------------
+    def _idle(self, session: Session, now: float) -> bool:
+        return (
+            not session.subscribers
+            and not session.lock.locked()
+            and (session.runner is None or session.runner.done())
+            and now - session.touched >= self.idle_seconds
+        )
+
+    def evict(self, session: Session) -> None:
+        if self.loaded.get(session.id) is session:
+            del self.loaded[session.id]
+
+    def evict_idle(self) -> int:
+        """Drop the games nobody watched or changed for ``idle_seconds`` (memory stays bounded:
+        they are loaded again from the database on the next request). Returns how many."""
+        now = time.monotonic()
+        idle = [s for s in self.loaded.values() if self._idle(s, now)]
+        for session in idle:
+            self.evict(session)
+        return len(idle)
+
+    # --- writing (the game's lock held) -----------------------------------------------------
+    async def apply(self, session: Session, action: int) -> None:
+        """Apply a legal action to copies, commit them, then make them current."""
+        before = session.state
+        state = before.clone()
+        record = copy.deepcopy(session.record)
+        record.apply(state, action)  # ends the record when the game is over or its result settled
+        status = "finished" if record.over else "active"
+        await self.write(session, state, record, status)
+        self.on_action()
+        session.undo_stack.append((before, action))
+        del session.undo_stack[:-UNDO_DEPTH]
+
+    async def lost_race(self, session: Session) -> ApiError:
+        """The row moved on without this process (another process, or a write we thought failed):
+        take the row, the single arbiter, as it is now, and push it here. If it cannot be read,
+        forget the cached session, so the next request loads the row."""
+        try:
+            changed = await self.reload(session)
+        except (StorageError, ApiError):
+            changed = False
+            self.evict(session)
+        if changed:
+            self._in_background(self.push(session))
+        return ApiError(409, "conflict", "the game was changed by another request; reload it and try again")
+
+    async def reload(self, session: Session) -> bool:
+        """Bring a loaded game up to its row (the lock held); True if the row had moved on."""
+        stored = await asyncio.to_thread(self.store.get, session.id)
+        if stored is None or stored.version == session.version:
+            return False
+        session.adopt(await asyncio.to_thread(session_from_stored, stored))
+        return True
+
+    async def write(self, session: Session, state: State, record: Record, status: str) -> None:
+        """Store first (version-guarded), then change memory. A database failure raises
+        StorageError (a clean 503 at the edge), a lost race a 409 ``conflict``."""
+        try:
+            await asyncio.to_thread(
+                self.store.update,
+                session.id,
+                expect_version=session.version,
+                version=session.version + 1,
+                ply=len(record.moves),
+                status=status,
+                record=record.to_json(),
+                snapshot=state.to_json(),
+            )
+        except VersionConflict:
+            raise await self.lost_race(session) from None
+        session.state = state
+        session.record = record
+        session.status = status
+        session.updated_at = datetime.now(UTC)
+        session.version += 1
+
+    async def write_seats(self, session: Session, seats: list[Seat]) -> None:
+        try:
+            await asyncio.to_thread(
+                self.store.update_seats,
+                session.id,
+                [s.to_json() for s in seats],
+                expect_version=session.version,
+                version=session.version + 1,
+            )
+        except VersionConflict:
+            raise await self.lost_race(session) from None
+        session.seats = seats
+        session.updated_at = datetime.now(UTC)
+        session.version += 1
+
+    # --- pushing ----------------------------------------------------------------------------
+    def subscribe(self, session: Session) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        session.subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        session.subscribers.discard(queue)
+
+    async def watch(self, session: Session) -> asyncio.Queue[dict[str, Any]]:
+        """Subscribe to a game's changes, other processes' included (a shared broker listens
+        before this returns; the game is then checked against its row)."""
+        await self.broker.watch(session.id)
+        queue = self.subscribe(session)
+        if self.broker.shared:
+            await self.get(session.id)  # a change made elsewhere before we listened: reloaded
+        return queue
+
+    async def unwatch(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self.unsubscribe(session, queue)
+        await self.broker.unwatch(session.id)
+
+    async def broadcast(self, session: Session) -> None:
+        """Push a change made here to this process's websockets, and tell the other processes."""
+        await self.push(session)
+        if self.broker.shared:
+            try:
+                await self.broker.publish(session.id, session.version)
+            except Exception:  # stored already: the others see it on their next read
+                log.exception("game %s: the change could not be announced", session.id)
+
+    async def push(self, session: Session) -> None:
+        """Send the game's state to this process's websockets of the game."""
+        if not session.subscribers:
+            return
+        message = {"type": "state", "game": session.view()}
+        for queue in list(session.subscribers):
+            queue.put_nowait(message)
+
+    def on_notice(self, game_id: str, version: int | None) -> None:
+        """Another process changed ``game_id`` (to ``version``; None: perhaps): reload, push."""
+        session = self.loaded.get(game_id)
+        if session is None or (version is not None and version <= session.version):
+            return
+        self._in_background(self._follow(session))
+
+    async def _follow(self, session: Session) -> None:
+        try:
+            async with session.lock:
+                changed = await self.reload(session)
+        except (StorageError, ApiError) as err:
+            log.warning("game %s changed elsewhere but cannot be reloaded: %s", session.id, err)
+            return
+        if changed:
+            await self.push(session)
+
+    def _in_background(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def stop_background(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        await self.broker.stop()
+
+    def close_watchers(self) -> None:
+        """Tell every websocket that the server is going away (they close with 1001)."""
+        for session in self.loaded.values():
+            for queue in list(session.subscribers):
+                queue.put_nowait({"type": "closing"})
+
+    # --- listing ----------------------------------------------------------------------------
+    async def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The lobby: public games, newest first; a row that cannot be shown is logged and left
+        out (never an error for the whole list)."""
+        rows = await asyncio.to_thread(self.store.summaries, limit)
+        out = []
+        for row in rows:
+            try:
+                item = self._summary(row)
+            except Exception:
+                log.exception("game %r cannot be listed; left out of the lobby", row.get("id"))
+                continue
+            if not showable(item):
+                log.error("game %r holds text that cannot be shown; left out of the lobby", row.get("id"))
+                continue
+            out.append(item)
+        return out
+
+    def _summary(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        session = self.loaded.get(row["id"])
+        if session is not None:
+            return session.summary()
+        game = load_server_game(row["game"], row["options"])
+        seats = [Seat.from_json(s) for s in row["seats"]]
+        return {
+            "id": row["id"],
+            "game": game.name,
+            "title": game.title,
+            "options": row["options"],
+            "seats": [s.public(i, game) for i, s in enumerate(seats)],
+            "ply": row["ply"],
+            "status": row["status"],
+            "to_move": None,
+            "result": None,
+            "updated": iso(row["updated_at"]),
+        }
