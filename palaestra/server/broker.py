@@ -94,6 +94,7 @@ class RedisBroker(Broker):
         self._listener = asyncio.get_running_loop().create_task(self._listen())
 
     async def publish(self, game_id: str, version: int) -> None:
+        """Raises if Redis cannot be reached (the caller logs it: the change is stored already)."""
         message = json.dumps({"version": version, "origin": self.origin})
         await self.redis.publish(self.channel(game_id), message)
         self.published += 1
@@ -103,14 +104,20 @@ class RedisBroker(Broker):
         self.watched[game_id] = count + 1
         if count:
             return
+        import redis
+
         channel = self.channel(game_id)
         confirmed = asyncio.get_running_loop().create_future()
         self._confirmed[channel] = confirmed
-        await self.pubsub.subscribe(channel)
-        # the listener sees Redis confirm the subscription: from then on no notice is missed
-        with contextlib.suppress(TimeoutError):
+        try:
+            await self.pubsub.subscribe(channel)
+            # the listener sees Redis confirm the subscription: from then on no notice is missed
             await asyncio.wait_for(asyncio.shield(confirmed), timeout=5.0)
-        self._confirmed.pop(channel, None)
+        except (redis.RedisError, OSError, TimeoutError) as err:
+            # Redis is away: the listener subscribes to every watched game when it is back
+            log.warning("cannot listen to game %s now (%s); will when Redis is back", game_id, err)
+        finally:
+            self._confirmed.pop(channel, None)
 
     async def unwatch(self, game_id: str) -> None:
         count = self.watched.get(game_id, 0)
@@ -128,10 +135,14 @@ class RedisBroker(Broker):
         failures = 0
         while True:
             try:
-                message = await self.pubsub.get_message(ignore_subscribe_messages=False, timeout=None)
                 if failures:
+                    # back: listen to every watched game again (redis-py does so for the channels
+                    # it had; a game watched while Redis was away is not among them)
+                    channels = [self.channel(g) for g in self.watched]
+                    await self.pubsub.subscribe(CONTROL_CHANNEL, *channels)
                     failures = 0
                     self._resync()
+                message = await self.pubsub.get_message(ignore_subscribe_messages=False, timeout=None)
             except asyncio.CancelledError:
                 raise
             except (redis.RedisError, OSError) as err:
@@ -139,9 +150,6 @@ class RedisBroker(Broker):
                 failures += 1
                 log.warning("Redis pub/sub connection lost (%s); again in %.1f s", err, delay)
                 await asyncio.sleep(delay)
-                with contextlib.suppress(redis.RedisError, OSError):
-                    # reconnects, and redis-py subscribes again to every channel it had
-                    await self.pubsub.ping()
                 continue
             if message is not None:
                 self._dispatch(message)

@@ -2,7 +2,9 @@
 
 With ``--redis-url`` a web process never searches: when a game waits for the server (an AI seat
 or a chance draw is next) it enqueues a job ``server_move(game_id)`` under the id
-``move:GAME:VERSION``, and answers. A worker takes the job, loads the game from the database,
+``move:GAME:VERSION``, and answers. Hints and the AI's view of finished games are jobs too
+(``search``), whose answer the web process waits for (``search_timeout``; then 503
+``ai_unavailable``). A worker takes the job, loads the game from the database,
 plays one move (a chance draw or an AI search) and stores it under the version guard, announces the
 change (pub/sub, palaestra/server/broker.py), and enqueues the next job if the server is to move
 again. One move a job keeps the queue fair between games: an AI-against-AI game goes to the back
@@ -39,9 +41,12 @@ log = logging.getLogger("palaestra.server.worker")
 #: the arq queue of the server's moves (a sorted set in Redis)
 QUEUE_NAME = "palaestra:moves"
 JOB_NAME = "server_move"
+SEARCH_JOB = "search"
 #: a job still running after this long is stopped and counted as failed (the sweep asks again);
 #: also, a job of a killed worker is run again this long plus 10 seconds after it was taken
 JOB_TIMEOUT = 60.0
+#: how long a web process waits for the answer of a hint or analysis job
+SEARCH_TIMEOUT = 30.0
 
 
 def job_id(game_id: str, version: int) -> str:
@@ -56,10 +61,12 @@ def _settings(redis_url: str) -> Any:
 
 
 class ArqQueue:
-    """The web processes' side: enqueue server moves (``Hub(queue=...)``)."""
+    """The web processes' side: enqueue server moves (``Hub(queue=...)``) and searches for hints
+    and analysis (``Hub(searcher=...)``)."""
 
-    def __init__(self, redis_url: str) -> None:
+    def __init__(self, redis_url: str, *, search_timeout: float = SEARCH_TIMEOUT) -> None:
         self.redis_url = redis_url
+        self.search_timeout = search_timeout
         self.pool: Any = None
         self.submitted = 0
 
@@ -76,6 +83,25 @@ class ArqQueue:
         job = await self.pool.enqueue_job(JOB_NAME, game_id, _job_id=job_id(game_id, version))
         self.submitted += 1
         return job is not None
+
+    async def ask(self, kind: str, game_id: str, arg: int) -> Any:
+        """A hint or analysis, searched by a worker; 503 ``ai_unavailable`` if none answers in
+        ``search_timeout`` seconds (the job then expires unstarted)."""
+        if self.pool is None:
+            await self.start()
+        unavailable = ApiError(503, "ai_unavailable", "no AI worker answered in time; try again in a moment")
+        try:
+            job = await self.pool.enqueue_job(SEARCH_JOB, kind, game_id, arg, _expires=self.search_timeout)
+            answer = await job.result(timeout=self.search_timeout, poll_delay=0.05)
+        except Exception as err:  # Redis away, the job failed or timed out
+            log.warning("a %s search for game %s got no answer: %r", kind, game_id, err)
+            raise unavailable from None
+        if not isinstance(answer, dict):
+            raise unavailable
+        if "error" in answer:
+            status, code, message = answer["error"]
+            raise ApiError(int(status), str(code), str(message))
+        return answer["result"]
 
     async def queued(self) -> int:
         """Jobs waiting or running (for /metrics)."""
@@ -139,6 +165,22 @@ async def server_move(ctx: dict[str, Any], game_id: str) -> str:
     return await runtime.play(game_id)
 
 
+async def search(ctx: dict[str, Any], kind: str, game_id: str, arg: int) -> dict[str, Any]:
+    """The arq job of a hint (``arg``: how many moves) or an analysis (``arg``: the ply): the
+    answer, or the error for the client (``{"error": [status, code, message]}``)."""
+    runtime: Runtime = ctx["palaestra"]
+    analyst = runtime.hub.analyst
+    try:
+        session = await runtime.hub.get(game_id)
+        if kind == "hint":
+            return {"result": await analyst.hint_search(session, arg)}
+        if kind == "analysis":
+            return {"result": await analyst.analysis_search(session, arg)}
+    except ApiError as err:
+        return {"error": [err.status, err.code, err.message]}
+    return {"error": [400, "bad_request", f"no search {kind!r}"]}
+
+
 def make_worker(
     database_url: str,
     redis_url: str,
@@ -179,7 +221,11 @@ def make_worker(
             runtime.hub.store.close()
 
     return Worker(
-        functions=[func(server_move, name=JOB_NAME, timeout=job_timeout)],
+        functions=[
+            func(server_move, name=JOB_NAME, timeout=job_timeout),
+            # the answer is kept a minute for the web process that waits for it
+            func(search, name=SEARCH_JOB, timeout=job_timeout, keep_result=60, max_tries=1),
+        ],
         redis_settings=_settings(redis_url),
         queue_name=QUEUE_NAME,
         on_startup=startup,

@@ -93,6 +93,32 @@ def test_after_redis_comes_back_every_watched_game_is_checked(redis_server: Redi
     asyncio.run(scenario())
 
 
+def test_a_game_watched_while_redis_is_away_is_heard_once_it_is_back(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        listener = RedisBroker(redis_server.url, reconnect_delays=(0.05, 0.1))
+        heard = Heard()
+        await listener.start(heard)
+        try:
+            redis_server.halt()
+            await listener.watch("g3")  # no error: a websocket opened now still works here
+            assert listener.watched == {"g3": 1}
+            redis_server.start()
+            await heard.wait(1, timeout=10)
+            assert heard.notices == [("g3", None)]
+            publisher = RedisBroker(redis_server.url)
+            await publisher.start(Heard())
+            try:
+                await publisher.publish("g3", 4)
+                await heard.wait(2)
+                assert heard.notices[-1] == ("g3", 4)
+            finally:
+                await publisher.stop()
+        finally:
+            await listener.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_foreign_message_on_a_game_channel_is_ignored(redis_server: RedisServer) -> None:
     async def scenario() -> None:
         import redis.asyncio as aioredis

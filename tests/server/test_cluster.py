@@ -259,3 +259,27 @@ def test_kill_9_of_the_worker_mid_search_loses_no_move(cluster: Cluster) -> None
     assert done["ply"] == 2 and done["version"] == 2 and done["moves"][1]["player"] == 1
     time.sleep(0.5)
     assert view(cluster.a, gid)["version"] == 2  # played once, not twice
+
+
+def test_hints_and_analysis_are_searched_by_the_worker(cluster: Cluster) -> None:
+    gid, tokens = create(cluster.a, [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}], 3)
+    r = httpx.get(f"{cluster.b.url}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[0]}, timeout=40)
+    assert r.status_code == 200, r.text
+    hints = r.json()
+    assert {h["move"] for h in hints} <= {"take 1", "take 2"} and hints
+    log = cluster.worker.log.read_text(errors="replace")
+    assert "search('hint'" in log and gid in log
+    # play it out (3 stones: the AI takes the last or we do), then ask for the AI's view
+    ply = 0
+    while (state := view(cluster.a, gid))["status"] == "active":
+        if state["current_player"] == 0 and state["ply"] == ply:
+            assert play(cluster.a, gid, tokens[0], ply).status_code == 200
+        time.sleep(0.05)
+        ply = view(cluster.a, gid)["ply"]
+    r = httpx.get(f"{cluster.a.url}/api/games/{gid}/analysis", params={"ply": 0}, timeout=40)
+    assert r.status_code == 200, r.text
+    assert r.json()["played"]["move"] == "take 1" and r.json()["ply"] == 0
+    assert "search('analysis'" in cluster.worker.log.read_text(errors="replace")
+    # a hint in a finished game is refused as in one process
+    r = httpx.get(f"{cluster.b.url}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[0]}, timeout=40)
+    assert r.status_code == 409 and r.json()["error"] == "no_hint"

@@ -56,6 +56,7 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_notation": (422, "the move is not in the game's notation"),
     "rate_limited": (429, "too many requests of this kind from this client (see Retry-After)"),
     "storage_unavailable": (503, "the database does not answer; nothing was changed, try again"),
+    "ai_unavailable": (503, "no AI worker answered in time (several server processes); try again"),
 }
 #: codes every route that touches the database may answer
 COMMON = ("invalid_request", "storage_unavailable")

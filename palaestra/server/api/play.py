@@ -57,7 +57,7 @@ async def undo(hub: HubDep, game_id: GameId, body: Undo) -> dict[str, Any]:
     "/hint",
     summary="The strong agent's top moves for the seat to move",
     response_model=list[Hint],
-    responses=errors("game_not_found", "wrong_token", "hints_off", "no_hint", limited=True),
+    responses=errors("game_not_found", "wrong_token", "hints_off", "no_hint", "ai_unavailable", limited=True),
     dependencies=[Depends(limit("hints"))],
 )
 async def hint(
@@ -75,7 +75,7 @@ async def hint(
     "/analysis",
     summary="The AI's view of a move of a finished game (strong agent, small budget)",
     response_model=Analysis,
-    responses=errors("game_not_found", "not_finished", "bad_ply", limited=True),
+    responses=errors("game_not_found", "not_finished", "bad_ply", "ai_unavailable", limited=True),
     dependencies=[Depends(limit("analysis"))],
 )
 async def analysis(

@@ -1,17 +1,19 @@
 """Help from the AI and looking back: hints for the seat to move, the AI's view of the moves of a
-finished game, and the position after any ply. Every search runs in a worker thread."""
+finished game, and the position after any ply. Every search runs in a worker thread, or, with a
+``searcher`` (``palaestra serve --redis-url``), on a ``palaestra worker`` process: the checks
+(token, hints allowed, game over) are made here, the search there (palaestra/server/worker.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
 from palaestra.core.errors import OptionError, RecordError
 from palaestra.server.service.errors import ApiError
-from palaestra.server.service.session import who
+from palaestra.server.service.session import Session, who
 from palaestra.server.service.sessions import Sessions
 
 #: AI levels offered in the UI, strongest last; only those ``make_agent`` knows are offered.
@@ -35,6 +37,14 @@ def available_levels() -> list[str]:
     return levels
 
 
+class Searcher(Protocol):
+    """Runs a search of the :class:`Analyst` elsewhere: ``ask("hint", game_id, top)`` or
+    ``ask("analysis", game_id, ply)`` answers what ``Analyst.hint_search`` / ``analysis_search``
+    would, or raises :class:`ApiError`."""
+
+    async def ask(self, kind: str, game_id: str, arg: int) -> Any: ...
+
+
 class Analyst:
     """Hints, analysis and replays of the games of a :class:`Sessions`."""
 
@@ -43,10 +53,12 @@ class Analyst:
         sessions: Sessions,
         levels: list[str],
         agent_factory: Callable[[str, int | None], Agent] = make_agent,
+        searcher: Searcher | None = None,
     ) -> None:
         self.sessions = sessions
         self.levels = levels
         self.agent_factory = agent_factory
+        self.searcher = searcher
 
     async def hint(self, game_id: str, token: str, top: int) -> list[dict[str, Any]]:
         session = await self.sessions.get(game_id)
@@ -56,9 +68,22 @@ class Analyst:
             raise ApiError(
                 403, "hints_off", "hints are off in a game between people (the creator may allow them)"
             )
-        state = session.state.clone()
+        if self.searcher is not None:
+            self._hintable(session)
+            ranked: list[dict[str, Any]] = await self.searcher.ask("hint", game_id, top)
+            return ranked
+        return await self.hint_search(session, top)
+
+    @staticmethod
+    def _hintable(session: Session) -> None:
+        state = session.state
         if state.is_terminal() or state.is_chance_node() or session.status != "active":
             raise ApiError(409, "no_hint", "there is no move to hint at now")
+
+    async def hint_search(self, session: Session, top: int) -> list[dict[str, Any]]:
+        """The hint agent's ``top`` moves in the game's position now."""
+        self._hintable(session)
+        state = session.state.clone()
         level = next((lv for lv in HINT_LEVELS if lv in self.levels), "random")
         agent = self.agent_factory(level, session.seed + session.ply)
         ranked = await asyncio.to_thread(agent.analyse, state, top)
@@ -79,6 +104,18 @@ class Analyst:
         cached = session.analyses.get(ply)
         if cached is not None and len(cached["top"]) >= min(top, cached["of"]):
             return _trim(cached, top)
+        if self.searcher is not None:
+            result: dict[str, Any] = await self.searcher.ask("analysis", game_id, ply)
+        else:
+            result = await self.analysis_search(session, ply)
+        session.analyses[ply] = result
+        return _trim(result, top)
+
+    async def analysis_search(self, session: Session, ply: int) -> dict[str, Any]:
+        """The AI's view of move ``ply + 1`` of a finished game (its 10 best moves)."""
+        if session.status != "finished" or not 0 <= ply < len(session.record.moves):
+            raise ApiError(409, "not_finished", "the AI's view of the moves is shown once the game is over")
+        moves = session.record.moves
         record = session.record
         spec = next((ANALYSIS_SPECS.get(lv, lv) for lv in HINT_LEVELS if lv in self.levels), "random")
 
@@ -118,9 +155,7 @@ class Analyst:
                 out["played_value"] = values[played]
             return out
 
-        result = await asyncio.to_thread(build)
-        session.analyses[ply] = result
-        return _trim(result, top)
+        return await asyncio.to_thread(build)
 
     async def replay(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position after the first ``ply`` moves of a game."""

@@ -19,7 +19,7 @@ from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
 from palaestra.server.broker import Broker
 from palaestra.server.db import Store
-from palaestra.server.service.analysis import Analyst, available_levels
+from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.runner import MoveQueue, ServerMoves
@@ -44,6 +44,7 @@ class Hub:
         agent_factory: Callable[[str, int | None], Agent] = make_agent,
         broker: Broker | None = None,
         queue: MoveQueue | None = None,
+        searcher: Searcher | None = None,
     ) -> None:
         self.store = store
         self.levels = available_levels()
@@ -51,7 +52,7 @@ class Hub:
         self.moves = ServerMoves(self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue)
         self.seats = SeatService(self.sessions, self.levels, self.moves.kick)
         self.play = PlayService(self.sessions, self.moves.kick)
-        self.analyst = Analyst(self.sessions, self.levels, agent_factory)
+        self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher)
         #: how often (seconds) idle games are evicted
         self.evict_every = 30.0
         self._sweeper: asyncio.Task[None] | None = None
