@@ -54,7 +54,9 @@ def create_app(
 
             queue = ArqQueue(redis_url, search_timeout=config.search_timeout)
             await queue.start()
-        hub = Hub(store, ai_delay=ai_delay, broker=make_broker(redis_url), queue=queue, searcher=queue)
+        broker = make_broker(redis_url)
+        broker.observe = guards.notice_delay.observe
+        hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, searcher=queue)
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
         app.state.hub = hub

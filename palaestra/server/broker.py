@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 
 log = logging.getLogger("palaestra.server.broker")
@@ -47,6 +48,8 @@ class Broker:
 
     def __init__(self) -> None:
         self.on_notice: NoticeHandler = _ignore
+        #: called with the seconds from a notice's publication to its arrival here (for /metrics)
+        self.observe: Callable[[float], None] = lambda seconds: None
 
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
@@ -95,7 +98,7 @@ class RedisBroker(Broker):
 
     async def publish(self, game_id: str, version: int) -> None:
         """Raises if Redis cannot be reached (the caller logs it: the change is stored already)."""
-        message = json.dumps({"version": version, "origin": self.origin})
+        message = json.dumps({"version": version, "origin": self.origin, "at": time.time()})
         await self.redis.publish(self.channel(game_id), message)
         self.published += 1
 
@@ -173,12 +176,15 @@ class RedisBroker(Broker):
             doc = json.loads(_text(message.get("data")))
             version = int(doc["version"])
             origin = str(doc.get("origin", ""))
-        except (ValueError, TypeError, KeyError):
+            sent = float(doc.get("at", 0.0))
+        except (ValueError, TypeError, KeyError, AttributeError):
             log.warning("a notice on %s that is not ours: %r", channel, message.get("data"))
             return
         if origin == self.origin:
             return
         self.received += 1
+        if sent > 0:
+            self.observe(max(0.0, time.time() - sent))
         self.on_notice(channel[len(CHANNEL_PREFIX) :], version)
 
     async def stop(self) -> None:

@@ -121,6 +121,14 @@ def test_a_move_made_through_one_process_is_pushed_by_the_other(cluster: Cluster
             assert play(cluster.b, gid, tokens[1], 1, "take 2").status_code == 200
             assert receive_until(on_a, lambda g: g["ply"] == 2)["state"]["pile"] == 4
         assert receive_until(on_b, lambda g: g["ply"] == 2)["version"] == 2
+    # each process counts the notices it heard, and how late they came (its /metrics)
+    for server in (cluster.a, cluster.b):
+        metrics = httpx.get(server.url + "/metrics", timeout=10).text
+        heard = next(
+            line for line in metrics.splitlines() if line.startswith("palaestra_notice_delay_seconds_count")
+        )
+        assert float(heard.split()[-1]) >= 1
+        assert "palaestra_jobs_queued " in metrics
 
 
 def test_any_process_serves_any_request_at_once(cluster: Cluster) -> None:

@@ -69,6 +69,18 @@ class Guards:
         self.rejected = Counter(
             "palaestra_rate_limited", "requests refused by a rate limit", ["what"], registry=self.registry
         )
+        # with --redis-url (docs/deploy.md)
+        self.jobs_queued = Gauge(
+            "palaestra_jobs_queued",
+            "jobs for the workers (server moves, searches) waiting or running in Redis",
+            registry=self.registry,
+        )
+        self.notice_delay = Histogram(
+            "palaestra_notice_delay_seconds",
+            "change notices of other processes heard: seconds from the stored change to hearing of it",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            registry=self.registry,
+        )
 
     def hit(self, what: str, request: Request) -> None:
         """Count one request of kind ``what``; raise 429 over the client's limit."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse, Response
@@ -36,4 +37,8 @@ async def metrics(hub: HubDep, guards: GuardsDep) -> Response:
     loaded = hub.sessions.loaded
     guards.loaded.set(len(loaded))
     guards.active.set(sum(1 for s in loaded.values() if s.status == "active"))
+    queue = hub.moves.queue
+    if queue is not None:
+        with contextlib.suppress(Exception):  # Redis away: the gauge keeps its last value
+            guards.jobs_queued.set(await queue.queued())
     return Response(generate_latest(guards.registry), media_type=CONTENT_TYPE_LATEST)

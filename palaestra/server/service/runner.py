@@ -33,6 +33,8 @@ class MoveQueue(Protocol):
 
     async def submit(self, game_id: str, version: int) -> bool: ...
 
+    async def queued(self) -> int: ...
+
 
 class ServerMoves:
     """Plays the chance and AI moves of every game of a :class:`Sessions` (or has them played)."""
