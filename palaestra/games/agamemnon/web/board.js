@@ -19,7 +19,7 @@ export function createBoard(container, helpers) {
   const t = helpers.t || ((x) => x);
   const root = svg("svg", { viewBox: "0 0 1000 1000", role: "img", "aria-label": t("Agamemnon board") });
   const info = el("div", { class: "board-extra", id: "aga-extra" });
-  const legend = el("div", { class: "board-extra small muted" },
+  const legend = el("div", { class: "board-extra small muted legend" },
     ...Object.entries(KIND_COLOURS).filter(([k]) => k !== "empty").map(([k, c]) =>
       el("span", {}, el("span", { style: `display:inline-block;width:1.4rem;height:.35rem;background:${c};vertical-align:middle;margin-right:.25rem` }), t(k))),
     el("span", {}, t("thin centre line: who controls the string")));
