@@ -23,7 +23,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from palaestra.core.errors import IllegalActionError, OptionError, PositionError, RecordError
 
@@ -33,6 +33,22 @@ CHANCE = -1
 TERMINAL = -4
 
 OptionValue = bool | int | str
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number (an ``int`` and not a ``bool``, which Python counts as
+    one): the check every reader of outside input (JSON, action ids) needs."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def set_bits(mask: int) -> list[int]:
+    """The indices of the bits set in ``mask``, lowest first (games keep sets of cells as masks)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 @dataclass(frozen=True)
@@ -298,7 +314,7 @@ class State(ABC):
         """Apply a legal action; an illegal one raises :class:`IllegalActionError` and changes nothing."""
         if self.is_terminal():
             raise IllegalActionError("the game is over")
-        if not isinstance(action, int) or isinstance(action, bool) or not self.is_legal(action):
+        if not is_int(action) or not self.is_legal(action):
             raise IllegalActionError(self.explain_illegal(action))
         self._apply(action)
         self.history.append(action)
@@ -319,13 +335,27 @@ class State(ABC):
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal (does not touch ``history``)."""
 
-    def explain_illegal(self, action: object) -> str:
-        """Why ``action`` is not legal here, for a person. Games override for precise reasons."""
+    def problem(self, action: int) -> str | None:
+        """Why ``action`` cannot be played now, as a sentence for a person that cites the ruling,
+        or ``None`` when it is legal: the one place a game states its legality rules (in its
+        ``rules.py``). ``is_legal`` and ``legal_actions`` may come from a faster generator; the
+        game's tests check they agree with this. The default knows only ``legal_actions()``."""
+        if self.is_terminal():
+            return "the game is over"
+        if action in self.legal_actions():
+            return None
         try:
-            text = self.action_to_string(action)  # type: ignore[arg-type]
+            text = self.action_to_string(action)
         except Exception:  # any bad id just gets the generic message
             text = repr(action)
         return f"{text} is not a legal move now"
+
+    def explain_illegal(self, action: object) -> str:
+        """Why ``action`` is not legal here, for a person: :meth:`problem`, or that it is legal."""
+        if not is_int(action):
+            return f"{action!r} is not a {self.game.name} action id"
+        reason = self.problem(action)
+        return f"{self.action_to_string(action)} is legal" if reason is None else reason
 
     @abstractmethod
     def action_to_string(self, action: int) -> str:

@@ -83,10 +83,10 @@ class NimState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(0, 0.5), (1, 0.5)] if self.is_chance_node() else []
 
-    def explain_illegal(self, action: object) -> str:
-        if isinstance(action, int) and action in (1, 2) and action > self.pile:
+    def problem(self, action: int) -> str | None:
+        if not self.is_terminal() and action in (1, 2) and action > self.pile:
             return f"only {self.pile} stone{'s' if self.pile != 1 else ''} left"
-        return super().explain_illegal(action)
+        return super().problem(action)
 
     def _apply(self, action: int) -> None:
         if self.to_move == CHANCE:

@@ -14,9 +14,11 @@ from palaestra.core.game import (
     CHANCE,
     TERMINAL,
     Option,
+    is_int,
     random_playout,
     returns_from_ranks,
     sample_outcome,
+    set_bits,
 )
 from palaestra.core.perft import divide, perft
 from palaestra.core.record import Record, load_state_file
@@ -62,6 +64,35 @@ def test_illegal_action_changes_nothing_and_explains() -> None:
     assert state.current_player == TERMINAL
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.apply_action(1)
+
+
+def test_problem_is_none_for_a_legal_action_and_a_reason_otherwise() -> None:
+    """The default ``problem`` hook knows only ``legal_actions``; ``explain_illegal`` reads it."""
+    state = palaestra.load_game("nim", stones=3).new_initial_state()
+    assert [a for a in range(5) if state.problem(a) is None] == state.legal_actions() == [1, 2]
+    assert state.problem(4) == "take 4 is not a legal move now"
+    assert state.explain_illegal(1) == "take 1 is legal"
+    assert state.explain_illegal("1") == "'1' is not a nim action id"
+    assert state.explain_illegal(True) == "True is not a nim action id"
+    state.apply_action(2)
+    state.apply_action(1)
+    assert state.problem(1) == state.explain_illegal(1) == "the game is over"
+
+
+def test_is_int_refuses_bools_and_set_bits_lists_bits_lowest_first() -> None:
+    assert [is_int(v) for v in (0, -3, 2**70, True, False, 1.0, "1", None)] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
+    assert set_bits(0) == []
+    assert set_bits(0b1011_0000_0001) == [0, 8, 9, 11]
+    assert set_bits(1 << 95 | 1 << 3) == [3, 95]
 
 
 def test_chance_nodes_and_sampling_are_deterministic() -> None:
