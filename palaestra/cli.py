@@ -12,12 +12,14 @@ from typing import Annotated, Any
 
 import typer
 
-from palaestra.core.errors import PalaestraError
+from palaestra.core.errors import NotationError, PalaestraError
 from palaestra.core.game import Game, State
 from palaestra.core.record import Record, load_state_file
 from palaestra.core.registry import game_class, game_names, load_game
+from palaestra.i18n.help import Command, Group
 
 app = typer.Typer(
+    cls=Group,  # --help in the user's language (palaestra/i18n/help.py)
     help="Palaestra: Athos, Archimedes and Agamemnon in the terminal and the browser.",
     no_args_is_help=True,
     add_completion=False,
@@ -98,7 +100,7 @@ def guarded(func: Callable[..., None]) -> Callable[..., None]:
 
 
 # --------------------------------------------------------------------------------------------
-@app.command()
+@app.command(cls=Command)
 @guarded
 def games() -> None:
     """List the games with their options and variants."""
@@ -144,7 +146,7 @@ def _remembered_opponents(rec: Record) -> tuple[str, int] | None:
     return spec, seat
 
 
-@app.command()
+@app.command(cls=Command)
 @guarded
 def play(
     game_name: GameArg,
@@ -183,7 +185,7 @@ def play(
     the record; --resume FILE continues it against the same opponents.
     """
     from palaestra.ai import make_agent
-    from palaestra.i18n import LANGUAGES, system_language, tr
+    from palaestra.i18n import LANGUAGES, player_name, result_sentence, system_language, tr
     from palaestra.terminal import Screen
 
     if lang is not None and lang not in LANGUAGES:
@@ -249,11 +251,11 @@ def play(
                 text = state.action_to_string(action)
                 rec.apply(state, action)
                 rec.save(path)
-                _tell_move(screen, f"{game.player_name(player)} ({vs})", text)
+                _tell_move(screen, f"{player_name(game.player_name(player), lang)} ({vs})", text)
                 continue
             details = screen.show(state.render(labels=labels))
             try:
-                text = input(f"{game.player_name(player)}> ").strip()
+                text = input(f"{player_name(game.player_name(player), lang)}> ").strip()
             except EOFError:
                 text = "quit"
             if not text:
@@ -280,20 +282,22 @@ def play(
                 labels = not labels
                 continue
             if text == "score":
-                screen.say(_score_line(state))
+                screen.say(_score_line(state, lang))
                 continue
             try:
                 action = state.string_to_action(text)
                 rec.apply(state, action)
             except PalaestraError as err:
-                screen.say(typer.style(f"  {err}", fg=typer.colors.YELLOW))
+                screen.say(typer.style(f"  {_refusal(err, lang)}", fg=typer.colors.YELLOW))
                 continue
             rec.save(path)
     except KeyboardInterrupt:
         typer.echo("")
     rec.save(path)
     if rec.result is not None:
-        screen.say(tr("game over: {result}", lang, result=rec.result["text"]) + f"  ({_score_line(state)})")
+        names = [game.player_name(p) for p in range(game.num_players)]
+        result = result_sentence(rec.result["returns"], names, lang, teams=bool(game.options.get("teams")))
+        screen.say(tr("game over: {result}", lang, result=result) + f"  ({_score_line(state, lang)})")
         screen.say(tr("record saved to {path}", lang, path=path))
         screen.show(state.render(labels=False))
     else:
@@ -316,13 +320,28 @@ def _moves(n: int) -> str:
     return f"{n} move{'' if n == 1 else 's'}"
 
 
-def _score_line(state: State) -> str:
+def _score_line(state: State, lang: str = "en") -> str:
+    from palaestra.i18n import player_name
+
     g = state.game
-    return ", ".join(f"{g.player_name(p)} {s:g}" for p, s in enumerate(state.scores()))
+    return ", ".join(f"{player_name(g.player_name(p), lang)} {s:g}" for p, s in enumerate(state.scores()))
+
+
+def _refusal(err: PalaestraError, lang: str) -> str:
+    """A refused move in plain words (finding 9); the engine's reason without its ruling IDs (in
+    English: the engines explain in English)."""
+    from palaestra.i18n import plain, tr
+
+    if isinstance(err, NotationError):
+        sentence = tr("This move cannot be read.", lang)
+    else:
+        sentence = tr("This move is not allowed here.", lang)
+    reason = plain(str(err))
+    return f"{sentence} ({reason})" if reason else sentence
 
 
 # --------------------------------------------------------------------------------------------
-@app.command()
+@app.command(cls=Command)
 @guarded
 def replay(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
@@ -365,7 +384,7 @@ def _check_draws(path: Path, rec: Record) -> None:
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(cls=Command)
 @guarded
 def score(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A record or a position (JSON).")],
@@ -379,7 +398,7 @@ def score(
         typer.echo(_score_line(state))
 
 
-@app.command()
+@app.command(cls=Command)
 @guarded
 def perft(
     game_name: GameArg,
@@ -412,7 +431,7 @@ def perft(
         typer.echo(str(pf.perft(state, depth)))
 
 
-@app.command()
+@app.command(cls=Command)
 @guarded
 def match(
     game_name: GameArg,
@@ -485,7 +504,7 @@ def match(
         typer.echo(result.table())
 
 
-@app.command()
+@app.command(cls=Command)
 @guarded
 def serve(
     host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")] = "127.0.0.1",
