@@ -130,6 +130,8 @@ def help_texts(command: Any) -> list[str]:
     texts: list[str] = []
     if command.help:
         texts.append(inspect.cleandoc(command.help).partition("\f")[0])
+    if getattr(command, "epilog", None):
+        texts.append(inspect.cleandoc(command.epilog))
     for param in command.params:
         if getattr(param, "help", None):
             texts.append(param.help)

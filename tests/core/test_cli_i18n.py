@@ -38,7 +38,7 @@ def cli_texts() -> set[str]:
         source = path.read_text()
         texts |= set(re.findall(r'\btr\(\s*"((?:[^"\\]|\\.)*)"', source))
         # a text chosen before tr(): `replayed = "..." if ... else "..."`
-        for pair in re.findall(r'replayed = "([^"]*)" if .* else "([^"]*)"', source):
+        for pair in re.findall(r'replayed = \(?\s*"([^"]*)" if .* else "([^"]*)"', source):
             texts |= set(pair)
     return texts
 
@@ -136,3 +136,9 @@ def test_play_refuses_a_move_in_plain_words(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     assert "Dieser Zug ist nicht lesbar." in out.output or "Dieser Zug ist hier nicht erlaubt." in out.output
     assert not re.search(r"\b[A-Z]{3}-[A-Z]+\d", out.output.split("Protokoll in")[1])  # no ruling IDs
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_no_stale_terminal_translations(language: str) -> None:
+    catalogue = json.loads((ROOT / "palaestra" / "i18n" / f"cli.{language}.json").read_text())
+    assert not sorted(set(catalogue) - cli_texts())

@@ -14,7 +14,7 @@ from tests.server.postgres import PostgresServer
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the core's test game ``nim`` (tests/core/nim.py) for the duration of a test."""
-    monkeypatch.setitem(registry._GAMES, "nim", "tests.core.nim:NimGame")
+    monkeypatch.setitem(registry._GAMES, "nim", "tests.core.nim:INFO")
     yield
 
 
