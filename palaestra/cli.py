@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -207,7 +208,7 @@ def play(
     the record; --resume FILE continues it against the same opponents.
     """
     from palaestra.ai import make_agent
-    from palaestra.i18n import LANGUAGES, player_name, result_sentence, system_language, tr
+    from palaestra.i18n import LANGUAGES, plain, player_name, result_sentence, system_language, tr
     from palaestra.terminal import Screen
 
     if lang is not None and lang not in LANGUAGES:
@@ -318,7 +319,10 @@ def play(
     rec.save(path)
     if rec.result is not None:
         names = [game.player_name(p) for p in range(game.num_players)]
-        result = result_sentence(rec.result["returns"], names, lang, teams=bool(game.options.get("teams")))
+        # English: the engine's own sentence (it says why: settled, round limit) without ruling IDs
+        result = plain(rec.result["text"]) if lang == "en" else ""
+        teams = bool(game.options.get("teams"))
+        result = result or result_sentence(rec.result["returns"], names, lang, teams=teams)
         screen.say(tr("game over: {result}", lang, result=result) + f"  ({_score_line(state, lang)})")
         screen.say(tr("record saved to {path}", lang, path=path))
         screen.show(state.render(labels=False))
@@ -349,6 +353,9 @@ def _score_line(state: State, lang: str = "en") -> str:
     return ", ".join(f"{player_name(g.player_name(p), lang)} {s:g}" for p, s in enumerate(state.scores()))
 
 
+RULING_ID = re.compile(r"\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b")
+
+
 def _refusal(err: PalaestraError, lang: str) -> str:
     """A refused move in plain words (finding 9); the engine's reason without its ruling IDs (in
     English: the engines explain in English)."""
@@ -359,7 +366,9 @@ def _refusal(err: PalaestraError, lang: str) -> str:
     else:
         sentence = tr("This move is not allowed here.", lang)
     reason = plain(str(err))
-    return f"{sentence} ({reason})" if reason else sentence
+    rulings = RULING_ID.findall(str(err))
+    cite = f" [{', '.join(rulings)}]" if rulings else ""  # at hand for whoever looks them up
+    return (f"{sentence} ({reason})" if reason else sentence) + cite
 
 
 # --------------------------------------------------------------------------------------------
