@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from palaestra.core import registry
 from palaestra.server.app import create_app
 from tests.server.postgres import PostgresServer
+from tests.server.redis_server import RedisServer
 
 
 @pytest.fixture(autouse=True)
@@ -22,6 +23,14 @@ def nim_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def postgres() -> Iterator[PostgresServer]:
     """One throwaway PostgreSQL cluster per test worker (tests/server/postgres.py)."""
     server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A fresh throwaway Redis server for one test (tests/server/redis_server.py), on a Unix socket."""
+    server = RedisServer().start()
     yield server
     server.stop()
 
