@@ -353,7 +353,7 @@ class State(ABC):
     def explain_illegal(self, action: object) -> str:
         """Why ``action`` is not legal here, for a person: :meth:`problem`, or that it is legal."""
         if not is_int(action):
-            return f"{action!r} is not a {self.game.name} action id"
+            return f"{action!r} is not an action id of {self.game.name} (a whole number)"
         reason = self.problem(action)
         return f"{self.action_to_string(action)} is legal" if reason is None else reason
 
