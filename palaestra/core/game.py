@@ -314,7 +314,7 @@ class State(ABC):
         """Apply a legal action; an illegal one raises :class:`IllegalActionError` and changes nothing."""
         if self.is_terminal():
             raise IllegalActionError("the game is over")
-        if not is_int(action) or not self.is_legal(action):
+        if not (type(action) is int or is_int(action)) or not self.is_legal(action):  # int first: speed
             raise IllegalActionError(self.explain_illegal(action))
         self._apply(action)
         self.history.append(action)

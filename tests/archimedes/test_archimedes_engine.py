@@ -237,6 +237,25 @@ def test_clone_is_independent() -> None:
     assert c != s
 
 
+def test_clone_copies_every_field() -> None:
+    """``clone`` is written out field by field (speed): none may be forgotten or shared."""
+    s = game(players=3).state_from_position(
+        {
+            "cubes": [["a2", "a4", "b3", "c5"], ["e15", "f13", "g11", "h9"], ["e1", "f1", "g1", "h1"]],
+            "passes": 0,
+        }
+    )
+    s.legal_actions()
+    s.evaluate()
+    s.apply_action(s.legal_actions()[0])
+    s.legal_actions()
+    c = s.clone()
+    assert vars(c) == vars(s)
+    assert c.history is not s.history and c._pos is not s._pos
+    c.apply_action(c.legal_actions()[0])
+    assert s.history != c.history
+
+
 # --- views --------------------------------------------------------------------------------------------
 def test_render() -> None:
     s = game().new_initial_state()
