@@ -54,6 +54,7 @@ class MoveGenerator:
         goal_mask: tuple[int, ...],
         block_mask: tuple[int, ...],
         revisit: bool,
+        max_steps: int,
     ) -> None:
         self.board = board
         self.size = board.size
@@ -69,11 +70,13 @@ class MoveGenerator:
         )
         #: ``reach[c << STEP_BITS | r]``: the cells within ``r`` steps of cell ``c`` (ignoring
         #: cubes); a path of ``r`` steps from ``c`` stays inside it, so it is all a memo key needs
-        #: to see. ``reach_tag[i]`` is ``i << size``, to make the memo keys.
+        #: to see (``r`` up to ``max_steps``, the largest distance: every cube on the board).
+        #: ``reach_tag[i]`` is ``i << size``, to make the memo keys.
+        assert max_steps <= _STEPS
         reach = [0] * (board.size << STEP_BITS)
         for c in range(board.size):
             ball = 1 << c
-            for r in range(_STEPS + 1):
+            for r in range(max_steps + 1):
                 reach[c << STEP_BITS | r] = ball
                 grown = ball
                 for m in range(board.size):
