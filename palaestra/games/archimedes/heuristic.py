@@ -65,14 +65,14 @@ def hemmed_in(state: ArchimedesState) -> int:
     g = state.game
     block = g.block_mask
     nmask = g.board.neighbour_mask
+    goal = g.goal_mask
     fixed = 0  # blocks of the arrived cubes
     candidates: list[int] = []
-    for p in range(g.num_players):
-        for c in state.cube_cells(p):
-            if g.goal_mask[p] >> c & 1:
-                fixed |= block[c]
-            else:
-                candidates.append(c)
+    for i, c in enumerate(state.cells):
+        if goal[i // g.cubes_per_player] >> c & 1:
+            fixed |= block[c]
+        else:
+            candidates.append(c)
     while candidates:
         k = len(candidates)
         after = [0] * (k + 1)  # after[i]: blocks of candidates[i:]
@@ -104,10 +104,9 @@ def can_arrive(state: ArchimedesState) -> list[bool]:
     stuck = hemmed_in(state)
     goal = g.goal_mask
     fixed = stuck  # the cells of the cubes that never move again
-    for p in range(g.num_players):
-        for c in state.cube_cells(p):
-            if goal[p] >> c & 1:
-                fixed |= 1 << c
+    for i, c in enumerate(state.cells):
+        if goal[i // g.cubes_per_player] >> c & 1:
+            fixed |= 1 << c
     allowed = g.board.all_mask & ~blocked(fixed, g.block_mask)
     nmask = g.board.neighbour_mask
     out = []
@@ -208,14 +207,16 @@ def prospects(state: ArchimedesState, stuck: int) -> list[tuple[int, int, int]]:
     """Per player, with the hemmed-in cubes ``stuck``: its goal cells filled (a mask), the most
     cubes it can still have home (``cap``) and the goal cells to fill next (a mask)."""
     g = state.game
-    plans = goal_plans(g)
+    cubes = g.cubes_per_player
+    pos = state.cells
+    plans = g.goal_plans or goal_plans(g)
     closed = blocked(stuck, g.block_mask)
     out = []
     for p in range(g.num_players):
         goal = g.goal_mask[p]
         filled = 0
         lost = 0
-        for c in state.cube_cells(p):
+        for c in pos[cubes * p : cubes * (p + 1)]:
             if goal >> c & 1:
                 filled |= 1 << c
             elif stuck >> c & 1:
@@ -235,15 +236,18 @@ def _mobility(state: ArchimedesState, stuck: int) -> tuple[list[int], int, list[
     """Per player its number of legal moves now; the cells of the cubes that can move now (a
     mask); per player the cells its cubes take or touch if it has no move (else 0)."""
     g = state.game
+    cubes = g.cubes_per_player
+    pos = state.cells
+    mover = state.current_player
+    cached = state.cached_legal_actions()  # the mover's moves, when generated already
     counts: list[int] = []
     movable = 0
     waiting: list[int] = []
     for p in range(g.num_players):
-        legal = state.cached_legal_actions() if p == state.current_player else None
-        if legal is not None:
-            count = 0 if legal[0] == g.pass_action else len(legal)
+        if p == mover and cached is not None:
+            count = 0 if cached[0] == g.pass_action else len(cached)
             if count:
-                for a in legal:
+                for a in cached:
                     movable |= 1 << a // g.size
         else:
             count = 0
@@ -253,8 +257,9 @@ def _mobility(state: ArchimedesState, stuck: int) -> tuple[list[int], int, list[
         counts.append(count)
         wait = 0
         if not count:
-            for c in state.cube_cells(p):
-                if not g.goal_mask[p] >> c & 1 and not stuck >> c & 1:
+            home = g.goal_mask[p]
+            for c in pos[cubes * p : cubes * (p + 1)]:
+                if not home >> c & 1 and not stuck >> c & 1:
                     wait |= g.block_mask[c]
         waiting.append(wait)
     return counts, movable, waiting
@@ -266,8 +271,9 @@ def evaluate(state: ArchimedesState) -> list[float]:
     g = state.game
     n = g.num_players
     cubes = g.cubes_per_player
-    plans = goal_plans(g)
+    plans = g.goal_plans or goal_plans(g)
     occupied = state.occupied()
+    pos = state.cells
     stuck = hemmed_in(state)
     counts, movable, waiting = _mobility(state, stuck)
     raw = []
@@ -278,8 +284,13 @@ def evaluate(state: ArchimedesState) -> list[float]:
         home = filled.bit_count()
         free_targets = targets & ~occupied
         dist = plan.distances(free_targets or targets or goal & ~filled or goal)
-        to_go = sum(min(dist[c], plan.far) for c in state.cube_cells(p) if not goal >> c & 1)
-        progress = 1.0 - to_go / (cubes * plan.far)
+        far = plan.far
+        to_go = 0
+        for c in pos[cubes * p : cubes * (p + 1)]:
+            if not goal >> c & 1:
+                d = dist[c]
+                to_go += d if d < far else far
+        progress = 1.0 - to_go / (cubes * far)
         mobility = min(1.0, counts[p] / (MOVES_PER_CUBE * (cubes - home)))
         # goal cells taken or touched by the cubes of another player who has no move now
         others_waiting = 0

@@ -195,6 +195,12 @@ class ArchimedesState(State):
         self._settle()
 
     # --- facts of the position ---------------------------------------------------------------
+    @property
+    def cells(self) -> list[int]:
+        """The cells of every cube, four per player in player order (the state's own list: read
+        it, never change it)."""
+        return self._pos
+
     def cube_cells(self, player: int) -> list[int]:
         """The cells of ``player``'s cubes."""
         return self._pos[CUBES * player : CUBES * (player + 1)]
