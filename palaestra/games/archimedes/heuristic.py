@@ -212,7 +212,7 @@ def prospects(state: ArchimedesState, stuck: int) -> list[tuple[int, int, int]]:
     plans = g.goal_plans or goal_plans(g)
     closed = blocked(stuck, g.block_mask)
     out = []
-    for p in range(g.num_players):
+    for p in range(g.players):
         goal = g.goal_mask[p]
         filled = 0
         lost = 0
@@ -243,7 +243,7 @@ def _mobility(state: ArchimedesState, stuck: int) -> tuple[list[int], int, list[
     counts: list[int] = []
     movable = 0
     waiting: list[int] = []
-    for p in range(g.num_players):
+    for p in range(g.players):
         if p == mover and cached is not None:
             count = 0 if cached[0] == g.pass_action else len(cached)
             if count:
@@ -269,7 +269,7 @@ def evaluate(state: ArchimedesState) -> list[float]:
     """Per player in [-1, 1]: its raw value minus the raw value of the other player (with three
     players: of the best other player), clamped (the state's ``evaluate`` documents the terms)."""
     g = state.game
-    n = g.num_players
+    n = g.players
     cubes = g.cubes_per_player
     plans = g.goal_plans or goal_plans(g)
     occupied = state.occupied()
