@@ -14,6 +14,7 @@ from fastapi import APIRouter, Header, HTTPException, Query
 from fastapi.responses import HTMLResponse
 
 from palaestra.i18n import LANGUAGES, negotiate
+from palaestra.server.api.errors import errors
 from palaestra.server.rules_text import RULES
 
 router = APIRouter()
@@ -48,7 +49,12 @@ def render(game: str, lang: str) -> str:
     )
 
 
-@router.get("/rules/{game}", response_class=HTMLResponse, summary="The rules of a game, for players")
+@router.get(
+    "/rules/{game}",
+    response_class=HTMLResponse,
+    summary="The rules of a game, for players",
+    responses=errors("not_found", "invalid_request", common=False),
+)
 async def rules_page(
     game: str,
     lang: Annotated[str | None, Query(max_length=8)] = None,

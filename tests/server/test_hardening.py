@@ -331,7 +331,7 @@ def test_finding6_a_failed_ai_write_is_retried_and_the_game_goes_on(
     from palaestra.server.db import StorageError
 
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    hub.retry_delays = (0.01, 0.05)
+    hub.moves.retry_delays = (0.01, 0.05)
     seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}]
     created = create(client, options={"stones": 9}, seats=seats, seed=None)
     gid, token = created["id"], created["seats"][0]["token"]
@@ -432,9 +432,9 @@ def test_finding7_idle_games_are_evicted_and_loaded_again_on_demand(db_url: str)
         with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
             ws.receive_json()
             assert hub.evict_idle() == 0  # watched: kept
-        assert hub.evict_idle() == 1 and gid not in hub.sessions
+        assert hub.evict_idle() == 1 and gid not in hub.sessions.loaded
         view = c.get(f"/api/games/{gid}").json()
-        assert view["ply"] == 1 and gid in hub.sessions
+        assert view["ply"] == 1 and gid in hub.sessions.loaded
         assert play(c, gid, created["seats"][1]["token"], 1, move="take 1").status_code == 200
 
 
@@ -442,5 +442,5 @@ def test_finding7_start_up_keeps_only_games_waiting_for_the_server(db_url: str) 
     with TestClient(create_app(db_url, ai_delay=0.0)) as c:
         idle = create(c)["id"]
     with TestClient(create_app(db_url, ai_delay=0.0)) as c:
-        assert idle not in c.app.state.hub.sessions  # type: ignore[attr-defined]
+        assert idle not in c.app.state.hub.sessions.loaded  # type: ignore[attr-defined]
         assert c.get(f"/api/games/{idle}").json()["ply"] == 0

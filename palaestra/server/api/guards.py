@@ -22,7 +22,7 @@ from limits.strategies import MovingWindowRateLimiter
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from starlette.websockets import WebSocket
 
-from palaestra.server.hub import ApiError
+from palaestra.server.service.errors import ApiError
 from palaestra.server.settings import Settings
 
 

@@ -1,0 +1,129 @@
+"""Errors at the edge: one JSON shape ``{"error": CODE, "message": TEXT}`` for every failure, and
+the catalogue of codes that each route documents in its OpenAPI ``responses``.
+
+``errors("game_not_found", ...)`` gives a route's ``responses=``: every status its codes use, each
+described by the codes it can carry. Every route can also answer 503 ``storage_unavailable``
+(database down) and 422 ``invalid_request`` (parameters out of bounds); routes with a body 400
+``malformed_json`` and 413 ``body_too_large``; rate-limited ones 429 ``rate_limited``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from palaestra.server.api.guards import RateLimited
+from palaestra.server.api.responses import ErrorBody
+from palaestra.server.db import StorageError
+from palaestra.server.service.errors import ApiError
+
+log = logging.getLogger("palaestra.server")
+
+#: every error code the API answers, with its status and meaning
+CODES: dict[str, tuple[int, str]] = {
+    "malformed_json": (400, "the body is not a JSON object"),
+    "bad_request": (400, "the request contradicts itself (e.g. both 'action' and 'move')"),
+    "bad_options": (400, "unknown game or options it does not take"),
+    "option_not_allowed": (400, "an option the web app does not offer (a file on the server)"),
+    "bad_seats": (400, "seats do not fit the game (count, kind, AI level)"),
+    "seed_not_allowed": (400, "a chosen seed in a game with an invited player"),
+    "bad_ply": (400, "no such move in this game"),
+    "wrong_token": (403, "the token or code does not belong to a seat of this game"),
+    "not_creator": (403, "only the game's creator may do this"),
+    "hints_off": (403, "hints are off in this game between people"),
+    "game_not_found": (404, "no game with this id"),
+    "no_such_seat": (404, "the game has no such seat"),
+    "not_found": (404, "no such file or page"),
+    "game_over": (409, "the game is over"),
+    "stale_action": (409, "the action was meant for another ply: reload"),
+    "not_your_turn": (409, "another seat is to move"),
+    "conflict": (409, "the game was changed by another request at the same time: reload"),
+    "cannot_undo": (409, "nothing of yours to take back now"),
+    "no_hint": (409, "no move to hint at now"),
+    "not_finished": (409, "analysis is for finished games"),
+    "no_invitation": (409, "the seat is not offered by invitation"),
+    "seat_taken": (409, "the invitation was used: the seat is taken"),
+    "invitation_used": (410, "the invitation was used already"),
+    "invitation_revoked": (410, "the invitation was withdrawn by the creator"),
+    "body_too_large": (413, "the body is larger than max_body_bytes"),
+    "invalid_request": (422, "a field or parameter breaks its bounds"),
+    "illegal_action": (422, "the action is not legal now (the message cites the rule)"),
+    "bad_notation": (422, "the move is not in the game's notation"),
+    "rate_limited": (429, "too many requests of this kind from this client (see Retry-After)"),
+    "storage_unavailable": (503, "the database does not answer; nothing was changed, try again"),
+}
+#: codes every route that touches the database may answer
+COMMON = ("invalid_request", "storage_unavailable")
+#: codes of every route with a JSON body
+WITH_BODY = ("malformed_json", "body_too_large")
+
+
+def errors(
+    *codes: str, body: bool = False, limited: bool = False, common: bool = True
+) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that may answer ``codes`` (plus the common ones)."""
+    every = list(codes) + (list(COMMON) if common else [])
+    every += (list(WITH_BODY) if body else []) + (["rate_limited"] if limited else [])
+    by_status: dict[int, list[str]] = {}
+    for code in every:
+        status, _ = CODES[code]
+        if code not in by_status.setdefault(status, []):
+            by_status[status].append(code)
+    return {
+        status: {
+            "model": ErrorBody,
+            "description": "; ".join(f"`{c}`: {CODES[c][1]}" for c in names),
+        }
+        for status, names in sorted(by_status.items())
+    }
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    # a message may quote what the client sent: never let its bad text break the answer
+    safe = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"error": code, "message": safe}, status_code=status)
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Every exception becomes the JSON error shape; an unexpected one is logged, never shown."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, err: ApiError) -> JSONResponse:
+        response = error_response(err.status, err.code, err.message)
+        if isinstance(err, RateLimited):
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
+
+    @app.exception_handler(StorageError)
+    async def storage_error(request: Request, err: StorageError) -> JSONResponse:
+        return error_response(503, "storage_unavailable", str(err))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, err: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal_error", "an unexpected error; it has been logged")
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, err: RequestValidationError) -> JSONResponse:
+        problems = err.errors()
+        if any(p.get("type") == "json_invalid" for p in problems):
+            return error_response(400, "malformed_json", "the request body is not valid JSON")
+        if any(tuple(p.get("loc", ())) == ("body",) for p in problems):
+            return error_response(400, "malformed_json", "the request body must be a JSON object")
+        parts = []
+        for p in problems[:3]:
+            where = ".".join(str(x) for x in p.get("loc", ()) if x != "body")
+            parts.append(f"{where or 'body'}: {p.get('msg', 'invalid')}")
+        return error_response(422, "invalid_request", "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        return error_response(err.status_code, HTTP_CODES.get(err.status_code, "http_error"), str(err.detail))

@@ -1,0 +1,87 @@
+"""Routes of playing: a seat's action, resignation and undo; hints and the AI's analysis."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+
+from palaestra.server.api.deps import GameId, HubDep, SeatToken
+from palaestra.server.api.errors import errors
+from palaestra.server.api.guards import limit
+from palaestra.server.api.models import Resign, SubmitAction, Undo
+from palaestra.server.api.responses import Analysis, GameView, Hint
+from palaestra.server.service.errors import ApiError
+
+router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
+
+TURN = ("game_not_found", "wrong_token", "game_over", "stale_action", "conflict")
+
+
+@router.post(
+    "/actions",
+    summary="Play an action for a seat",
+    response_model=GameView,
+    responses=errors(
+        *TURN, "bad_request", "not_your_turn", "illegal_action", "bad_notation", body=True, limited=True
+    ),
+    dependencies=[Depends(limit("actions"))],
+)
+async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> dict[str, Any]:
+    session = await hub.play.act(game_id, body.token, body.ply, body.action, body.move)
+    return session.view()
+
+
+@router.post(
+    "/resign",
+    summary="Resign a seat (ends the game)",
+    response_model=GameView,
+    responses=errors("game_not_found", "wrong_token", "game_over", "conflict", body=True),
+)
+async def resign(hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
+    return (await hub.play.resign(game_id, body.token)).view()
+
+
+@router.post(
+    "/undo",
+    summary="Take back your own last action of this turn",
+    response_model=GameView,
+    responses=errors(*TURN, "cannot_undo", body=True, limited=True),
+    dependencies=[Depends(limit("actions"))],
+)
+async def undo(hub: HubDep, game_id: GameId, body: Undo) -> dict[str, Any]:
+    return (await hub.play.undo(game_id, body.token, body.ply)).view()
+
+
+@router.get(
+    "/hint",
+    summary="The strong agent's top moves for the seat to move",
+    response_model=list[Hint],
+    responses=errors("game_not_found", "wrong_token", "hints_off", "no_hint", limited=True),
+    dependencies=[Depends(limit("hints"))],
+)
+async def hint(
+    hub: HubDep,
+    game_id: GameId,
+    x_seat_token: SeatToken = None,
+    top: Annotated[int, Query(ge=1, le=10)] = 3,
+) -> list[dict[str, Any]]:
+    if not x_seat_token:
+        raise ApiError(403, "wrong_token", "hints are for players: send the X-Seat-Token header")
+    return await hub.analyst.hint(game_id, x_seat_token, top)
+
+
+@router.get(
+    "/analysis",
+    summary="The AI's view of a move of a finished game (strong agent, small budget)",
+    response_model=Analysis,
+    responses=errors("game_not_found", "not_finished", "bad_ply", limited=True),
+    dependencies=[Depends(limit("analysis"))],
+)
+async def analysis(
+    hub: HubDep,
+    game_id: GameId,
+    ply: Annotated[int, Query(ge=0, description="moves before the one analysed")],
+    top: Annotated[int, Query(ge=1, le=10)] = 3,
+) -> dict[str, Any]:
+    return await hub.analyst.analysis(game_id, ply, top)

@@ -1,0 +1,178 @@
+"""Response bodies of the HTTP API (documented in the OpenAPI schema, checked on the way out).
+
+Nested game data whose shape belongs to each game (a state, score details, a board's web data) is
+a free JSON object; everything the server itself decides has a field here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Number = int | float
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(Out):
+    error: str = Field(description="a short code, stable between versions (see the route's responses)")
+    message: str = Field(description="what went wrong, for a person")
+
+
+class Status(Out):
+    status: str
+
+
+class SeatView(Out):
+    seat: int
+    player_name: str = Field(description="the game's name of the seat (a colour)")
+    kind: str = Field(description="'human' or 'ai'")
+    name: str = Field(description="the display name ('' if none was given)")
+    level: str | None = Field(description="the AI level of an AI seat")
+    joined: bool = Field(description="a person (or the AI) holds the seat")
+    invitation: str | None = Field(description="None, 'open', 'used' or 'revoked'")
+
+
+class Chance(Out):
+    scheme: str = Field(description="how draws follow from the secret (docs/web.md, fairness)")
+    commitment: str = Field(description="SHA-256 of the secret, published at creation")
+    secret: str | None = Field(description="revealed once the game is over")
+
+
+class GameView(Out):
+    """Everything a client shows: the same for players and spectators (tokens never appear)."""
+
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    num_players: int
+    seats: list[SeatView]
+    seed: int | None = Field(description="the chosen seed (hot seat and AI games only)")
+    chance: Chance | None
+    hints: bool = Field(description="hints are allowed in this game")
+    public: bool = Field(description="listed in the lobby")
+    ply: int = Field(description="moves so far (chance draws included)")
+    version: int = Field(description="bumped on every change")
+    status: str = Field(description="'active' or 'finished'")
+    current_player: int = Field(description="the seat to move (negative: chance or nobody)")
+    to_move: str | None
+    scores: list[Number]
+    score_details: dict[str, Any]
+    dead_position: bool
+    max_plies: int
+    result: dict[str, Any] | None
+    moves: list[dict[str, Any]] = Field(description="the record's moves: player, move (notation), at")
+    legal: list[dict[str, Any]] = Field(description="action and move of each legal action of a person")
+    undo: int | None = Field(description="the seat that may take back the last action now")
+    web: dict[str, Any] | None = Field(description="the renderer's static data (board geometry)")
+    state: dict[str, Any]
+    text: str = Field(description="the position as text")
+    created: str
+    updated: str
+
+
+class GameSummary(Out):
+    """A lobby row."""
+
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    seats: list[SeatView]
+    ply: int
+    moves_played: int | None = None
+    status: str
+    to_move: str | None
+    result: dict[str, Any] | None
+    updated: str
+
+
+class CreatedSeat(Out):
+    seat: int
+    kind: str
+    token: str | None = Field(description="the seat token (only for the creator's own seats)")
+    invite: str | None = Field(description="the invitation link of a seat offered to a friend")
+
+
+class CreatedGame(Out):
+    id: str
+    creator_token: str = Field(description="manages the invitations (X-Creator-Token)")
+    seats: list[CreatedSeat]
+    game: GameView
+
+
+class Joined(Out):
+    seat: int
+    token: str = Field(description="the joiner's own seat token")
+    game: GameView
+
+
+class Invitation(Out):
+    seat: int
+    invite: str | None = Field(description="the new invitation link; None once withdrawn")
+
+
+class Legal(Out):
+    ply: int
+    current_player: int
+    legal: list[dict[str, Any]]
+
+
+class Replay(Out):
+    ply: int
+    moves: int
+    last_move: dict[str, Any] | None
+    current_player: int
+    scores: list[Number]
+    state: dict[str, Any]
+    text: str
+
+
+class Hint(Out):
+    action: int
+    move: str
+    value: float
+    agent: str
+
+
+class RankedMove(Out):
+    action: int
+    move: str
+    value: float
+
+
+class Analysis(Out):
+    ply: int
+    player: int
+    to_move: str | None
+    played: dict[str, Any]
+    agent: str | None
+    top: list[RankedMove]
+    of: int
+    played_rank: int | None
+    played_value: float | None
+    chance: bool
+
+
+class RecordDoc(BaseModel):
+    """The core record JSON (format 1, docs/formats.md) with the chance commitment."""
+
+    model_config = ConfigDict(extra="allow")
+
+    format: int
+    game: str
+    options: dict[str, Any]
+    players: list[str]
+    moves: list[dict[str, Any]]
+    result: dict[str, Any] | None
+
+
+class Meta(Out):
+    version: str
+    games: list[dict[str, Any]] = Field(description="name, title, options, seatings, renderer, undo")
+    ai_levels: list[str]
+    languages: list[str]

@@ -1,0 +1,151 @@
+"""Help from the AI and looking back: hints for the seat to move, the AI's view of the moves of a
+finished game, and the position after any ply. Every search runs in a worker thread."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from palaestra.ai import make_agent
+from palaestra.ai.base import Agent
+from palaestra.core.errors import OptionError, RecordError
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.session import who
+from palaestra.server.service.sessions import Sessions
+
+#: AI levels offered in the UI, strongest last; only those ``make_agent`` knows are offered.
+AI_LEVELS = ("random", "beginner", "casual", "strong", "expert")
+#: the agent asked for hints (falls back to the strongest level that exists)
+HINT_LEVELS = ("strong", "casual", "beginner", "random")
+#: the AI's view of the moves of a finished game: the strong agent on a small budget
+ANALYSIS_SPECS = {"strong": "strong:iterations=150,rollout_depth=6"}
+
+
+def available_levels() -> list[str]:
+    levels = []
+    for level in AI_LEVELS:
+        try:
+            make_agent(level, seed=0)
+        except OptionError:
+            continue
+        except Exception:  # a level that fails to build is not offered
+            continue
+        levels.append(level)
+    return levels
+
+
+class Analyst:
+    """Hints, analysis and replays of the games of a :class:`Sessions`."""
+
+    def __init__(
+        self,
+        sessions: Sessions,
+        levels: list[str],
+        agent_factory: Callable[[str, int | None], Agent] = make_agent,
+    ) -> None:
+        self.sessions = sessions
+        self.levels = levels
+        self.agent_factory = agent_factory
+
+    async def hint(self, game_id: str, token: str, top: int) -> list[dict[str, Any]]:
+        session = await self.sessions.get(game_id)
+        if session.seat_of(token) is None:
+            raise ApiError(403, "wrong_token", "hints are for the players of this game")
+        if not session.hints_allowed():
+            raise ApiError(
+                403, "hints_off", "hints are off in a game between people (the creator may allow them)"
+            )
+        state = session.state.clone()
+        if state.is_terminal() or state.is_chance_node() or session.status != "active":
+            raise ApiError(409, "no_hint", "there is no move to hint at now")
+        level = next((lv for lv in HINT_LEVELS if lv in self.levels), "random")
+        agent = self.agent_factory(level, session.seed + session.ply)
+        ranked = await asyncio.to_thread(agent.analyse, state, top)
+        return [
+            {"action": a, "move": state.action_to_string(a), "value": float(v), "agent": level}
+            for a, v in ranked
+        ]
+
+    async def analysis(self, game_id: str, ply: int, top: int) -> dict[str, Any]:
+        """The AI's view of move ``ply + 1`` of a finished game: the strong agent (small budget) on
+        the position before it, its top moves and how the move played ranks among them."""
+        session = await self.sessions.get(game_id)
+        if session.status != "finished":
+            raise ApiError(409, "not_finished", "the AI's view of the moves is shown once the game is over")
+        moves = session.record.moves
+        if not 0 <= ply < len(moves):
+            raise ApiError(400, "bad_ply", f"the game has moves 0 to {len(moves) - 1}, not {ply}")
+        cached = session.analyses.get(ply)
+        if cached is not None and len(cached["top"]) >= min(top, cached["of"]):
+            return _trim(cached, top)
+        record = session.record
+        spec = next((ANALYSIS_SPECS.get(lv, lv) for lv in HINT_LEVELS if lv in self.levels), "random")
+
+        def build() -> dict[str, Any]:
+            try:
+                state = record.replay(ply)
+            except RecordError as err:
+                raise ApiError(500, "broken_game", str(err)) from None
+            move = moves[ply]
+            played = state.string_to_action(move.move)
+            out: dict[str, Any] = {
+                "ply": ply,
+                "player": move.player,
+                "to_move": who(session.game, move.player),
+                "played": {"action": played, "move": move.move},
+                "agent": None,
+                "top": [],
+                "of": 0,
+                "played_rank": None,
+                "played_value": None,
+                "chance": state.is_chance_node(),
+            }
+            if state.is_chance_node():
+                return out
+            legal = state.legal_actions()
+            agent = self.agent_factory(spec, session.seed + ply)
+            ranked = agent.analyse(state, min(len(legal), 50))
+            values = {a: float(v) for a, v in ranked}
+            order = [a for a, _ in ranked]
+            out["agent"] = spec
+            out["of"] = len(ranked)
+            out["top"] = [
+                {"action": a, "move": state.action_to_string(a), "value": values[a]} for a in order[:10]
+            ]
+            if played in values:
+                out["played_rank"] = order.index(played) + 1
+                out["played_value"] = values[played]
+            return out
+
+        result = await asyncio.to_thread(build)
+        session.analyses[ply] = result
+        return _trim(result, top)
+
+    async def replay(self, game_id: str, ply: int) -> dict[str, Any]:
+        """The position after the first ``ply`` moves of a game."""
+        session = await self.sessions.get(game_id)
+        if ply > session.ply:
+            raise ApiError(400, "bad_ply", f"the game has {session.ply} moves, not {ply}")
+        rec = session.record
+
+        def build() -> dict[str, Any]:
+            try:
+                state = rec.replay(ply)
+            except RecordError as err:
+                raise ApiError(500, "broken_game", str(err)) from None
+            return {
+                "ply": ply,
+                "moves": len(rec.moves),
+                "last_move": rec.moves[ply - 1].to_json() if ply > 0 else None,
+                "current_player": state.current_player,
+                "scores": state.scores(),
+                "state": state.to_json(),
+                "text": state.render(),
+            }
+
+        return await asyncio.to_thread(build)
+
+
+def _trim(analysis: dict[str, Any], top: int) -> dict[str, Any]:
+    return {**analysis, "top": analysis["top"][:top]}

@@ -1,0 +1,91 @@
+"""The service of one server process: every part wired together, started and stopped.
+
+The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
+
+- ``sessions`` (sessions.py): games in memory, loading, eviction, writes, pushes, the lobby;
+- ``seats`` (seats.py): creating games, seat tokens, invitations;
+- ``play`` (play.py): actions, resignation, undo;
+- ``moves`` (runner.py): the server's own moves (chance, AI);
+- ``analyst`` (analysis.py): hints, analysis, replays.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from palaestra.ai import make_agent
+from palaestra.ai.base import Agent
+from palaestra.server.db import Store
+from palaestra.server.service.analysis import Analyst, available_levels
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.play import PlayService
+from palaestra.server.service.runner import ServerMoves
+from palaestra.server.service.seats import SeatService
+from palaestra.server.service.session import Session
+from palaestra.server.service.sessions import Sessions
+
+log = logging.getLogger("palaestra.server")
+
+
+class Hub:
+    """All games of one server, backed by a :class:`Store`."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        ai_delay: float = 0.4,
+        agent_factory: Callable[[str, int | None], Agent] = make_agent,
+    ) -> None:
+        self.store = store
+        self.levels = available_levels()
+        self.sessions = Sessions(store)
+        self.moves = ServerMoves(self.sessions, ai_delay=ai_delay, agent_factory=agent_factory)
+        self.seats = SeatService(self.sessions, self.levels, self.moves.kick)
+        self.play = PlayService(self.sessions, self.moves.kick)
+        self.analyst = Analyst(self.sessions, self.levels, agent_factory)
+        #: how often (seconds) idle games are evicted
+        self.evict_every = 30.0
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # --- start and stop ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume unfinished games whose next move is the server's (AI or chance): each active
+        game is looked at once and kept in memory only if it has such a move to play; the others
+        are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
+        for game_id in await asyncio.to_thread(self.store.ids, "active"):
+            try:
+                session = await self.sessions.get(game_id)
+            except ApiError as err:
+                log.error("cannot resume game %s: %s", game_id, err.message)
+                continue
+            self.moves.kick(session)
+            if not session.waiting_for_server():
+                self.sessions.evict(session)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while not self.moves.closing:
+            await asyncio.sleep(self.evict_every)
+            self.sessions.evict_idle()
+
+    async def stop(self) -> None:
+        """Stop the server's moves and tell every websocket that the server goes away."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        await self.moves.stop()
+        self.sessions.close_watchers()
+
+    # --- shortcuts used by the app and the tests --------------------------------------------
+    async def get(self, game_id: str) -> Session:
+        return await self.sessions.get(game_id)
+
+    def evict_idle(self) -> int:
+        return self.sessions.evict_idle()
+
+    @property
+    def loaded(self) -> dict[str, Session]:
+        """The games in memory, by id."""
+        return self.sessions.loaded

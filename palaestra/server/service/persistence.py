@@ -1,0 +1,140 @@
+"""Between sessions in memory and rows in the database (palaestra/server/db.py).
+
+``load_server_game`` builds a game from options a client sent or a row holds (only server-safe
+options: nothing names a file); ``session_from_stored`` rebuilds a session from its row,
+``stored_from_session`` makes the row of a new game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from palaestra.core.errors import PalaestraError, RecordError
+from palaestra.core.game import Game, State
+from palaestra.core.record import Record
+from palaestra.core.registry import game_class, load_game
+from palaestra.server.db import StoredGame
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.session import Seat, Session
+from palaestra.server.webhooks import web_module
+
+
+def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
+    """A game for the web app: only options a game marks as server-safe (``Option.server``), so a
+    request can never name a file on the server; a bad option is a 400 ``bad_options``."""
+    try:
+        cls = game_class(name)
+    except (PalaestraError, ImportError, AttributeError, TypeError) as err:
+        raise ApiError(400, "bad_options", str(err)) from None
+    refused = [o.name for o in cls.OPTIONS if not o.server and options.get(o.name) is not None]
+    if refused:
+        raise ApiError(
+            400,
+            "option_not_allowed",
+            f"option {refused[0]!r} of {cls.title} names a file on the server; the web app offers "
+            "only what the game ships",
+        )
+    try:
+        return load_game(name, **options)
+    except PalaestraError as err:
+        raise ApiError(400, "bad_options", str(err)) from None
+    except (TypeError, ValueError) as err:
+        raise ApiError(400, "bad_options", f"bad options: {err}") from None
+
+
+def state_before_last(record: Record) -> tuple[State, int]:
+    """The state before the record's last move, and that move's action."""
+    try:
+        before = record.replay(len(record.moves) - 1)
+        return before, before.string_to_action(record.moves[-1].move)
+    except (RecordError, PalaestraError) as err:
+        raise ApiError(500, "broken_game", f"the game does not replay: {err}") from None
+
+
+def iso(value: Any) -> str:
+    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else str(value)
+
+
+def session_from_stored(stored: StoredGame) -> Session:
+    """Rebuild a session: the snapshot if it agrees with the record, else a replay of the record."""
+    try:
+        game = load_server_game(stored.game, stored.options)
+    except ApiError as err:
+        raise ApiError(500, "broken_game", f"game {stored.id} cannot be loaded: {err.message}") from None
+    try:
+        record = Record.from_json(stored.record)
+    except RecordError as err:
+        raise ApiError(500, "broken_game", f"game {stored.id} has a broken record: {err}") from None
+    state: State | None = None
+    try:
+        state = game.state_from_json(stored.snapshot)
+        if len(state.history) != len(record.moves):
+            state = None
+    except Exception:
+        state = None
+    if state is None:
+        try:
+            state = record.replay()
+        except RecordError as err:
+            raise ApiError(500, "broken_game", f"game {stored.id} does not replay: {err}") from None
+    seats = [Seat.from_json(s) for s in stored.seats]
+    created = _aware(stored.created_at)
+    updated = _aware(stored.updated_at)
+    undo_stack: list[tuple[State, int]] = []
+    moves = record.moves
+    if (
+        stored.status == "active"
+        and moves
+        and moves[-1].player == state.current_player
+        and hasattr(web_module(game.name), "can_undo")
+    ):
+        # a turn in progress of a game with undo: rebuild the state before its last action now, so
+        # the view can offer the undo at once (one replay, only for turns in progress)
+        with contextlib.suppress(ApiError):
+            undo_stack.append(state_before_last(record))
+    return Session(
+        stored.id,
+        game,
+        seats,
+        stored.seed,
+        state,
+        record,
+        stored.status,
+        created,
+        updated,
+        version=stored.version,
+        undo_stack=undo_stack,
+        public=stored.public,
+        hints=stored.hints,
+        creator_hash=stored.creator_hash,
+        secret=stored.secret,
+    )
+
+
+def _aware(stamp: datetime) -> datetime:
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+
+
+def stored_from_session(session: Session) -> StoredGame:
+    """The row of a new game (version 0)."""
+    return StoredGame(
+        session.id,
+        session.game.name,
+        session.record.options,
+        [s.to_json() for s in session.seats],
+        session.seed,
+        session.ply,
+        session.status,
+        session.record.to_json(),
+        session.state.to_json(),
+        session.created_at,
+        session.updated_at,
+        session.version,
+        public=session.public,
+        hints=session.hints,
+        creator_hash=session.creator_hash,
+        secret=session.secret,
+    )

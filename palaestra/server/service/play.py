@@ -1,0 +1,135 @@
+"""Playing a game: a seat's action, resignation and undo, each checked under the game's lock.
+
+Every check happens before anything changes (token, game over, ply, turn, legality); the change is
+stored, then shown (palaestra/server/service/sessions.py). After a player's action the server's
+moves (chance, AI) are started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Callable
+
+from palaestra.core.errors import NotationError, PalaestraError
+from palaestra.core.game import returns_from_ranks
+from palaestra.core.record import now
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.persistence import state_before_last
+from palaestra.server.service.session import Session, who
+from palaestra.server.service.sessions import Sessions
+from palaestra.server.webhooks import can_undo
+
+
+class PlayService:
+    """The actions of the seats of every game of a :class:`Sessions`."""
+
+    def __init__(self, sessions: Sessions, kick: Callable[[Session], None]) -> None:
+        self.sessions = sessions
+        self.kick = kick
+
+    async def act(self, game_id: str, token: str, ply: int, action: int | None, move: str | None) -> Session:
+        if (action is None) == (move is None):
+            raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
+        session = await self.sessions.get(game_id)
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            if session.status != "active" or session.state.is_terminal():
+                raise ApiError(409, "game_over", "the game is over")
+            if ply != session.ply:
+                raise ApiError(
+                    409,
+                    "stale_action",
+                    f"this action was meant for move {ply}, but the game is at move {session.ply}; "
+                    "reload and try again",
+                )
+            if session.state.current_player != seat:
+                raise ApiError(
+                    409,
+                    "not_your_turn",
+                    f"it is {who(session.game, session.state.current_player)}'s turn, "
+                    f"not {session.game.player_name(seat)}'s",
+                )
+            state = session.state
+            if move is not None:
+                try:
+                    action = state.string_to_action(move)
+                except NotationError as err:
+                    raise ApiError(422, "bad_notation", str(err)) from None
+                except PalaestraError as err:
+                    raise ApiError(422, "illegal_action", str(err)) from None
+            assert action is not None
+            if not state.is_legal(action):
+                raise ApiError(422, "illegal_action", state.explain_illegal(action))
+            await self.sessions.apply(session, action)
+        await self.sessions.broadcast(session)
+        self.kick(session)
+        return session
+
+    async def resign(self, game_id: str, token: str) -> Session:
+        """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
+        session = await self.sessions.get(game_id)
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            if session.status != "active" or session.state.is_terminal():
+                raise ApiError(409, "game_over", "the game is over")
+            record = copy.deepcopy(session.record)
+            ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
+            who = session.game.player_name(seat)
+            record.result = {
+                "returns": returns_from_ranks(ranks),
+                "scores": session.state.scores(),
+                "text": f"{who} resigned",
+                "resigned": seat,
+            }
+            record.ended = now()
+            await self.sessions.write(session, session.state, record, "finished")
+        await self.sessions.broadcast(session)
+        return session
+
+    async def undo(self, game_id: str, token: str, ply: int) -> Session:
+        """Take back the seat's own last action of the current turn, where the game allows it.
+
+        The record loses that move (it never happened for the other players: nobody moved since,
+        and undoable actions reveal nothing), so the stored record stays replayable; the game's
+        ``version`` still goes up, so every client sees the change."""
+        session = await self.sessions.get(game_id)
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            if session.status != "active" or session.state.is_terminal():
+                raise ApiError(409, "game_over", "the game is over")
+            if ply != session.ply:
+                raise ApiError(
+                    409,
+                    "stale_action",
+                    f"this undo was meant for move {ply}, but the game is at move {session.ply}; "
+                    "reload and try again",
+                )
+            moves = session.record.moves
+            if not moves or moves[-1].player != seat or session.state.current_player != seat:
+                raise ApiError(409, "cannot_undo", "only your own last action, while it is still your turn")
+            if session.undo_stack and len(session.undo_stack[-1][0].history) == session.ply - 1:
+                before, action = session.undo_stack[-1]
+                from_stack = True
+            else:
+                before, action = await asyncio.to_thread(state_before_last, session.record)
+                from_stack = False
+            if not can_undo(before, action, session.state):
+                raise ApiError(
+                    409, "cannot_undo", f"{moves[-1].move} cannot be taken back (the rules do not allow it)"
+                )
+            record = copy.deepcopy(session.record)
+            record.moves.pop()
+            record.result = None
+            record.ended = None
+            await self.sessions.write(session, before.clone(), record, "active")
+            if from_stack:
+                session.undo_stack.pop()
+        await self.sessions.broadcast(session)
+        return session

@@ -1,0 +1,120 @@
+"""The server's own moves: chance draws and AI seats, played until a person is to move.
+
+``kick(session)`` starts a runner task for a game whose next move is the server's (no-op if one
+runs). The runner samples chance from the game's secret (palaestra/server/fairness.py) and asks
+the seat's agent in a worker thread, so the event loop stays responsive. A move that cannot be
+stored (database down, disk full) is retried with back-off until it is: no game is left stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from palaestra.ai import make_agent
+from palaestra.ai.base import Agent
+from palaestra.core.game import CHANCE
+from palaestra.server.db import StorageError
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.session import Session
+from palaestra.server.service.sessions import Sessions
+
+log = logging.getLogger("palaestra.server")
+
+
+class ServerMoves:
+    """Plays the chance and AI moves of every game of a :class:`Sessions`."""
+
+    def __init__(
+        self,
+        sessions: Sessions,
+        *,
+        ai_delay: float = 0.4,
+        agent_factory: Callable[[str, int | None], Agent] = make_agent,
+    ) -> None:
+        self.sessions = sessions
+        #: the least time an AI move takes (so people can follow it)
+        self.ai_delay = ai_delay
+        self.agent_factory = agent_factory
+        #: waits between tries of a server move that could not be stored (the last one repeats)
+        self.retry_delays: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+        self.closing = False
+
+    def kick(self, session: Session) -> None:
+        """Start playing the server's moves of ``session`` if it waits for one."""
+        if self.closing or not session.waiting_for_server():
+            return
+        if session.runner is not None and not session.runner.done():
+            return
+        session.runner = asyncio.get_running_loop().create_task(self._run(session))
+
+    async def stop(self) -> None:
+        """Cancel every runner (their moves so far are stored; a restart resumes them)."""
+        self.closing = True
+        runners = [s.runner for s in self.sessions.loaded.values() if s.runner is not None]
+        for task in runners:
+            task.cancel()
+        for task in runners:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _run(self, session: Session) -> None:
+        """Play chance and AI moves until a human is to move or the game ends."""
+        try:
+            while session.waiting_for_server():
+                ply = session.ply
+                player = session.state.current_player
+                if player == CHANCE:
+                    action = session.state.sample_chance(session.chance_rng(ply))
+                else:
+                    agent = self.agent(session, player)
+                    snapshot = session.state.clone()
+                    action, _ = await asyncio.gather(
+                        asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
+                    )
+                if not await self._store(session, ply, action):
+                    return  # another process moved this game on: whoever loads it continues it
+                await self.sessions.broadcast(session)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # an engine or agent bug must not kill the server
+            log.exception("server moves of game %s stopped", session.id)
+
+    async def _store(self, session: Session, ply: int, action: int) -> bool:
+        """Apply and store an AI or chance move; a failed write (database down, disk full) is
+        retried with exponential back-off (``retry_delays``) until it succeeds, so the game goes on
+        by itself once the database is back. False if the row moved on without us (a lost race:
+        the session was dropped from the cache, the next request loads the current row)."""
+        attempt = 0
+        while True:
+            try:
+                async with session.lock:
+                    if session.ply != ply or not session.waiting_for_server():
+                        return True  # the game moved on (a resignation): the caller looks again
+                    await self.sessions.apply(session, action)
+                return True
+            except StorageError:
+                delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
+                attempt += 1
+                log.warning(
+                    "game %s: the move could not be stored (try %d); again in %.1f s",
+                    session.id,
+                    attempt,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+            except ApiError as err:
+                if err.code == "conflict":
+                    return False
+                raise
+
+    def agent(self, session: Session, player: int) -> Agent:
+        """The agent of an AI seat (made once per session, seeded from the game)."""
+        agent = session.agents.get(player)
+        if agent is None:
+            level = session.seats[player].level or "random"
+            agent = self.agent_factory(level, session.seed + 7919 * (player + 1))
+            session.agents[player] = agent
+        return agent

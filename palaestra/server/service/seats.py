@@ -1,0 +1,196 @@
+"""Creating games and managing their seats: tokens, single-use invitations, the creator's rights.
+
+Who holds what (docs/web.md, "Security model"):
+
+- the creator gets a *creator token* (manage invitations) and the seat tokens of the seats they
+  hold themselves (``joined``); for every other human seat an *invitation code*;
+- joining uses the code up and gives the joiner a fresh seat token that nobody else learns;
+- the creator can withdraw an unused invitation and issue a new one; a used or withdrawn code
+  says so (410). Only hashes of tokens and codes are stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from palaestra.core.record import Record
+from palaestra.server import fairness
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.persistence import load_server_game, stored_from_session
+from palaestra.server.service.session import Seat, Session, hash_token, same_secret
+from palaestra.server.service.sessions import Sessions
+
+
+@dataclass
+class Created:
+    """What only the creator of a game learns: their token(s), the invitation codes."""
+
+    creator_token: str
+    tokens: list[str | None] = field(default_factory=list)  # the creator's own seats
+    invites: list[str | None] = field(default_factory=list)  # codes of the seats offered to friends
+
+
+class SeatService:
+    """Creates games and hands out their seats."""
+
+    def __init__(self, sessions: Sessions, levels: list[str], kick: Callable[[Session], None]) -> None:
+        self.sessions = sessions
+        #: the AI levels a seat may have
+        self.levels = levels
+        #: starts the server's moves of a new game (AI or chance first)
+        self.kick = kick
+
+    async def create(
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        seats: list[Mapping[str, Any]],
+        seed: int | None = None,
+        *,
+        public: bool = False,
+        hints: bool = False,
+    ) -> tuple[Session, Created]:
+        """A new game. The creator gets the tokens of the seats they hold (``joined``), an
+        invitation code for each other human seat, and a creator token (to manage invitations)."""
+        game = load_server_game(game_name, options)
+        if len(seats) != game.num_players:
+            raise ApiError(
+                400,
+                "bad_seats",
+                f"{game.title} with these options has {game.num_players} players, "
+                f"but {len(seats)} seats were given",
+            )
+        created = Created(secrets.token_urlsafe(18))
+        made: list[Seat] = []
+        for index, spec in enumerate(seats):
+            kind = spec.get("kind", "human")
+            name = str(spec.get("name") or "")
+            token: str | None = None
+            code: str | None = None
+            if kind == "human" and spec.get("joined", False):
+                token = secrets.token_urlsafe(18)
+                made.append(Seat("human", name, None, hash_token(token), True, creator=True))
+            elif kind == "human":
+                code = secrets.token_urlsafe(18)
+                made.append(
+                    Seat("human", name, None, None, False, invite_hash=hash_token(code), invite="open")
+                )
+            elif kind == "ai":
+                level = str(spec.get("level") or "random")
+                if level not in self.levels:
+                    raise ApiError(
+                        400,
+                        "bad_seats",
+                        f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
+                    )
+                made.append(Seat("ai", name or f"AI ({level})", level, None, True))
+            else:
+                raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
+            created.tokens.append(token)
+            created.invites.append(code)
+        if seed is not None and any(s.invite is not None for s in made):
+            raise ApiError(
+                400,
+                "seed_not_allowed",
+                "a chosen seed would let you foresee the draws against an invited player; "
+                "seeds are for hot seat and games against the AI",
+            )
+        secret = fairness.new_secret() if seed is None else fairness.seeded_secret(seed)
+        agent_seed = seed if seed is not None else secrets.randbits(31)
+        state = game.new_initial_state(seed)
+        record = Record.start(game, [s.name or game.player_name(i) for i, s in enumerate(made)], seed)
+        stamp = datetime.now(UTC)
+        game_id = secrets.token_hex(6)
+        creator_hash = hash_token(created.creator_token)
+        session = Session(
+            game_id,
+            game,
+            made,
+            agent_seed,
+            state,
+            record,
+            "active",
+            stamp,
+            stamp,
+            public=public,
+            hints=hints,
+            creator_hash=creator_hash,
+            secret=secret,
+        )
+        await asyncio.to_thread(self.sessions.store.insert, stored_from_session(session))
+        self.sessions.add(session)
+        self.kick(session)
+        return session, created
+
+    async def join(self, game_id: str, code: str, name: str | None) -> tuple[int, str]:
+        """Take the seat of an invitation: the code is used up, the joiner gets a fresh token."""
+        session = await self.sessions.get(game_id)
+        async with session.lock:
+            if session.status != "active":
+                raise ApiError(409, "game_over", "the game is over: nobody can join it any more")
+            digest = hash_token(code)
+            seat = next(
+                (
+                    i
+                    for i, s in enumerate(session.seats)
+                    if s.invite_hash is not None and same_secret(s.invite_hash, digest)
+                ),
+                None,
+            )
+            if seat is None:
+                if any(any(same_secret(h, digest) for h in s.revoked) for s in session.seats):
+                    raise ApiError(
+                        410, "invitation_revoked", "this invitation was withdrawn by the game's creator"
+                    )
+                raise ApiError(403, "wrong_token", "this link does not belong to a seat of this game")
+            if session.seats[seat].invite == "used":
+                raise ApiError(410, "invitation_used", "this invitation was used already: the seat is taken")
+            if session.seats[seat].invite == "revoked":
+                raise ApiError(
+                    410, "invitation_revoked", "this invitation was withdrawn by the game's creator"
+                )
+            token = secrets.token_urlsafe(18)
+            new_seats = copy.deepcopy(session.seats)
+            taken = new_seats[seat]
+            taken.joined = True
+            taken.invite = "used"
+            taken.token_hash = hash_token(token)
+            if name:
+                taken.name = name
+            await self.sessions.write_seats(session, new_seats)
+        await self.sessions.broadcast(session)
+        return seat, token
+
+    async def reinvite(self, game_id: str, creator_token: str, seat: int, *, new: bool) -> str | None:
+        """The creator withdraws a seat's unused invitation and (``new``) issues a fresh code."""
+        session = await self.sessions.get(game_id)
+        async with session.lock:
+            if session.creator_hash is None or not same_secret(
+                session.creator_hash, hash_token(creator_token)
+            ):
+                raise ApiError(403, "not_creator", "only the game's creator manages its invitations")
+            if not 0 <= seat < len(session.seats):
+                raise ApiError(404, "no_such_seat", f"the game has seats 0 to {len(session.seats) - 1}")
+            if session.status != "active":
+                raise ApiError(409, "game_over", "the game is over")
+            current = session.seats[seat]
+            if current.kind != "human" or current.creator:
+                raise ApiError(409, "no_invitation", "this seat is not offered by invitation")
+            if current.invite == "used" or current.joined:
+                raise ApiError(409, "seat_taken", "the invitation was used: the seat is taken")
+            new_seats = copy.deepcopy(session.seats)
+            changed = new_seats[seat]
+            if changed.invite_hash is not None:
+                changed.revoked.append(changed.invite_hash)
+            code = secrets.token_urlsafe(18) if new else None
+            changed.invite_hash = hash_token(code) if code is not None else None
+            changed.invite = "open" if code is not None else "revoked"
+            await self.sessions.write_seats(session, new_seats)
+        await self.sessions.broadcast(session)
+        return code

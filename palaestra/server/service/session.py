@@ -1,0 +1,285 @@
+"""A game being played, in memory: its seats, state, record and what clients are shown.
+
+A :class:`Session` is the server's authoritative copy of one game; a :class:`Seat` one player's
+place in it (token hash, invitation). ``Session.view`` is what every client sees (players and
+spectators alike: tokens never appear), ``Session.summary`` a lobby row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from palaestra.ai.base import Agent
+from palaestra.core.game import CHANCE, Game, State
+from palaestra.core.record import Record
+from palaestra.server import fairness
+from palaestra.server.webhooks import can_undo, web_data
+
+#: how many positions before the last actions a session keeps in memory for undo
+UNDO_DEPTH = 64
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def same_secret(a: str, b: str) -> bool:
+    return secrets.compare_digest(a, b)
+
+
+def showable(doc: Any) -> bool:
+    """True if ``doc`` can be sent as JSON (a row holding a lone surrogate cannot)."""
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+@dataclass
+class Seat:
+    """A seat: its player's token (hash), and for a seat offered to a friend its invitation.
+
+    ``invite`` is None (no invitation: the creator's seat or an AI), ``"open"``, ``"used"`` (the
+    friend joined: ``invite_hash`` still names the code, so a second use says so) or
+    ``"revoked"``; ``revoked`` holds the hashes of earlier codes of the seat."""
+
+    kind: str  # "human" or "ai"
+    name: str
+    level: str | None = None
+    token_hash: str | None = None
+    joined: bool = False
+    creator: bool = False  # held by the game's creator (hot seat)
+    invite_hash: str | None = None
+    invite: str | None = None
+    revoked: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "token_hash": self.token_hash,
+            "joined": self.joined,
+            "creator": self.creator,
+            "invite_hash": self.invite_hash,
+            "invite": self.invite,
+            "revoked": list(self.revoked),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Seat:
+        joined = bool(doc.get("joined", False))
+        token_hash = doc.get("token_hash")
+        invite = doc.get("invite")
+        invite_hash = doc.get("invite_hash")
+        if "invite" not in doc and doc.get("kind") == "human" and not joined:
+            # a seat stored before invitations: its old token is the (open) invitation code
+            invite, invite_hash, token_hash = "open", token_hash, None
+        return cls(
+            str(doc["kind"]),
+            str(doc.get("name", "")),
+            doc.get("level"),
+            token_hash,
+            joined,
+            bool(doc.get("creator", joined and doc.get("kind") == "human")),
+            invite_hash,
+            invite,
+            [str(h) for h in doc.get("revoked", [])],
+        )
+
+    def public(self, index: int, game: Game) -> dict[str, Any]:
+        return {
+            "seat": index,
+            "player_name": game.player_name(index),
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "joined": self.joined,
+            "invitation": self.invite,
+        }
+
+
+@dataclass
+class Session:
+    """One game being played (or finished) with its subscribers."""
+
+    id: str
+    game: Game
+    seats: list[Seat]
+    seed: int
+    state: State
+    record: Record
+    status: str  # "active" | "finished"
+    created_at: datetime
+    updated_at: datetime
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: when this process last used the game (time.monotonic), for eviction
+    touched: float = field(default_factory=time.monotonic)
+    subscribers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    runner: asyncio.Task[None] | None = None
+    version: int = 0  # bumped on every change (action, undo, seats, resignation); stored
+    #: (state before, action) of the latest actions, newest last, for undo (not stored: after a
+    #: restart the state before is rebuilt from the record)
+    undo_stack: list[tuple[State, int]] = field(default_factory=list)
+    #: the AI's view of finished games' moves, by ply (computed on demand)
+    analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
+    public: bool = False  # listed in the lobby
+    hints: bool = False  # the creator allows hints between people
+    creator_hash: str | None = None
+    #: the chance secret (None: a game from before issue 17, drawing from its seed)
+    secret: str | None = None
+
+    @property
+    def seed_chosen(self) -> bool:
+        return self.secret is None or self.secret.startswith("seed:")
+
+    def hints_allowed(self) -> bool:
+        """Hints only where they help nobody against another person: against the AI, in hot seat
+        (every human seat is the creator's), or when the creator allowed them."""
+        return self.hints or all(s.kind != "human" or s.creator for s in self.seats)
+
+    def chance_rng(self, ply: int) -> random.Random:
+        if self.secret is None:
+            return random.Random(f"{self.seed}:{ply}")
+        return fairness.chance_rng(self.secret, ply)
+
+    def chance(self) -> dict[str, Any] | None:
+        return fairness.chance_doc(self.secret, revealed=self.status != "active")
+
+    def record_json(self) -> dict[str, Any]:
+        """The game record, with the chance commitment (and the secret once the game is over)."""
+        doc = self.record.to_json()
+        chance = self.chance()
+        if chance is not None:
+            doc["chance"] = chance
+        return doc
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.moves)
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    def waiting_for_server(self) -> bool:
+        """True if the next action is the server's (chance or an AI seat)."""
+        if self.status != "active" or self.state.is_terminal():
+            return False
+        player = self.state.current_player
+        return player == CHANCE or (0 <= player < len(self.seats) and self.seats[player].kind == "ai")
+
+    def undo_seat(self) -> int | None:
+        """The seat that may take back the last action now (None: nothing to undo).
+
+        Only an action of the seat still to move, while the game goes on, and only if the game's
+        ``can_undo`` hook allows it (see palaestra/server/webhooks.py). Known from the undo stack
+        of this session (rebuilt from the record when a game is loaded mid-turn)."""
+        if self.status != "active" or not self.record.moves or not self.undo_stack:
+            return None
+        player = self.state.current_player
+        if self.record.moves[-1].player != player or not 0 <= player < len(self.seats):
+            return None
+        if self.seats[player].kind != "human":
+            return None
+        before, action = self.undo_stack[-1]
+        if len(before.history) != self.ply - 1:
+            return None
+        return player if can_undo(before, action, self.state) else None
+
+    # --- views ------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """Everything a client shows: the same for players and spectators (tokens never appear)."""
+        state = self.state
+        player = state.current_player
+        human_to_move = (
+            self.status == "active"
+            and not state.is_terminal()
+            and 0 <= player < len(self.seats)
+            and self.seats[player].kind == "human"
+        )
+        legal = (
+            [{"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()]
+            if human_to_move
+            else []
+        )
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "options": {k: v for k, v in self.game.options.items() if v is not None},
+            "num_players": self.game.num_players,
+            "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
+            "seed": self.seed if self.seed_chosen else None,
+            "chance": self.chance(),
+            "hints": self.hints_allowed(),
+            "public": self.public,
+            "ply": self.ply,
+            "version": self.version,
+            "status": self.status,
+            "current_player": player,
+            "to_move": who(self.game, player),
+            "scores": state.scores(),
+            "score_details": _jsonable(state.score_details()),
+            "dead_position": state.dead_position(),
+            "max_plies": self.game.max_game_length(),
+            "result": self.record.result,
+            "moves": [m.to_json() for m in self.record.moves],
+            "legal": legal,
+            "undo": self.undo_seat() if human_to_move else None,
+            "web": web_data(self.game),
+            "state": state.to_json(),
+            "text": state.render(),
+            "created": self.created_at.isoformat(timespec="seconds"),
+            "updated": self.updated_at.isoformat(timespec="seconds"),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "options": {k: v for k, v in self.game.options.items() if v is not None},
+            "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
+            "ply": self.ply,
+            "moves_played": sum(1 for m in self.record.moves if m.player >= 0),  # chance draws left out
+            "status": self.status,
+            "to_move": who(self.game, self.state.current_player),
+            "result": self.record.result,
+            "updated": self.updated_at.isoformat(timespec="seconds"),
+        }
+
+
+def who(game: Game, player: int) -> str | None:
+    if player == CHANCE:
+        return "chance"
+    if 0 <= player < game.num_players:
+        return game.player_name(player)
+    return None
+
+
+def _jsonable(value: Any) -> Any:
+    """Score details as plain JSON (tuples to lists, unknown objects to strings)."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
