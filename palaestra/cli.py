@@ -14,18 +14,21 @@ import typer
 
 from palaestra.core.errors import PalaestraError
 from palaestra.core.game import Game, State
+from palaestra.core.info import GameInfo
 from palaestra.core.record import Record, load_state_file
-from palaestra.core.registry import game_class, game_names, load_game
+from palaestra.core.registry import game_info, game_infos, load_game
 
 app = typer.Typer(
-    help="Palaestra: Athos, Archimedes and Agamemnon in the terminal and the browser.",
+    help="Palaestra: board games in the terminal and the browser (`palaestra games` lists them).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # click's plain help: no `<bool>` or `<list[str]>` type columns (finding 14)
 )
 
-GameArg = Annotated[str, typer.Argument(help="athos, archimedes or agamemnon", metavar="GAME")]
+GameArg = Annotated[
+    str, typer.Argument(help="The game (`palaestra games` lists them and their options).", metavar="GAME")
+]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", metavar="N", help="Number of players.")]
 VariantOpt = Annotated[
     list[str] | None,
@@ -38,12 +41,10 @@ OptionOpt = Annotated[
     typer.Option("--option", "-o", metavar="KEY=VALUE", help="Set a game option, KEY=VALUE (repeatable)."),
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help="Seed for chance and agents.")]
-BoardOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--board", metavar="FILE", help="Play on this board file (games with a `board` option: Athos)."
-    ),
-]
+#: commands that make a game take the game's own flags too (``GameInfo.cli_flags``, e.g. a board
+#: file: ``--board FILE``); `palaestra games` lists them
+GAME_FLAGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+GAME_FLAGS_EPILOG = "The game's own flags (`palaestra games` lists them) are accepted too."
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -57,16 +58,17 @@ def build_game(
     players: int | None,
     variants: list[str] | None,
     options: list[str] | None,
-    board: Path | None = None,
+    extra: list[str] | None = None,
 ) -> Game:
-    """A game from the command line's --players, --variant, --option and --board values."""
-    cls = game_class(name)
+    """A game from the command line's --players, --variant and --option values and the game's own
+    flags in ``extra`` (the words the command did not know)."""
+    info = game_info(name)
     given: dict[str, object] = {}
-    declared = {o.name: o for o in cls.OPTIONS}
+    declared = {o.name: o for o in info.options()}
     for v in variants or []:
         key = v.replace("-", "_")
         if key not in declared or not declared[key].is_variant:
-            known = ", ".join(o.name for o in cls.OPTIONS if o.is_variant) or "none"
+            known = ", ".join(o.name for o in info.options() if o.is_variant) or "none"
             raise PalaestraError(f"{name} has no variant {v!r} (variants: {known})")
         given[key] = True
     for item in options or []:
@@ -75,12 +77,29 @@ def build_game(
             raise PalaestraError(f"--option takes KEY=VALUE, not {item!r}")
         given[key.strip().replace("-", "_")] = value.strip()
     if players is not None:
-        given["players"] = players
-    if board is not None:
-        if "board" not in declared:
-            raise PalaestraError(f"{name} has one board only: it takes no --board")
-        given["board"] = str(board.resolve())
+        given.update(info.options_for_players(players))
+    given.update(game_flags(info, extra or []))
     return load_game(name, **given)
+
+
+def game_flags(info: GameInfo, words: list[str]) -> dict[str, object]:
+    """The options set by the game's own flags (``--FLAG VALUE`` or ``--FLAG=VALUE``)."""
+    flags = {f"--{f.flag}": f for f in info.cli_flags}
+    known = ", ".join(flags) or "none"
+    given: dict[str, object] = {}
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        key, sep, value = word.partition("=")
+        flag = flags.get(key)
+        if flag is None:
+            raise PalaestraError(f"{info.name} takes no {key} (its own flags: {known})")
+        if not sep:
+            if not rest:
+                raise PalaestraError(f"{key} needs a value ({flag.metavar})")
+            value = rest.pop(0)
+        given[flag.option] = str(Path(value).resolve()) if flag.path else value
+    return given
 
 
 def guarded(func: Callable[..., None]) -> Callable[..., None]:
@@ -101,18 +120,21 @@ def guarded(func: Callable[..., None]) -> Callable[..., None]:
 @app.command()
 @guarded
 def games() -> None:
-    """List the games with their options and variants."""
-    for name in game_names():
+    """List the games with their options, variants and own flags."""
+    for info in sorted(game_infos(), key=lambda i: i.name):
         try:
-            cls = game_class(name)
+            declared = info.options()
         except ImportError as err:  # a game still being written must not break the others
-            typer.echo(f"{name}: not available ({err})")
+            typer.echo(f"{info.name}: not available ({err})")
             continue
-        typer.echo(f"{name} — {cls.title}")
-        for o in cls.OPTIONS:
+        counts = ", ".join(map(str, info.player_counts))
+        typer.echo(f"{info.name} — {info.title} ({counts} players)")
+        for o in declared:
             kind = "variant" if o.is_variant else o.kind.__name__
             extra = f" choices: {', '.join(map(str, o.choices))}" if o.choices else ""
             typer.echo(f"  {o.name:<16} {kind:<8} default {o.default!s:<8} {o.help}{extra}")
+        for f in info.cli_flags:
+            typer.echo(f"  --{f.flag} {f.metavar:<9} sets {f.option}: {f.help}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -144,14 +166,14 @@ def _remembered_opponents(rec: Record) -> tuple[str, int] | None:
     return spec, seat
 
 
-@app.command()
+@app.command(context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
 @guarded
 def play(
+    ctx: typer.Context,
     game_name: GameArg,
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
-    board: BoardOpt = None,
     vs: Annotated[
         str | None,
         typer.Option(
@@ -208,7 +230,7 @@ def play(
         )
         resumed = tr(replayed, lang, path=resume, n=len(rec.moves))
     else:
-        game = build_game(game_name, players, variant, option, board)
+        game = build_game(game_name, players, variant, option, ctx.args)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         names = [game.player_name(p) for p in range(game.num_players)]
@@ -379,15 +401,15 @@ def score(
         typer.echo(_score_line(state))
 
 
-@app.command()
+@app.command(context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
 @guarded
 def perft(
+    ctx: typer.Context,
     game_name: GameArg,
     depth: Annotated[int, typer.Option("--depth", "-d", min=0, metavar="N", help="Plies to count.")],
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
-    board: BoardOpt = None,
     position: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Start from this position (JSON).")
     ] = None,
@@ -401,7 +423,7 @@ def perft(
         if state.game.name != game_name.lower():
             raise PalaestraError(f"{position} is a position of {state.game.name}, not {game_name}")
     else:
-        state = build_game(game_name, players, variant, option, board).new_initial_state()
+        state = build_game(game_name, players, variant, option, ctx.args).new_initial_state()
     if divide and depth >= 1:
         total = 0
         for move, count in pf.divide(state, depth):
@@ -412,9 +434,10 @@ def perft(
         typer.echo(str(pf.perft(state, depth)))
 
 
-@app.command()
+@app.command(context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
 @guarded
 def match(
+    ctx: typer.Context,
     game_name: GameArg,
     agents: Annotated[
         str,
@@ -428,7 +451,6 @@ def match(
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
-    board: BoardOpt = None,
     workers: Annotated[int, typer.Option(min=1, metavar="N", help="Games played in parallel.")] = 1,
     seed: SeedOpt = None,
     record_dir: Annotated[
@@ -457,11 +479,11 @@ def match(
     specs = split_specs(agents)
     if players is None and len(specs) > 2:
         try:  # as many seats as agents
-            game = build_game(game_name, len(specs), variant, option, board)
+            game = build_game(game_name, len(specs), variant, option, ctx.args)
         except PalaestraError as err:
             raise PalaestraError(f"{len(specs)} agents need {len(specs)} seats: {err}") from None
     else:
-        game = build_game(game_name, players, variant, option, board)
+        game = build_game(game_name, players, variant, option, ctx.args)
     with Progress(disable=as_json or not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task(f"{game.name}", total=n)
 

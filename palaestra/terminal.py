@@ -16,6 +16,9 @@ import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
+from palaestra.core.errors import PalaestraError
+from palaestra.core.info import TerminalView
+from palaestra.core.registry import game_info
 from palaestra.i18n import tr
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -49,48 +52,10 @@ def wrap(lines: list[str], width: int) -> list[str]:
     return out
 
 
-# --- compact boards, per game ------------------------------------------------------------------
-_AGA_ROW = re.compile(r"^\s*(\d+)\s+(\S+)\s+(.*)$")
-
-
-def _compact_agamemnon(text: str, width: int) -> tuple[list[str], list[str]]:
-    """The space table folded into columns; the strings go to ``info``."""
-    head: list[str] = []
-    rows: list[tuple[str, str, str]] = []
-    rest: list[str] = []
-    section = "head"
-    for line in text.splitlines():
-        if section == "head" and line.lstrip().startswith("space tile"):
-            section = "table"
-            continue
-        if section == "table":
-            m = _AGA_ROW.match(line)
-            if m:
-                rows.append((m.group(1), m.group(2), m.group(3)))
-                continue
-            if rows:
-                section = "rest"
-        if section == "head":
-            if line.strip():
-                head.append(line)
-        elif section == "rest" and line.strip():
-            rest.append(line)
-    if not rows:
-        return text.splitlines(), []
-    cells = [f"{n:>2} {tile:<6} {' '.join(conns.split())}" for n, tile, conns in rows]
-    cell_width = max(len(c) for c in cells) + 2
-    columns = max(1, min(4, width // cell_width))
-    height = -(-len(cells) // columns)
-    table = []
-    for r in range(height):
-        parts = [cells[c * height + r] for c in range(columns) if c * height + r < len(cells)]
-        table.append("".join(p.ljust(cell_width) for p in parts).rstrip())
-    legend = "space tile connections (S strength, F force, L leadership)"
-    return [*head, legend, *table], rest
-
-
-def _compact_generic(text: str, width: int) -> tuple[list[str], list[str]]:
-    """The board (up to the first blank line) and its status lines; legends go to ``info``."""
+# --- compact boards ----------------------------------------------------------------------------
+def _compact_generic(text: str, width: int, to_info: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """The board (up to the first blank line) and its status lines; the status lines that start
+    with one of ``to_info`` (the game's ``TerminalView.details``) go to ``info``."""
     lines = text.splitlines()
     try:
         cut = next(i for i, line in enumerate(lines) if not line.strip() and i > 0)
@@ -103,7 +68,7 @@ def _compact_generic(text: str, width: int) -> tuple[list[str], list[str]]:
     for line in details:
         if re.match(r"^\s*\d+\s*[=:]\s", line):  # one line per player: joined into one
             players.append(line.strip())
-        elif line.startswith(("terrain:", "supply:")):
+        elif to_info and line.startswith(to_info):
             later.append(line)
         else:
             keep.append(line)
@@ -112,14 +77,15 @@ def _compact_generic(text: str, width: int) -> tuple[list[str], list[str]]:
     return board + keep, later
 
 
-COMPACT: dict[str, Callable[[str, int], tuple[list[str], list[str]]]] = {
-    "agamemnon": _compact_agamemnon,
-}
-
-
 def compact_board(game_name: str, text: str, width: int) -> tuple[list[str], list[str]]:
-    """(what the screen shows, what ``info`` adds) for a game's text board."""
-    shown, more = COMPACT.get(game_name, _compact_generic)(text, width)
+    """(what the screen shows, what ``info`` adds) for a game's text board: the game's own
+    compaction where it declares one (``GameInfo.terminal``), else the generic one."""
+    try:
+        view = game_info(game_name).terminal
+        own = game_info(game_name).terminal_compact()
+    except PalaestraError:  # a game class played without registering it
+        view, own = TerminalView(), None
+    shown, more = own(text, width) if own is not None else _compact_generic(text, width, view.details)
     return wrap(shown, width), wrap(more, width)
 
 

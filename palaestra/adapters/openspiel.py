@@ -4,9 +4,9 @@ Importing this module registers every game of Palaestra's registry with
 ``pyspiel.register_game`` under the name ``palaestra_<game>``::
 
     import pyspiel
-    import palaestra.adapters.openspiel  # registers palaestra_athos, palaestra_archimedes, ...
+    import palaestra.adapters.openspiel  # registers palaestra_NAME for every game NAME
 
-    game = pyspiel.load_game("palaestra_athos", {"players": 3, "round_limit": 20})
+    game = pyspiel.load_game("palaestra_NAME", {"OPTION": VALUE})
     state = game.new_initial_state()
 
 One generic adapter (:class:`SpielGame` / :class:`SpielState`) serves every game: it talks to the
@@ -18,13 +18,14 @@ to be an OpenSpiel game. What the adapter maps:
   set", for example a set-up drawn at random) has the parameter default ``-1`` (int) or ``""``
   (str), which means "not set". In game strings (``str(game)``, serialised states) the characters
   ``% , = ( )`` of a text value are written ``%25 %2C %3D %28 %29``
-  (``palaestra_agamemnon(setup=I%2CII%2CIII,...)``), and a text that OpenSpiel would read as a
+  (``palaestra_NAME(setup=I%2CII%2CIII,...)``), and a text that OpenSpiel would read as a
   number or a bool has its first character escaped; a text parameter is read with every ``%XX``
   decoded, so both forms are accepted.
 * **Game type.** Sequential, perfect information, terminal rewards, zero-sum (returns come from
   ``returns_from_ranks``: they sum to 0 for any player count), utilities in [-1, 1]. Chance mode is
   *explicit stochastic* when the game has chance outcomes (``max_chance_outcomes() > 0``),
-  *deterministic* otherwise. The player count range comes from the ``players`` option.
+  *deterministic* otherwise. The player count range is the one the game declares
+  (``GameInfo.player_counts``).
 * **Actions.** The game's own integer ids, with ``action_to_string`` in the game's notation;
   chance outcomes are the game's chance ids.
 * **Observations.** ``observation_tensor`` is the game's ``observation_tensor(player)`` (shape
@@ -48,8 +49,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
+from palaestra.core.errors import OptionError
 from palaestra.core.game import Game, Option, State
+from palaestra.core.info import GameInfo, info_from_class
 from palaestra.core.registry import game_class, game_names
+from palaestra.core.registry import game_info as declared_info
 
 #: prefix of the OpenSpiel names of Palaestra's games
 PREFIX = "palaestra_"
@@ -86,7 +90,7 @@ def unescape_text(value: str) -> str:
 
 
 def spiel_name(name: str) -> str:
-    """The OpenSpiel name of a Palaestra game: ``athos`` -> ``palaestra_athos``."""
+    """The OpenSpiel name of a Palaestra game: ``NAME`` -> ``palaestra_NAME``."""
     return PREFIX + name
 
 
@@ -149,23 +153,23 @@ def parameters_from_options(game: Game) -> dict[str, ParamValue]:
     return params
 
 
-def _player_range(game_cls: type[Game], sample: Game) -> tuple[int, int]:
-    for option in game_cls.OPTIONS:
-        if option.name != "players":
-            continue
-        if option.choices is not None:
-            counts = [int(c) for c in option.choices]
-            return min(counts), max(counts)
-        low = option.minimum if option.minimum is not None else sample.num_players
-        high = option.maximum if option.maximum is not None else sample.num_players
-        return low, high
-    return sample.num_players, sample.num_players
+def _declared(game_cls: type[Game]) -> GameInfo:
+    """What the game declares: its registered info, or the bare info of an unregistered class."""
+    try:
+        info = declared_info(game_cls.name)
+    except OptionError:
+        return info_from_class(game_cls)
+    return info if info.game_class() is game_cls else info_from_class(game_cls)
 
 
-def game_type(game_cls: type[Game], game: Game | None = None) -> pyspiel.GameType:
-    """The OpenSpiel game type of a Palaestra game (of its defaults, or of ``game``)."""
+def game_type(
+    game_cls: type[Game], game: Game | None = None, info: GameInfo | None = None
+) -> pyspiel.GameType:
+    """The OpenSpiel game type of a Palaestra game (of its defaults, or of ``game``); the player
+    count range is the one the game declares (``GameInfo.player_counts``)."""
     sample = game if game is not None else game_cls()
-    low, high = _player_range(game_cls, sample)
+    counts = (info or _declared(game_cls)).player_counts
+    low, high = min(counts), max(counts)
     chance = (
         pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         if sample.max_chance_outcomes() > 0
@@ -208,13 +212,16 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
     :func:`register` makes one subclass per Palaestra game (``game_cls`` set) and registers it.
     """
 
-    #: the Palaestra game class this OpenSpiel game class plays
+    #: the Palaestra game class this OpenSpiel game class plays, and what it declares
     game_cls: type[Game]
+    info: GameInfo
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         game_cls = type(self).game_cls
         game = game_cls(**options_from_parameters(game_cls, params or {}))
-        super().__init__(game_type(game_cls, game), game_info(game), parameters_from_options(game))
+        super().__init__(
+            game_type(game_cls, game, type(self).info), game_info(game), parameters_from_options(game)
+        )
         self._palaestra_game = game
 
     @property
@@ -332,12 +339,15 @@ class Observer:
 SPIEL_GAMES: dict[str, type[SpielGame]] = {}
 
 
-def register(game_cls: type[Game]) -> type[SpielGame]:
-    """Register a Palaestra game class with OpenSpiel as ``palaestra_<name>`` (once).
+def register(game: type[Game] | GameInfo) -> type[SpielGame]:
+    """Register a Palaestra game (its class or its :class:`GameInfo`) with OpenSpiel as
+    ``palaestra_<name>`` (once).
 
     Registers a class, not a closure, the way OpenSpiel's own Python games do: OpenSpiel keeps the
     creator until the interpreter has shut down, and a class outlives that quietly.
     """
+    info = game if isinstance(game, GameInfo) else _declared(game)
+    game_cls = info.game_class()
     name = spiel_name(game_cls.name)
     known = SPIEL_GAMES.get(name)
     if known is not None and known.game_cls is game_cls:
@@ -345,9 +355,11 @@ def register(game_cls: type[Game]) -> type[SpielGame]:
     if name in pyspiel.registered_names():
         raise ValueError(f"OpenSpiel already has a game named {name!r}")
     spiel_cls = type(
-        f"{game_cls.__name__}Spiel", (SpielGame,), {"game_cls": game_cls, "__module__": __name__}
+        f"{game_cls.__name__}Spiel",
+        (SpielGame,),
+        {"game_cls": game_cls, "info": info, "__module__": __name__},
     )
-    pyspiel.register_game(game_type(game_cls), spiel_cls)
+    pyspiel.register_game(game_type(game_cls, info=info), spiel_cls)
     SPIEL_GAMES[name] = spiel_cls
     globals()[spiel_cls.__name__] = spiel_cls  # picklable by name
     return spiel_cls
@@ -356,7 +368,7 @@ def register(game_cls: type[Game]) -> type[SpielGame]:
 def load(name: str, **options: object) -> SpielGame:
     """``pyspiel.load_game`` for a Palaestra game by its Palaestra name and options."""
     cls = game_class(name)
-    register(cls)
+    register(declared_info(name))
     loaded: SpielGame = pyspiel.load_game(spiel_name(cls.name), dict(options))
     return loaded
 
@@ -369,7 +381,7 @@ UNAVAILABLE: dict[str, str] = {}
 
 for _name in game_names():
     try:
-        register(game_class(_name))
+        register(declared_info(_name))
     except (ImportError, AttributeError, TypeError) as _err:
         UNAVAILABLE[_name] = f"{type(_err).__name__}: {_err}"
     else:

@@ -4,7 +4,7 @@
 
     from palaestra.adapters.pettingzoo import env
 
-    e = env(game="archimedes", players=3)          # any game of the registry, with its options
+    e = env(game="NAME", **options)               # any game of the registry, with its options
     e.reset(seed=42)
     for agent in e.agent_iter():
         observation, reward, termination, truncation, info = e.last()
@@ -27,7 +27,7 @@ through the core protocol. What it maps:
   float32 array of ``game.observation_shape()``, ``"action_mask"`` an int8 array of
   ``num_distinct_actions`` with 1 on the legal actions of the agent to act (all zeros for the
   others and at the end).
-* **Chance.** Chance nodes (Agamemnon's draws, a loom set-up drawn at random) never reach the
+* **Chance.** Chance nodes (a tile drawn, a set-up drawn at random) never reach the
   agents: the environment resolves them with its own generator, seeded by ``reset(seed=...)``, so
   a seed replays the same game for the same actions.
 * **Rewards.** 0 until the end, then the game's ``returns()`` (1 win, -1 loss, 0 draw; more
@@ -49,15 +49,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from palaestra.core.game import CHANCE, Game, State
-from palaestra.core.registry import load_game
+from palaestra.core.registry import game_info, load_game
 
 Observation = dict[str, NDArray[Any]]
-
-#: bounds of the observation tensors, per game (every value lies in [low, high]); games not
-#: listed use :data:`DEFAULT_OBSERVATION_BOUNDS`. Agamemnon counts tiles of a kind in the hand,
-#: set aside and named stacks: at most 3, the largest supply of one tile code (AGA-C1).
-OBSERVATION_BOUNDS: dict[str, tuple[float, float]] = {"agamemnon": (0.0, 3.0)}
-DEFAULT_OBSERVATION_BOUNDS = (0.0, 1.0)
 
 
 def agent_name(player: int) -> str:
@@ -93,7 +87,7 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
         self.agent_ids = {a: p for p, a in enumerate(self.possible_agents)}
         num_actions = self.game.num_distinct_actions()
         shape = tuple(self.game.observation_shape())
-        low, high = OBSERVATION_BOUNDS.get(self.game.name, DEFAULT_OBSERVATION_BOUNDS)
+        low, high = game_info(self.game.name).observation_bounds  # every value lies in [low, high]
         self._shape = shape
         self._num_actions = num_actions
         self.observation_spaces: dict[str, spaces.Dict] = {
@@ -204,7 +198,7 @@ raw_env = PalaestraEnv
 
 
 def env(game: str | Game, render_mode: str | None = None, **options: object) -> Any:
-    """The AEC environment of a game (``env(game="athos", players=3)``), wrapped in PettingZoo's
+    """The AEC environment of a game (``env(game=NAME, **options)``), wrapped in PettingZoo's
     order-enforcing wrapper (``reset`` before ``step``, ...); ``.unwrapped`` is the
     :class:`PalaestraEnv`."""
     return wrappers.OrderEnforcingWrapper(PalaestraEnv(game, render_mode=render_mode, **options))

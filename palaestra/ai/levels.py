@@ -1,12 +1,12 @@
 """Playing levels: ``beginner``, ``casual``, ``strong``, ``expert``.
 
 A level is an agent spec chosen per game (and player count) the first time the level agent sees
-a state of that game. The table below is the single source of truth; docs/ai.md explains it and
-gives the measured strength. Parameters given to a level (``expert:workers=2``, ``strong:time=3``)
-override those of its spec. As a level is a different kind of agent in different games, a
-parameter that the level's agent for the game at hand does not take, but another agent does
-(``strong:iterations=150`` where ``strong`` is greedy), is left out for that game; a parameter
-that no agent takes is an error.
+a state of that game: the spec the game declares (``GameInfo.levels``, in its ``info.py``), else
+the generic one below. docs/ai.md explains them and gives the measured strength. Parameters
+given to a level (``expert:workers=2``, ``strong:time=3``) override those of its spec. As a level
+is a different kind of agent in different games, a parameter that the level's agent for the game
+at hand does not take, but another agent does (``strong:iterations=150`` where ``strong`` is
+greedy), is left out for that game; a parameter that no agent takes is an error.
 """
 
 from __future__ import annotations
@@ -17,44 +17,30 @@ from typing import Any
 from palaestra.ai.base import AGENTS, Agent, make_agent, parse_spec, register_agent
 from palaestra.core.errors import OptionError
 from palaestra.core.game import State
+from palaestra.core.registry import game_info
 
 LEVEL_NAMES = ("beginner", "casual", "strong", "expert")
 
-#: level -> game name (or "*" for any game) -> agent spec
-LEVELS: dict[str, dict[str, str]] = {
-    "beginner": {
-        "*": "greedy:epsilon=0.5",
-    },
-    "casual": {
-        "*": "greedy:noise=0.02",
-        "archimedes/3": "greedy:epsilon=0.25",
-        "athos": "greedy:epsilon=0.15",
-        "athos/3": "greedy:epsilon=0.25",
-    },
-    "strong": {
-        "*": "mcts:iterations=300,rollout_depth=20",
-        "archimedes": "mcts:iterations=300,rollout_depth=0,c=0.02",
-        "archimedes/3": "greedy:noise=0.02",
-        "athos": "greedy",
-    },
-    "expert": {
-        "*": "mcts:time=9,iterations=5000,rollout_depth=20",
-        "archimedes": "mcts:time=9,iterations=3000,rollout_depth=0,c=0.02,contempt=0.2",
-        "archimedes/3": "mcts:time=9,iterations=6000,rollout_depth=0,c=0.02,contempt=0.2",
-        "athos": "turn:width=3,replies=3,cap=100,reply_cap=100,time=6",
-        "athos/3": "turn:width=5,replies=4,cap=100,reply_cap=100,time=6",
-        "athos/4": "turn:width=5,replies=4,cap=100,reply_cap=100,time=6",
-    },
+#: level -> the generic agent spec, for games that declare none for the level
+#: (``GameInfo.levels``, keys ``"level"`` and ``"level/players"``)
+LEVELS: dict[str, str] = {
+    "beginner": "greedy:epsilon=0.5",
+    "casual": "greedy:noise=0.02",
+    "strong": "mcts:iterations=300,rollout_depth=20",
+    "expert": "mcts:time=9,iterations=5000,rollout_depth=20",
 }
 
 
 def level_spec(level: str, game_name: str, num_players: int = 2) -> str:
-    """The agent spec of ``level`` for a game (keys ``"game/players"`` beat ``"game"`` beat ``"*"``)."""
-    table = LEVELS[level]
-    for key in (f"{game_name}/{num_players}", game_name, "*"):
-        if key in table:
-            return table[key]
-    raise OptionError(f"level {level!r} has no agent for {game_name!r}")
+    """The agent spec of ``level`` for a game: what the game declares for the level and player
+    count, or for the level, else the generic spec of :data:`LEVELS`."""
+    if level not in LEVELS:
+        raise OptionError(f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")
+    try:
+        declared = game_info(game_name).level_spec(level, num_players)
+    except OptionError:  # a game class played without registering it declares nothing
+        declared = None
+    return declared if declared is not None else LEVELS[level]
 
 
 class LevelAgent(Agent):

@@ -350,6 +350,20 @@ class State(ABC):
             text = repr(action)
         return f"{text} is not a legal move now"
 
+    def can_take_back(self, action: int) -> bool:
+        """May the player who plays ``action`` here take it back afterwards, as long as nobody
+        else has acted since and that player is still to move (the web app's undo)? Asked of the
+        state *before* the action. The default is the game's declared policy
+        (``GameInfo.take_back``), and without one False: games with chance or hidden information
+        must not allow it (the player would undo a draw they have seen)."""
+        from palaestra.core.registry import game_info
+
+        try:
+            policy = game_info(self.game.name).take_back_policy()
+        except OptionError:  # a game class used without registering it declares nothing
+            return False
+        return policy is not None and bool(policy(self, action))
+
     def explain_illegal(self, action: object) -> str:
         """Why ``action`` is not legal here, for a person: :meth:`problem`, or that it is legal."""
         if not is_int(action):

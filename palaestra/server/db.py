@@ -285,6 +285,14 @@ class Store:
             return None if row is None else _stored(row)
 
     @guarded
+    def version(self, game_id: str) -> int | None:
+        """The stored version of a game (None: no such game): one indexed read, to learn whether
+        a game in memory is still current when other processes change games too."""
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(GameRow.version).where(GameRow.id == game_id)).scalar()
+            return None if found is None else int(found)
+
+    @guarded
     def ids(self, status: str | None = None) -> list[str]:
         query = sa.select(GameRow.id).order_by(GameRow.created_at)
         if status is not None:

@@ -19,10 +19,11 @@ from palaestra.core.errors import IllegalActionError, OptionError  # noqa: E402
 from palaestra.core.game import Game  # noqa: E402
 from palaestra.core.registry import game_class, load_game  # noqa: E402
 
+from .tinygame import INFO as RACE_INFO  # noqa: E402
 from .tinygame import RaceGame  # noqa: E402
 from .variants import REAL_GAMES, combinations, ids, player_counts  # noqa: E402
 
-adapter.register(RaceGame)
+adapter.register(RACE_INFO)
 
 MCTS_SHORT_GAME = {"round_limit": 1, "move_limit": 30}
 RACE_COMBINATIONS = [

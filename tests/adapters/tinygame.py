@@ -14,6 +14,7 @@ from typing import Any
 
 from palaestra.core.errors import NotationError
 from palaestra.core.game import CHANCE, TERMINAL, Game, Option, State, returns_from_ranks
+from palaestra.core.info import GameInfo
 
 
 class RaceGame(Game):
@@ -138,3 +139,7 @@ class RaceState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {"total": self.total}
+
+
+#: what the test game declares: 2 or 3 players, set by its ``players`` option
+INFO = GameInfo("race", "Race", RaceGame, player_counts=(2, 3), players_option="players")

@@ -12,6 +12,7 @@ from typing import Any
 
 from palaestra.core.errors import IllegalActionError, NotationError, PositionError
 from palaestra.core.game import CHANCE, TERMINAL, Game, Option, State
+from palaestra.core.info import GameInfo
 
 
 class NimGame(Game):
@@ -131,3 +132,9 @@ class NimState(State):
 
     def to_position(self) -> dict[str, Any]:
         return {"game": "nim", "pile": self.pile, "to_move": self.to_move}
+
+
+#: what the test game declares: 2 players; the observation is the pile (up to 50 stones)
+INFO = GameInfo(
+    "nim", "Nim", NimGame, player_counts=(2,), players_option="players", observation_bounds=(0, 50)
+)

@@ -9,12 +9,13 @@ from fastapi.testclient import TestClient
 from palaestra.core import registry
 from palaestra.server.app import create_app
 from tests.server.postgres import PostgresServer
+from tests.server.redis_server import RedisServer
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the core's test game ``nim`` (tests/core/nim.py) for the duration of a test."""
-    monkeypatch.setitem(registry._GAMES, "nim", "tests.core.nim:NimGame")
+    monkeypatch.setitem(registry._GAMES, "nim", "tests.core.nim:INFO")
     yield
 
 
@@ -22,6 +23,14 @@ def nim_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def postgres() -> Iterator[PostgresServer]:
     """One throwaway PostgreSQL cluster per test worker (tests/server/postgres.py)."""
     server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A fresh throwaway Redis server for one test (tests/server/redis_server.py), on a Unix socket."""
+    server = RedisServer().start()
     yield server
     server.stop()
 

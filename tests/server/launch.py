@@ -17,7 +17,7 @@ from palaestra.server.app import create_app
 def main() -> None:
     port, url = int(sys.argv[1]), sys.argv[2]
     ai_delay = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
-    registry._GAMES["nim"] = "tests.core.nim:NimGame"
+    registry._GAMES["nim"] = "tests.core.nim:INFO"
     uvicorn.run(create_app(url, ai_delay=ai_delay), host="127.0.0.1", port=port, log_level="warning")
 
 

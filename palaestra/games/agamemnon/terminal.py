@@ -1,0 +1,43 @@
+"""Agamemnon's board for small terminals (``palaestra play``; declared in ``info.py``)."""
+
+from __future__ import annotations
+
+import re
+
+_ROW = re.compile(r"^\s*(\d+)\s+(\S+)\s+(.*)$")
+
+
+def compact(text: str, width: int) -> tuple[list[str], list[str]]:
+    """The space table folded into columns; the strings go to ``info``."""
+    head: list[str] = []
+    rows: list[tuple[str, str, str]] = []
+    rest: list[str] = []
+    section = "head"
+    for line in text.splitlines():
+        if section == "head" and line.lstrip().startswith("space tile"):
+            section = "table"
+            continue
+        if section == "table":
+            m = _ROW.match(line)
+            if m:
+                rows.append((m.group(1), m.group(2), m.group(3)))
+                continue
+            if rows:
+                section = "rest"
+        if section == "head":
+            if line.strip():
+                head.append(line)
+        elif section == "rest" and line.strip():
+            rest.append(line)
+    if not rows:
+        return text.splitlines(), []
+    cells = [f"{n:>2} {tile:<6} {' '.join(conns.split())}" for n, tile, conns in rows]
+    cell_width = max(len(c) for c in cells) + 2
+    columns = max(1, min(4, width // cell_width))
+    height = -(-len(cells) // columns)
+    table = []
+    for r in range(height):
+        parts = [cells[c * height + r] for c in range(columns) if c * height + r < len(cells)]
+        table.append("".join(p.ljust(cell_width) for p in parts).rstrip())
+    legend = "space tile connections (S strength, F force, L leadership)"
+    return [*head, legend, *table], rest

@@ -1,0 +1,39 @@
+"""What Athos declares to the rest of Palaestra (:class:`~palaestra.core.info.GameInfo`).
+
+A light module: it names the rules' module without importing it (the registry reads every info to
+list the games). The AI levels are those measured in docs/ai.md.
+"""
+
+from __future__ import annotations
+
+from palaestra.core.info import CliFlag, GameInfo, TerminalView, WebAssets
+
+_TURN_PLANNER = "turn:width=5,replies=4,cap=100,reply_cap=100,time=6"
+
+INFO = GameInfo(
+    name="athos",
+    title="Athos",
+    game="palaestra.games.athos.game:AthosGame",
+    player_counts=(2, 3, 4),
+    players_option="players",
+    observation_bounds=(0.0, 1.0),
+    levels={
+        "casual": "greedy:epsilon=0.15",
+        "casual/3": "greedy:epsilon=0.25",
+        "strong": "greedy",
+        "expert": "turn:width=3,replies=3,cap=100,reply_cap=100,time=6",
+        "expert/3": _TURN_PLANNER,
+        "expert/4": _TURN_PLANNER,
+    },
+    cli_flags=(
+        CliFlag("board", "board", metavar="FILE", help="Play on this board file (ATH-B2).", path=True),
+    ),
+    web=WebAssets(
+        renderer="board.js",
+        stylesheet="board.css",
+        view="palaestra.games.athos.web.view:web_data",
+    ),
+    terminal=TerminalView(details=("terrain:", "supply:")),
+    menu_rank=2,
+    take_back="palaestra.games.athos.takeback:can_take_back",
+)

@@ -1,0 +1,121 @@
+"""Change notices between processes over a real Redis (palaestra/server/broker.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from palaestra.server.broker import Broker, RedisBroker, make_broker
+from tests.server.redis_server import RedisServer
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.notices: list[tuple[str, int | None]] = []
+        self.event = asyncio.Event()
+
+    def __call__(self, game_id: str, version: int | None) -> None:
+        self.notices.append((game_id, version))
+        self.event.set()
+
+    async def wait(self, count: int, timeout: float = 5.0) -> None:
+        async def enough() -> None:
+            while len(self.notices) < count:
+                self.event.clear()
+                await self.event.wait()
+
+        await asyncio.wait_for(enough(), timeout)
+
+
+def test_a_notice_reaches_the_processes_watching_the_game_only(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        a, b, c = (RedisBroker(redis_server.url) for _ in range(3))
+        heard_a, heard_b, heard_c = Heard(), Heard(), Heard()
+        await a.start(heard_a)
+        await b.start(heard_b)
+        await c.start(heard_c)
+        try:
+            await b.watch("g1")
+            await c.watch("g2")
+            await a.watch("g1")  # the publisher watches too: its own notices are no news to it
+            await a.publish("g1", 7)
+            await a.publish("g2", 3)
+            await heard_b.wait(1)
+            await heard_c.wait(1)
+            await asyncio.sleep(0.1)
+            assert heard_b.notices == [("g1", 7)]
+            assert heard_c.notices == [("g2", 3)]
+            assert heard_a.notices == []
+            # watching is counted: the game is heard until the last unwatch
+            await b.watch("g1")
+            await b.unwatch("g1")
+            await a.publish("g1", 8)
+            await heard_b.wait(2)
+            await b.unwatch("g1")
+            await a.publish("g1", 9)
+            await c.publish("g2", 4)  # a barrier: b would have heard g1 before this reaches c
+            await asyncio.sleep(0.2)
+            assert heard_b.notices == [("g1", 7), ("g1", 8)]
+            assert b.watched == {}
+        finally:
+            for broker in (a, b, c):
+                await broker.stop()
+
+    asyncio.run(scenario())
+
+
+def test_after_redis_comes_back_every_watched_game_is_checked(redis_server: RedisServer) -> None:
+    """Notices sent while the connection was down are gone: the broker asks for a check of every
+    watched game (version None), and hears notices again (redis-py subscribes again)."""
+
+    async def scenario() -> None:
+        listener = RedisBroker(redis_server.url, reconnect_delays=(0.05, 0.1))
+        heard = Heard()
+        await listener.start(heard)
+        try:
+            await listener.watch("g1")
+            await listener.watch("g2")
+            redis_server.halt()
+            await asyncio.sleep(0.3)
+            redis_server.start()
+            await heard.wait(2, timeout=10)
+            assert sorted(heard.notices) == [("g1", None), ("g2", None)]
+            publisher = RedisBroker(redis_server.url)
+            await publisher.start(Heard())
+            try:
+                await publisher.publish("g1", 5)
+                await heard.wait(3)
+                assert heard.notices[-1] == ("g1", 5)
+            finally:
+                await publisher.stop()
+        finally:
+            await listener.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_foreign_message_on_a_game_channel_is_ignored(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        import redis.asyncio as aioredis
+
+        listener = RedisBroker(redis_server.url)
+        heard = Heard()
+        await listener.start(heard)
+        client = aioredis.Redis.from_url(redis_server.url)
+        try:
+            await listener.watch("g1")
+            for junk in (b"not json", b'{"version": "x"}', b"[]", b'{"origin": "a"}'):
+                await client.publish(RedisBroker.channel("g1"), junk)
+            await client.publish(RedisBroker.channel("g1"), b'{"version": 2, "origin": "other"}')
+            await heard.wait(1)
+            assert heard.notices == [("g1", 2)]
+        finally:
+            await client.aclose()
+            await listener.stop()
+
+    asyncio.run(scenario())
+
+
+def test_without_a_redis_url_the_broker_is_the_in_process_one() -> None:
+    broker = make_broker(None)
+    assert type(broker) is Broker and not broker.shared
+    assert make_broker("redis://127.0.0.1:1/0").shared
