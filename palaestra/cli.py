@@ -544,11 +544,60 @@ def serve(
         str | None,
         typer.Option(metavar="URL", help="SQLAlchemy URL (default: a SQLite file in your data directory)."),
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            metavar="URL",
+            envvar="PALAESTRA_REDIS_URL",
+            help="Redis (redis://HOST:PORT/DB or unix:///PATH): run as one of many server processes on "
+            "one database, AI and chance moves played by `palaestra worker` (docs/deploy.md).",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: play in the browser, alone, together or online."""
     from palaestra.server import serve as run_server
 
-    run_server(host=host, port=port, database_url=database_url)
+    run_server(host=host, port=port, database_url=database_url, redis_url=redis_url)
+
+
+@app.command()
+@guarded
+def worker(
+    redis_url: Annotated[
+        str,
+        typer.Option(metavar="URL", envvar="PALAESTRA_REDIS_URL", help="Redis of the server processes."),
+    ],
+    database_url: Annotated[
+        str | None,
+        typer.Option(metavar="URL", help="SQLAlchemy URL of the server processes' database."),
+    ] = None,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Moves played at once by this process.")] = 2,
+    job_timeout: Annotated[
+        float,
+        typer.Option(
+            min=1.0,
+            metavar="SECONDS",
+            help="A move still thinking after this long is stopped (and asked for again); a job of a "
+            "killed worker is run again this long plus 10 s after it started.",
+        ),
+    ] = 60.0,
+    ai_delay: Annotated[
+        float, typer.Option(min=0.0, metavar="SECONDS", help="Least time an AI move takes (to be seen).")
+    ] = 0.4,
+) -> None:
+    """Play AI and chance moves for `palaestra serve --redis-url` processes (docs/deploy.md)."""
+    from palaestra.server.db import default_database_url
+    from palaestra.server.worker import run_worker
+
+    url = database_url or default_database_url()
+    typer.echo(f"Palaestra worker on {_safe_url(redis_url)} (database: {_safe_url(url)})")
+    run_worker(url, redis_url, jobs=jobs, job_timeout=job_timeout, ai_delay=ai_delay)
+
+
+def _safe_url(url: str) -> str:
+    from palaestra.server import _safe
+
+    return _safe(url)
 
 
 def _bare_ray_flag(argv: list[str]) -> list[str]:

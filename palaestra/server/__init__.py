@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None) -> None:
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, redis_url: str | None = None
+) -> None:
     """Run the web app until interrupted (the database is migrated at start)."""
     import uvicorn
 
@@ -11,8 +13,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     from palaestra.server.db import default_database_url
 
     url = database_url or default_database_url()
-    print(f"Palaestra on http://{host}:{port}/  (database: {_safe(url)})", flush=True)
-    uvicorn.run(create_app(url), host=host, port=port, log_level="info")
+    shared = f", Redis: {_safe(redis_url)}" if redis_url else ""
+    print(f"Palaestra on http://{host}:{port}/  (database: {_safe(url)}{shared})", flush=True)
+    uvicorn.run(create_app(url, redis_url=redis_url), host=host, port=port, log_level="info")
 
 
 def _safe(url: str) -> str:

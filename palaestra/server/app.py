@@ -22,6 +22,7 @@ from palaestra.server.api import games, ops, play, realtime, seats, web
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders
 from palaestra.server.api.errors import install_handlers
 from palaestra.server.api.guards import Guards
+from palaestra.server.broker import make_broker
 from palaestra.server.db import Store, default_database_url
 from palaestra.server.rules_pages import router as rules_router
 from palaestra.server.service.hub import Hub
@@ -29,9 +30,15 @@ from palaestra.server.settings import Settings
 
 
 def create_app(
-    database_url: str | None = None, *, ai_delay: float = 0.4, settings: Settings | None = None
+    database_url: str | None = None,
+    *,
+    ai_delay: float = 0.4,
+    settings: Settings | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
-    """The app on a database (default: SQLite in the user's data directory)."""
+    """The app on a database (default: SQLite in the user's data directory). With ``redis_url``
+    it is one of many processes on one database (docs/deploy.md): changes are announced over Redis
+    and the server's moves are jobs for ``palaestra worker`` processes."""
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
     guards = Guards(config)
@@ -41,7 +48,13 @@ def create_app(
         store = Store(url, pool_size=config.db_pool_size, max_overflow=config.db_max_overflow)
         app.state.store = store
         await asyncio.to_thread(store.migrate)
-        hub = Hub(store, ai_delay=ai_delay)
+        queue = None
+        if redis_url:
+            from palaestra.server.worker import ArqQueue
+
+            queue = ArqQueue(redis_url)
+            await queue.start()
+        hub = Hub(store, ai_delay=ai_delay, broker=make_broker(redis_url), queue=queue)
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
         app.state.hub = hub
@@ -50,6 +63,8 @@ def create_app(
             yield
         finally:
             await hub.stop()
+            if queue is not None:
+                await queue.stop()
             store.close()
 
     app = FastAPI(

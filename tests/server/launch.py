@@ -1,4 +1,6 @@
-"""Start the web app in its own process for tests: ``python -m tests.server.launch PORT DB_URL``.
+"""Start the web app in its own process for tests:
+``python -m tests.server.launch PORT DB_URL [AI_DELAY [REDIS_URL]]``, or a worker:
+``python -m tests.server.launch worker DB_URL REDIS_URL AI_DELAY JOB_TIMEOUT``.
 
 It registers the core's test game ``nim`` first (as the tests' conftest does) and plays AI moves
 without the UI's pause.
@@ -15,10 +17,18 @@ from palaestra.server.app import create_app
 
 
 def main() -> None:
+    registry._GAMES["nim"] = "tests.core.nim:INFO"
+    if sys.argv[1] == "worker":
+        from palaestra.server.worker import run_worker
+
+        db_url, redis_url, ai_delay, job_timeout = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+        run_worker(db_url, redis_url, ai_delay=float(ai_delay), job_timeout=float(job_timeout))
+        return
     port, url = int(sys.argv[1]), sys.argv[2]
     ai_delay = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
-    registry._GAMES["nim"] = "tests.core.nim:INFO"
-    uvicorn.run(create_app(url, ai_delay=ai_delay), host="127.0.0.1", port=port, log_level="warning")
+    redis_url = sys.argv[4] if len(sys.argv) > 4 else None
+    app = create_app(url, ai_delay=ai_delay, redis_url=redis_url)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
 if __name__ == "__main__":

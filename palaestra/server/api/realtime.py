@@ -42,7 +42,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    queue = hub.sessions.subscribe(session)
+    queue = await hub.sessions.watch(session)
     await websocket.send_json({"type": "state", "game": session.view()})
 
     async def send() -> None:
@@ -88,4 +88,4 @@ async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
                 await task
-        hub.sessions.unsubscribe(session, queue)
+        await hub.sessions.unwatch(session, queue)

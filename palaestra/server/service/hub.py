@@ -17,11 +17,12 @@ from collections.abc import Callable
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
+from palaestra.server.broker import Broker
 from palaestra.server.db import Store
 from palaestra.server.service.analysis import Analyst, available_levels
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.play import PlayService
-from palaestra.server.service.runner import ServerMoves
+from palaestra.server.service.runner import MoveQueue, ServerMoves
 from palaestra.server.service.seats import SeatService
 from palaestra.server.service.session import Session
 from palaestra.server.service.sessions import Sessions
@@ -30,7 +31,10 @@ log = logging.getLogger("palaestra.server")
 
 
 class Hub:
-    """All games of one server, backed by a :class:`Store`."""
+    """All games of one server, backed by a :class:`Store`.
+
+    One of many processes (docs/deploy.md) with a shared ``broker`` (Redis pub/sub: changes are
+    announced and heard) and a ``queue`` (the server's moves are jobs for ``palaestra worker``)."""
 
     def __init__(
         self,
@@ -38,11 +42,13 @@ class Hub:
         *,
         ai_delay: float = 0.4,
         agent_factory: Callable[[str, int | None], Agent] = make_agent,
+        broker: Broker | None = None,
+        queue: MoveQueue | None = None,
     ) -> None:
         self.store = store
         self.levels = available_levels()
-        self.sessions = Sessions(store)
-        self.moves = ServerMoves(self.sessions, ai_delay=ai_delay, agent_factory=agent_factory)
+        self.sessions = Sessions(store, broker)
+        self.moves = ServerMoves(self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue)
         self.seats = SeatService(self.sessions, self.levels, self.moves.kick)
         self.play = PlayService(self.sessions, self.moves.kick)
         self.analyst = Analyst(self.sessions, self.levels, agent_factory)
@@ -55,6 +61,7 @@ class Hub:
         """Resume unfinished games whose next move is the server's (AI or chance): each active
         game is looked at once and kept in memory only if it has such a move to play; the others
         are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
+        await self.sessions.broker.start(self.sessions.on_notice)
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
                 session = await self.sessions.get(game_id)
@@ -77,6 +84,7 @@ class Hub:
             self._sweeper.cancel()
         await self.moves.stop()
         self.sessions.close_watchers()
+        await self.sessions.stop_background()
 
     # --- shortcuts used by the app and the tests --------------------------------------------
     async def get(self, game_id: str) -> Session:

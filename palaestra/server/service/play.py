@@ -32,6 +32,21 @@ class PlayService:
         if (action is None) == (move is None):
             raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
         session = await self.sessions.get(game_id)
+        try:
+            await self._act(session, token, ply, action, move)
+        except ApiError as err:
+            if err.code != "conflict":
+                raise
+            # another process changed the game since we read it; it is reloaded now, so the
+            # action is judged again on the current game (still right, or now stale)
+            await self._act(session, token, ply, action, move)
+        await self.sessions.broadcast(session)
+        self.kick(session)
+        return session
+
+    async def _act(
+        self, session: Session, token: str, ply: int, action: int | None, move: str | None
+    ) -> None:
         async with session.lock:
             seat = session.seat_of(token)
             if seat is None:
@@ -64,9 +79,6 @@ class PlayService:
             if not state.is_legal(action):
                 raise ApiError(422, "illegal_action", state.explain_illegal(action))
             await self.sessions.apply(session, action)
-        await self.sessions.broadcast(session)
-        self.kick(session)
-        return session
 
     async def resign(self, game_id: str, token: str) -> Session:
         """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""

@@ -1,8 +1,10 @@
 """The server's own moves: chance draws and AI seats, played until a person is to move.
 
 ``kick(session)`` starts a runner task for a game whose next move is the server's (no-op if one
-runs). The runner samples chance from the game's secret (palaestra/server/fairness.py) and asks
-the seat's agent in a worker thread, so the event loop stays responsive. A move that cannot be
+runs), or, with a ``queue`` (``palaestra serve --redis-url``), asks a ``palaestra worker`` for
+the move (palaestra/server/worker.py): then this process never searches. The runner samples
+chance from the game's secret (palaestra/server/fairness.py) and asks the seat's agent in a
+worker thread, so the event loop stays responsive. A move that cannot be
 stored (database down, disk full) is retried with back-off until it is: no game is left stuck.
 """
 
@@ -12,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
@@ -24,8 +27,15 @@ from palaestra.server.service.sessions import Sessions
 log = logging.getLogger("palaestra.server")
 
 
+class MoveQueue(Protocol):
+    """Where the server's moves are played when not in this process: ``submit`` asks for the next
+    chance or AI move of a game at ``version`` (palaestra/server/worker.py: an arq job)."""
+
+    async def submit(self, game_id: str, version: int) -> bool: ...
+
+
 class ServerMoves:
-    """Plays the chance and AI moves of every game of a :class:`Sessions`."""
+    """Plays the chance and AI moves of every game of a :class:`Sessions` (or has them played)."""
 
     def __init__(
         self,
@@ -33,8 +43,11 @@ class ServerMoves:
         *,
         ai_delay: float = 0.4,
         agent_factory: Callable[[str, int | None], Agent] = make_agent,
+        queue: MoveQueue | None = None,
     ) -> None:
         self.sessions = sessions
+        self.queue = queue
+        self._submitting: set[asyncio.Task[None]] = set()
         #: the least time an AI move takes (so people can follow it)
         self.ai_delay = ai_delay
         self.agent_factory = agent_factory
@@ -45,6 +58,11 @@ class ServerMoves:
     def kick(self, session: Session) -> None:
         """Start playing the server's moves of ``session`` if it waits for one."""
         if self.closing or not session.waiting_for_server():
+            return
+        if self.queue is not None:  # a job for a worker process (retried there; see worker.py)
+            task = asyncio.get_running_loop().create_task(self._submit(session.id, session.version))
+            self._submitting.add(task)
+            task.add_done_callback(self._submitting.discard)
             return
         if session.runner is not None and not session.runner.done():
             return
@@ -64,23 +82,35 @@ class ServerMoves:
         """Play chance and AI moves until a human is to move or the game ends."""
         try:
             while session.waiting_for_server():
-                ply = session.ply
-                player = session.state.current_player
-                if player == CHANCE:
-                    action = session.state.sample_chance(session.chance_rng(ply))
-                else:
-                    agent = self.agent(session, player)
-                    snapshot = session.state.clone()
-                    action, _ = await asyncio.gather(
-                        asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
-                    )
-                if not await self._store(session, ply, action):
+                if not await self.play_one(session):
                     return  # another process moved this game on: whoever loads it continues it
                 await self.sessions.broadcast(session)
         except asyncio.CancelledError:
             raise
         except Exception:  # an engine or agent bug must not kill the server
             log.exception("server moves of game %s stopped", session.id)
+
+    async def play_one(self, session: Session) -> bool:
+        """Draw the chance outcome or search the AI's move, and store it (not pushed yet). False
+        if the row moved on without us (the session then holds the current row)."""
+        ply = session.ply
+        player = session.state.current_player
+        if player == CHANCE:
+            action = session.state.sample_chance(session.chance_rng(ply))
+        else:
+            agent = self.agent(session, player)
+            snapshot = session.state.clone()
+            action, _ = await asyncio.gather(
+                asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
+            )
+        return await self._store(session, ply, action)
+
+    async def _submit(self, game_id: str, version: int) -> None:
+        assert self.queue is not None
+        try:
+            await self.queue.submit(game_id, version)
+        except Exception:  # Redis down: the workers' sweep finds the game (docs/deploy.md)
+            log.exception("game %s: the server's move could not be queued", game_id)
 
     async def _store(self, session: Session, ply: int, action: int) -> bool:
         """Apply and store an AI or chance move; a failed write (database down, disk full) is

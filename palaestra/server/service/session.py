@@ -140,6 +140,21 @@ class Session:
     #: the chance secret (None: a game from before issue 17, drawing from its seed)
     secret: str | None = None
 
+    def adopt(self, row: Session) -> None:
+        """Take over what ``row`` (the same game, just loaded from the database) holds: another
+        process changed the game. Subscribers, lock, agents and runner stay."""
+        self.seats = row.seats
+        self.state = row.state
+        self.record = row.record
+        self.status = row.status
+        self.updated_at = row.updated_at
+        self.version = row.version
+        self.undo_stack = row.undo_stack
+        self.public = row.public
+        self.hints = row.hints
+        self.secret = row.secret
+        self.analyses.clear()
+
     @property
     def seed_chosen(self) -> bool:
         return self.secret is None or self.secret.startswith("seed:")

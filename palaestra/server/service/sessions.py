@@ -8,8 +8,13 @@ Every change of a game goes the same way (``apply``, ``write``, ``write_seats``)
 3. it replaces the session's state in memory; the caller then ``broadcast``s it to every
    websocket and answers.
 
-A write that loses the version race (another process moved the game on) is a 409 ``conflict``
-and the cached session is dropped, so the next request loads the row, the single arbiter.
+A write that loses the version race (another process moved the game on) is a 409 ``conflict``;
+the session takes the row as it is now (the single arbiter) and pushes it.
+
+With a shared ``broker`` (Redis, palaestra/server/broker.py) other processes change the same games:
+``get`` checks the row's version (one indexed read) and reloads a game that moved on, so any
+process answers any request with the current game; ``broadcast`` also tells the other processes,
+and their notices reload the game here and push it to this process's websockets.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from typing import Any
 
 from palaestra.core.game import State
 from palaestra.core.record import Record
-from palaestra.server.db import Store, VersionConflict
+from palaestra.server.broker import Broker
+from palaestra.server.db import StorageError, Store, VersionConflict
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
 from palaestra.server.service.session import UNDO_DEPTH, Seat, Session, showable
@@ -39,8 +45,10 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 class Sessions:
     """The sessions of one server process, backed by a :class:`Store`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, broker: Broker | None = None) -> None:
         self.store = store
+        self.broker = broker or Broker()
+        self._background: set[asyncio.Task[None]] = set()
         self.loaded: dict[str, Session] = {}
         self._load_lock = asyncio.Lock()
         #: games untouched this long (seconds) and not watched are dropped from memory
@@ -54,6 +62,11 @@ class Sessions:
         session = self.loaded.get(game_id)
         if session is not None:
             session.touched = time.monotonic()
+            if self.broker.shared:  # another process may have changed it since
+                stored_version = await asyncio.to_thread(self.store.version, game_id)
+                if stored_version is not None and stored_version != session.version:
+                    async with session.lock:
+                        await self.reload(session)
             return session
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(404, "game_not_found", "there is no game with this id")
@@ -106,11 +119,26 @@ class Sessions:
         session.undo_stack.append((before, action))
         del session.undo_stack[:-UNDO_DEPTH]
 
-    def lost_race(self, session: Session) -> ApiError:
+    async def lost_race(self, session: Session) -> ApiError:
         """The row moved on without this process (another process, or a write we thought failed):
-        forget the cached session, so the next request loads the row, the single arbiter."""
-        self.evict(session)
+        take the row, the single arbiter, as it is now, and push it here. If it cannot be read,
+        forget the cached session, so the next request loads the row."""
+        try:
+            changed = await self.reload(session)
+        except (StorageError, ApiError):
+            changed = False
+            self.evict(session)
+        if changed:
+            self._in_background(self.push(session))
         return ApiError(409, "conflict", "the game was changed by another request; reload it and try again")
+
+    async def reload(self, session: Session) -> bool:
+        """Bring a loaded game up to its row (the lock held); True if the row had moved on."""
+        stored = await asyncio.to_thread(self.store.get, session.id)
+        if stored is None or stored.version == session.version:
+            return False
+        session.adopt(await asyncio.to_thread(session_from_stored, stored))
+        return True
 
     async def write(self, session: Session, state: State, record: Record, status: str) -> None:
         """Store first (version-guarded), then change memory. A database failure raises
@@ -127,7 +155,7 @@ class Sessions:
                 snapshot=state.to_json(),
             )
         except VersionConflict:
-            raise self.lost_race(session) from None
+            raise await self.lost_race(session) from None
         session.state = state
         session.record = record
         session.status = status
@@ -144,7 +172,7 @@ class Sessions:
                 version=session.version + 1,
             )
         except VersionConflict:
-            raise self.lost_race(session) from None
+            raise await self.lost_race(session) from None
         session.seats = seats
         session.updated_at = datetime.now(UTC)
         session.version += 1
@@ -158,12 +186,62 @@ class Sessions:
     def unsubscribe(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
         session.subscribers.discard(queue)
 
+    async def watch(self, session: Session) -> asyncio.Queue[dict[str, Any]]:
+        """Subscribe to a game's changes, other processes' included (a shared broker listens
+        before this returns; the game is then checked against its row)."""
+        await self.broker.watch(session.id)
+        queue = self.subscribe(session)
+        if self.broker.shared:
+            await self.get(session.id)  # a change made elsewhere before we listened: reloaded
+        return queue
+
+    async def unwatch(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self.unsubscribe(session, queue)
+        await self.broker.unwatch(session.id)
+
     async def broadcast(self, session: Session) -> None:
+        """Push a change made here to this process's websockets, and tell the other processes."""
+        await self.push(session)
+        if self.broker.shared:
+            try:
+                await self.broker.publish(session.id, session.version)
+            except Exception:  # stored already: the others see it on their next read
+                log.exception("game %s: the change could not be announced", session.id)
+
+    async def push(self, session: Session) -> None:
+        """Send the game's state to this process's websockets of the game."""
         if not session.subscribers:
             return
         message = {"type": "state", "game": session.view()}
         for queue in list(session.subscribers):
             queue.put_nowait(message)
+
+    def on_notice(self, game_id: str, version: int | None) -> None:
+        """Another process changed ``game_id`` (to ``version``; None: perhaps): reload, push."""
+        session = self.loaded.get(game_id)
+        if session is None or (version is not None and version <= session.version):
+            return
+        self._in_background(self._follow(session))
+
+    async def _follow(self, session: Session) -> None:
+        try:
+            async with session.lock:
+                changed = await self.reload(session)
+        except (StorageError, ApiError) as err:
+            log.warning("game %s changed elsewhere but cannot be reloaded: %s", session.id, err)
+            return
+        if changed:
+            await self.push(session)
+
+    def _in_background(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def stop_background(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        await self.broker.stop()
 
     def close_watchers(self) -> None:
         """Tell every websocket that the server is going away (they close with 1001)."""

@@ -1,0 +1,213 @@
+"""AI and chance moves as jobs: ``palaestra worker`` processes play them from a Redis queue (arq).
+
+With ``--redis-url`` a web process never searches: when a game waits for the server (an AI seat
+or a chance draw is next) it enqueues a job ``server_move(game_id)`` under the id
+``move:GAME:VERSION``, and answers. A worker takes the job, loads the game from the database,
+plays one move (a chance draw or an AI search) and stores it under the version guard, announces the
+change (pub/sub, palaestra/server/broker.py), and enqueues the next job if the server is to move
+again. One move a job keeps the queue fair between games: an AI-against-AI game goes to the back
+of the queue after each move.
+
+Why nothing is lost (docs/deploy.md says why arq):
+
+- arq runs a job *pessimistically*: the job stays in the queue while it runs, under an
+  "in progress" key that expires ``job_timeout + 10`` seconds after it was taken. A worker killed
+  mid-search (kill -9, a lost host) leaves the job there; once the key expires the next worker to
+  poll runs it again. A worker stopped with SIGTERM gives its jobs back at once.
+- The job id makes a move asked for twice (by two web processes, or a web process and a sweep) one
+  job; the version guard of the row makes a job run twice (a retry after a crash that happened
+  after the write) store the move once: the second run finds the game moved on.
+- Every worker also sweeps every ``sweep_every`` seconds: an active game waiting for the server
+  with no job (Redis lost it, or a web process died between storing a person's move and
+  enqueueing) gets one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from palaestra.server.broker import Broker, RedisBroker
+from palaestra.server.db import StorageError, Store
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.hub import Hub
+
+log = logging.getLogger("palaestra.server.worker")
+
+#: the arq queue of the server's moves (a sorted set in Redis)
+QUEUE_NAME = "palaestra:moves"
+JOB_NAME = "server_move"
+#: a job still running after this long is stopped and counted as failed (the sweep asks again);
+#: also, a job of a killed worker is run again this long plus 10 seconds after it was taken
+JOB_TIMEOUT = 60.0
+
+
+def job_id(game_id: str, version: int) -> str:
+    """One job for one move: the game and the version it is to be played on."""
+    return f"move:{game_id}:{version}"
+
+
+def _settings(redis_url: str) -> Any:
+    from arq.connections import RedisSettings
+
+    return RedisSettings.from_dsn(redis_url)
+
+
+class ArqQueue:
+    """The web processes' side: enqueue server moves (``Hub(queue=...)``)."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis_url = redis_url
+        self.pool: Any = None
+        self.submitted = 0
+
+    async def start(self) -> None:
+        from arq import create_pool
+
+        self.pool = await create_pool(_settings(self.redis_url), default_queue_name=QUEUE_NAME)
+
+    async def submit(self, game_id: str, version: int) -> bool:
+        """Ask for the next server move of ``game_id`` at ``version``; False if that job is queued
+        or running already."""
+        if self.pool is None:
+            await self.start()
+        job = await self.pool.enqueue_job(JOB_NAME, game_id, _job_id=job_id(game_id, version))
+        self.submitted += 1
+        return job is not None
+
+    async def queued(self) -> int:
+        """Jobs waiting or running (for /metrics)."""
+        if self.pool is None:
+            return 0
+        return int(await self.pool.zcard(QUEUE_NAME))
+
+    async def stop(self) -> None:
+        if self.pool is not None:
+            await self.pool.aclose()
+            self.pool = None
+
+
+class Runtime:
+    """What a worker process holds: the store, a hub without websockets, the queue to go on."""
+
+    def __init__(self, hub: Hub, queue: ArqQueue) -> None:
+        self.hub = hub
+        self.queue = queue
+        self.moves = 0
+
+    async def play(self, game_id: str) -> str:
+        """One server move of ``game_id`` (if it is the server's turn), then the next job."""
+        hub = self.hub
+        try:
+            session = await hub.get(game_id)  # checks the row's version: always the current game
+        except ApiError as err:
+            return f"not played: {err.message}"
+        if not session.waiting_for_server():
+            return "not the server's turn"
+        if await hub.moves.play_one(session):
+            self.moves += 1
+            await hub.sessions.broadcast(session)  # announce it: the web processes push it
+        if session.waiting_for_server():
+            await self.queue.submit(game_id, session.version)
+        return f"at version {session.version}"
+
+    async def sweep(self) -> int:
+        """Enqueue a job for every active game that waits for the server (a job that exists
+        already is not doubled). Returns how many games wait."""
+        hub = self.hub
+        waiting = 0
+        for game_id in await asyncio.to_thread(hub.store.ids, "active"):
+            try:
+                session = await hub.get(game_id)
+            except (ApiError, StorageError) as err:
+                log.error("sweep: cannot load game %s: %s", game_id, err)
+                continue
+            if session.waiting_for_server():
+                waiting += 1
+                await self.queue.submit(game_id, session.version)
+            elif not session.subscribers:
+                hub.sessions.evict(session)
+        hub.evict_idle()
+        return waiting
+
+
+async def server_move(ctx: dict[str, Any], game_id: str) -> str:
+    """The arq job: one move of the server in ``game_id``."""
+    runtime: Runtime = ctx["palaestra"]
+    return await runtime.play(game_id)
+
+
+def make_worker(
+    database_url: str,
+    redis_url: str,
+    *,
+    ai_delay: float = 0.0,
+    jobs: int = 2,
+    job_timeout: float = JOB_TIMEOUT,
+    sweep_every: float = 30.0,
+    burst: bool = False,
+    poll_delay: float = 0.05,
+) -> Any:
+    """An arq worker for the server's moves (``.run()`` it, or ``await .async_run()``)."""
+    from arq.worker import Worker, func
+
+    sweeper: list[asyncio.Task[None]] = []
+
+    async def startup(ctx: dict[str, Any]) -> None:
+        store = Store(database_url)
+        await asyncio.to_thread(store.migrate)
+        broker: Broker = RedisBroker(redis_url)
+        queue = ArqQueue(redis_url)
+        queue.pool = ctx["redis"]  # the worker's own connection pool
+        hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue)
+        await broker.start(lambda game_id, version: None)  # announces only; hears nothing
+        runtime = Runtime(hub, queue)
+        ctx["palaestra"] = runtime
+        sweeper.append(asyncio.get_running_loop().create_task(_sweep_forever(runtime, sweep_every)))
+        log.info("worker ready: %d moves at once, jobs time out after %.0f s", jobs, job_timeout)
+
+    async def shutdown(ctx: dict[str, Any]) -> None:
+        for task in sweeper:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        runtime: Runtime | None = ctx.get("palaestra")
+        if runtime is not None:
+            await runtime.hub.sessions.broker.stop()
+            runtime.hub.store.close()
+
+    return Worker(
+        functions=[func(server_move, name=JOB_NAME, timeout=job_timeout)],
+        redis_settings=_settings(redis_url),
+        queue_name=QUEUE_NAME,
+        on_startup=startup,
+        on_shutdown=shutdown,
+        max_jobs=jobs,
+        job_timeout=job_timeout,
+        keep_result=0,  # the job id is free again once done: the same move can be asked for again
+        max_tries=20,
+        poll_delay=poll_delay,
+        burst=burst,
+        health_check_interval=10,
+    )
+
+
+async def _sweep_forever(runtime: Runtime, every: float) -> None:
+    while True:
+        try:
+            waiting = await runtime.sweep()
+            if waiting:
+                log.info("sweep: %d games wait for the server", waiting)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("sweep failed; again in %.0f s", every)
+        await asyncio.sleep(every)
+
+
+def run_worker(database_url: str, redis_url: str, **options: Any) -> None:
+    """Run a worker until SIGINT/SIGTERM (its running jobs go back to the queue)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    make_worker(database_url, redis_url, **options).run()

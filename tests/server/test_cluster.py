@@ -1,0 +1,261 @@
+"""Many processes on one PostgreSQL and one Redis (issue 18, docs/deploy.md): two real
+``palaestra serve --redis-url`` processes and a real ``palaestra worker``, all started here.
+
+Pushes cross processes, a process that lost a race answers from the current row, the worker (not
+a web process) plays the AI, and kill -9 of a web process or of the worker mid-search loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.postgres import PostgresServer
+from tests.server.redis_server import RedisServer
+from tests.server.server_process import ServerProcess, WorkerProcess
+
+HUMANS = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]
+
+
+@dataclass
+class Cluster:
+    db_url: str
+    redis: RedisServer
+    a: ServerProcess
+    b: ServerProcess
+    worker: WorkerProcess
+    folder: Path
+
+    def server(self, db_url: str) -> ServerProcess:
+        return ServerProcess(db_url, redis_url=self.redis.url).start()
+
+
+@pytest.fixture(scope="module")
+def cluster(postgres: PostgresServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    folder = tmp_path_factory.mktemp("cluster")
+    db_url = postgres.new_database()
+    broker = RedisServer().start()
+    a = ServerProcess(db_url, redis_url=broker.url).start()  # migrates the database first
+    b = ServerProcess(db_url, redis_url=broker.url).start()
+    worker = WorkerProcess(db_url, broker.url, folder / "worker.log").start()
+    found = Cluster(db_url, broker, a, b, worker, folder)
+    try:
+        yield found
+    finally:
+        for process in (found.a, found.b, found.worker):
+            process.stop()
+        broker.stop()
+
+
+def create(server: ServerProcess, seats: list[dict[str, Any]], stones: int = 7) -> tuple[str, list[str]]:
+    r = httpx.post(
+        server.url + "/api/games",
+        json={"game": "nim", "options": {"stones": stones}, "seats": seats},
+        timeout=10,
+    )
+    assert r.status_code == 201, r.text
+    doc = r.json()
+    return doc["id"], [s["token"] for s in doc["seats"]]
+
+
+def play(
+    server: ServerProcess, gid: str, token: str | None, ply: int, move: str = "take 1"
+) -> httpx.Response:
+    body = {"token": token, "ply": ply, "move": move}
+    return httpx.post(f"{server.url}/api/games/{gid}/actions", json=body, timeout=10)
+
+
+def view(server: ServerProcess, gid: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/games/{gid}", timeout=10)
+    assert r.status_code == 200, r.text
+    doc: dict[str, Any] = r.json()
+    return doc
+
+
+def socket(server: ServerProcess, gid: str) -> ClientConnection:
+    return connect(f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws", open_timeout=10)
+
+
+def receive_until(
+    ws: ClientConnection, check: Callable[[dict[str, Any]], bool], timeout: float = 10
+) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, end - time.monotonic())))
+        if message.get("type") == "state" and check(message["game"]):
+            return message["game"]
+
+
+def wait_for(what: Callable[[], dict[str, Any] | None], timeout: float = 30) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        found = what()
+        if found is not None:
+            return found
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
+
+
+def test_a_move_made_through_one_process_is_pushed_by_the_other(cluster: Cluster) -> None:
+    gid, tokens = create(cluster.a, HUMANS)
+    with socket(cluster.b, gid) as on_b:
+        assert receive_until(on_b, lambda g: True)["ply"] == 0
+        sent = time.monotonic()
+        assert play(cluster.a, gid, tokens[0], 0).status_code == 200
+        pushed = receive_until(on_b, lambda g: g["ply"] == 1)
+        assert time.monotonic() - sent < 5
+        assert pushed["moves"][-1]["move"] == "take 1" and pushed["state"]["pile"] == 6
+        # B changes it, a socket on A hears of it
+        with socket(cluster.a, gid) as on_a:
+            assert receive_until(on_a, lambda g: True)["ply"] == 1
+            assert play(cluster.b, gid, tokens[1], 1, "take 2").status_code == 200
+            assert receive_until(on_a, lambda g: g["ply"] == 2)["state"]["pile"] == 4
+        assert receive_until(on_b, lambda g: g["ply"] == 2)["version"] == 2
+
+
+def test_any_process_serves_any_request_at_once(cluster: Cluster) -> None:
+    """Nothing sticky: B had the game in memory, A moved it on; B answers from the current row
+    at once, and accepts the next move (no 409 from a stale copy)."""
+    gid, tokens = create(cluster.a, HUMANS)
+    assert view(cluster.b, gid)["ply"] == 0  # B holds version 0 now
+    for ply in range(4):
+        server = cluster.a if ply % 2 == 0 else cluster.b
+        r = play(server, gid, tokens[ply % 2], ply)
+        assert r.status_code == 200, r.text
+        other = cluster.b if server is cluster.a else cluster.a
+        assert view(other, gid)["ply"] == ply + 1  # read your own write through the other process
+
+
+def test_simultaneous_moves_through_two_processes_are_accepted_once(cluster: Cluster) -> None:
+    gid, tokens = create(cluster.a, HUMANS, stones=50)
+    assert view(cluster.b, gid)["ply"] == 0
+    for ply in range(6):
+        token = tokens[ply % 2]
+        results: list[httpx.Response] = []
+
+        def send(
+            server: ServerProcess,
+            move: str,
+            token: str = token,
+            ply: int = ply,
+            results: list[httpx.Response] = results,
+        ) -> None:
+            results.append(play(server, gid, token, ply, move))
+
+        threads = [
+            threading.Thread(target=send, args=(cluster.a, "take 1")),
+            threading.Thread(target=send, args=(cluster.b, "take 2")),
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        codes = sorted(r.status_code for r in results)
+        assert codes == [200, 409], [r.text for r in results]
+        loser = next(r for r in results if r.status_code == 409)
+        assert loser.json()["error"] in ("stale_action", "conflict")
+    final = view(cluster.a, gid)
+    assert final["ply"] == 6 and view(cluster.b, gid)["moves"] == final["moves"]
+    assert final["state"]["pile"] == 50 - sum(int(m["move"].split()[1]) for m in final["moves"])
+
+
+def test_the_ai_seat_is_played_by_the_worker(cluster: Cluster) -> None:
+    gid, tokens = create(cluster.a, [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}])
+    with socket(cluster.b, gid) as on_b:
+        receive_until(on_b, lambda g: True)
+        assert play(cluster.a, gid, tokens[0], 0).status_code == 200
+        answered = receive_until(on_b, lambda g: g["ply"] == 2)
+        assert answered["moves"][1]["player"] == 1 and answered["current_player"] == 0
+    log = cluster.worker.log.read_text(errors="replace")
+    assert f"move:{gid}:1:server_move" in log  # the job of the AI's move, run by the worker
+
+
+def test_kill_9_of_a_web_process_mid_game_loses_no_acknowledged_action(cluster: Cluster) -> None:
+    gid, tokens = create(cluster.a, HUMANS, stones=50)
+    acknowledged: dict[int, str] = {}
+    servers = [cluster.a, cluster.b]
+    pushed: list[int] = []
+    problems: list[str] = []
+
+    def player() -> None:
+        """Plays as fast as it can through A; when A is gone, reconnects to B and goes on."""
+        server = servers[0]
+        ply = 0
+        while ply < 40:
+            move = "take 1"
+            try:
+                r = play(server, gid, tokens[ply % 2], ply, move)
+            except httpx.HTTPError:
+                server = servers[1]  # A died: reconnect to B, learn where the game is
+                ply = view(server, gid)["ply"]
+                continue
+            if r.status_code == 200:
+                acknowledged[ply] = move
+                ply += 1
+            elif r.status_code == 409:
+                ply = view(server, gid)["ply"]  # an action A stored but could not acknowledge
+            else:
+                problems.append(r.text)
+                return
+
+    def watcher() -> None:
+        """A spectator on A's websocket; when it drops, it reconnects to B and gets the rest."""
+        try:
+            with socket(cluster.a, gid) as ws:
+                while True:
+                    pushed.append(receive_until(ws, lambda g: True)["ply"])
+        except Exception:
+            pass
+        with socket(cluster.b, gid) as ws:
+            state = receive_until(ws, lambda g: g["ply"] >= 40, timeout=60)
+            pushed.append(state["ply"])
+
+    threads = [threading.Thread(target=player), threading.Thread(target=watcher)]
+    for t in threads:
+        t.start()
+    wait_for(lambda: {} if len(acknowledged) >= 8 else None)
+    cluster.a.kill()
+    for t in threads:
+        t.join(timeout=90)
+    assert not problems
+    assert len(acknowledged) == 40 and pushed[-1] == 40
+    final = view(cluster.b, gid)
+    for ply, move in acknowledged.items():
+        assert final["moves"][ply]["move"] == move
+    assert len(pushed) > 1 and pushed[0] < 40  # the watcher saw the game on A, then the end on B
+    cluster.a = cluster.server(cluster.db_url)  # a new process in A's place, for the other tests
+
+
+def test_kill_9_of_the_worker_mid_search_loses_no_move(cluster: Cluster) -> None:
+    """The worker thinks 2 s (its AI delay) and is killed meanwhile: once the job's "in progress"
+    mark expires (job timeout 3 s + 10 s), a restarted worker plays the move, exactly once."""
+    cluster.worker.stop()
+    slow = WorkerProcess(
+        cluster.db_url, cluster.redis.url, cluster.folder / "slow.log", ai_delay=2.0, job_timeout=3.0
+    ).start()
+    gid, tokens = create(cluster.a, [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}])
+    assert play(cluster.a, gid, tokens[0], 0).status_code == 200
+    marks = redis.Redis(unix_socket_path=str(cluster.redis.socket))
+    try:
+        wait_for(lambda: {} if marks.exists(f"arq:in-progress:move:{gid}:1") else None, timeout=10)
+        slow.kill()
+        time.sleep(2.5)  # the killed worker would have moved by now
+        assert view(cluster.b, gid)["ply"] == 1
+        assert marks.zscore("palaestra:moves", f"move:{gid}:1") is not None  # still queued
+    finally:
+        marks.close()
+    cluster.worker = WorkerProcess(cluster.db_url, cluster.redis.url, cluster.folder / "worker2.log").start()
+    done = wait_for(lambda: v if (v := view(cluster.b, gid))["ply"] >= 2 else None, timeout=40)
+    assert done["ply"] == 2 and done["version"] == 2 and done["moves"][1]["player"] == 1
+    time.sleep(0.5)
+    assert view(cluster.a, gid)["version"] == 2  # played once, not twice
