@@ -48,11 +48,11 @@ def generations_per_second(
     for _ in range(rounds):
         if cold:
             for game in {id(s.game): s.game for s in states}.values():
-                game._empty_moves_memo()
+                game.move_generator.clear_memos()
         start = perf_counter()
         moves = 0
         for state in states:
-            moves += len(state.compute_legal_actions())
+            moves += len(state.moves_of(state.current_player) or [state.game.pass_action])
         best = max(best, len(states) / (perf_counter() - start))
     return best, moves / max(1, len(states))
 
@@ -98,7 +98,7 @@ def main() -> None:
             for c in range(fresh.size):
                 for steps in range(3, 8):
                     for p in range(players):
-                        fresh._path_table(c, steps, p)
+                        fresh.move_generator.path_table(c, steps, p)
             tables = perf_counter() - start
             rate, mean = generations_per_second(states)
             warm, _ = generations_per_second(states, cold=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -12,13 +13,15 @@ from typing import Annotated, Any
 
 import typer
 
-from palaestra.core.errors import PalaestraError
+from palaestra.core.errors import NotationError, PalaestraError
 from palaestra.core.game import Game, State
 from palaestra.core.info import GameInfo
 from palaestra.core.record import Record, load_state_file
 from palaestra.core.registry import game_info, game_infos, load_game
+from palaestra.i18n.help import Command, Group
 
 app = typer.Typer(
+    cls=Group,  # --help in the user's language (palaestra/i18n/help.py)
     help="Palaestra: board games in the terminal and the browser (`palaestra games` lists them).",
     no_args_is_help=True,
     add_completion=False,
@@ -117,7 +120,7 @@ def guarded(func: Callable[..., None]) -> Callable[..., None]:
 
 
 # --------------------------------------------------------------------------------------------
-@app.command()
+@app.command(cls=Command)
 @guarded
 def games() -> None:
     """List the games with their options, variants and own flags."""
@@ -166,7 +169,7 @@ def _remembered_opponents(rec: Record) -> tuple[str, int] | None:
     return spec, seat
 
 
-@app.command(context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
+@app.command(cls=Command, context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
 @guarded
 def play(
     ctx: typer.Context,
@@ -205,7 +208,7 @@ def play(
     the record; --resume FILE continues it against the same opponents.
     """
     from palaestra.ai import make_agent
-    from palaestra.i18n import LANGUAGES, system_language, tr
+    from palaestra.i18n import LANGUAGES, plain, player_name, result_sentence, system_language, tr
     from palaestra.terminal import Screen
 
     if lang is not None and lang not in LANGUAGES:
@@ -271,11 +274,11 @@ def play(
                 text = state.action_to_string(action)
                 rec.apply(state, action)
                 rec.save(path)
-                _tell_move(screen, f"{game.player_name(player)} ({vs})", text)
+                _tell_move(screen, f"{player_name(game.player_name(player), lang)} ({vs})", text)
                 continue
             details = screen.show(state.render(labels=labels))
             try:
-                text = input(f"{game.player_name(player)}> ").strip()
+                text = input(f"{player_name(game.player_name(player), lang)}> ").strip()
             except EOFError:
                 text = "quit"
             if not text:
@@ -302,20 +305,25 @@ def play(
                 labels = not labels
                 continue
             if text == "score":
-                screen.say(_score_line(state))
+                screen.say(_score_line(state, lang))
                 continue
             try:
                 action = state.string_to_action(text)
                 rec.apply(state, action)
             except PalaestraError as err:
-                screen.say(typer.style(f"  {err}", fg=typer.colors.YELLOW))
+                screen.say(typer.style(f"  {_refusal(err, lang)}", fg=typer.colors.YELLOW))
                 continue
             rec.save(path)
     except KeyboardInterrupt:
         typer.echo("")
     rec.save(path)
     if rec.result is not None:
-        screen.say(tr("game over: {result}", lang, result=rec.result["text"]) + f"  ({_score_line(state)})")
+        names = [game.player_name(p) for p in range(game.num_players)]
+        # English: the engine's own sentence (it says why: settled, round limit) without ruling IDs
+        result = plain(rec.result["text"]) if lang == "en" else ""
+        teams = bool(game.options.get("teams"))
+        result = result or result_sentence(rec.result["returns"], names, lang, teams=teams)
+        screen.say(tr("game over: {result}", lang, result=result) + f"  ({_score_line(state, lang)})")
         screen.say(tr("record saved to {path}", lang, path=path))
         screen.show(state.render(labels=False))
     else:
@@ -338,13 +346,33 @@ def _moves(n: int) -> str:
     return f"{n} move{'' if n == 1 else 's'}"
 
 
-def _score_line(state: State) -> str:
+def _score_line(state: State, lang: str = "en") -> str:
+    from palaestra.i18n import player_name
+
     g = state.game
-    return ", ".join(f"{g.player_name(p)} {s:g}" for p, s in enumerate(state.scores()))
+    return ", ".join(f"{player_name(g.player_name(p), lang)} {s:g}" for p, s in enumerate(state.scores()))
+
+
+RULING_ID = re.compile(r"\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b")
+
+
+def _refusal(err: PalaestraError, lang: str) -> str:
+    """A refused move in plain words (finding 9); the engine's reason without its ruling IDs (in
+    English: the engines explain in English)."""
+    from palaestra.i18n import plain, tr
+
+    if isinstance(err, NotationError):
+        sentence = tr("This move cannot be read.", lang)
+    else:
+        sentence = tr("This move is not allowed here.", lang)
+    reason = plain(str(err))
+    rulings = RULING_ID.findall(str(err))
+    cite = f" [{', '.join(rulings)}]" if rulings else ""  # at hand for whoever looks them up
+    return (f"{sentence} ({reason})" if reason else sentence) + cite
 
 
 # --------------------------------------------------------------------------------------------
-@app.command()
+@app.command(cls=Command)
 @guarded
 def replay(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
@@ -387,7 +415,7 @@ def _check_draws(path: Path, rec: Record) -> None:
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(cls=Command)
 @guarded
 def score(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A record or a position (JSON).")],
@@ -401,7 +429,7 @@ def score(
         typer.echo(_score_line(state))
 
 
-@app.command(context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
+@app.command(cls=Command, context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
 @guarded
 def perft(
     ctx: typer.Context,
@@ -434,7 +462,7 @@ def perft(
         typer.echo(str(pf.perft(state, depth)))
 
 
-@app.command(context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
+@app.command(cls=Command, context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)
 @guarded
 def match(
     ctx: typer.Context,
@@ -507,7 +535,7 @@ def match(
         typer.echo(result.table())
 
 
-@app.command()
+@app.command(cls=Command)
 @guarded
 def serve(
     host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")] = "127.0.0.1",

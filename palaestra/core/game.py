@@ -314,7 +314,7 @@ class State(ABC):
         """Apply a legal action; an illegal one raises :class:`IllegalActionError` and changes nothing."""
         if self.is_terminal():
             raise IllegalActionError("the game is over")
-        if not is_int(action) or not self.is_legal(action):
+        if not (type(action) is int or is_int(action)) or not self.is_legal(action):  # int first: speed
             raise IllegalActionError(self.explain_illegal(action))
         self._apply(action)
         self.history.append(action)
@@ -367,7 +367,7 @@ class State(ABC):
     def explain_illegal(self, action: object) -> str:
         """Why ``action`` is not legal here, for a person: :meth:`problem`, or that it is legal."""
         if not is_int(action):
-            return f"{action!r} is not a {self.game.name} action id"
+            return f"{action!r} is not an action id of {self.game.name} (a whole number)"
         reason = self.problem(action)
         return f"{self.action_to_string(action)} is legal" if reason is None else reason
 

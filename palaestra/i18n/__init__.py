@@ -2,7 +2,7 @@
 
 The browser UI has its own JSON catalogues (``palaestra/server/static/i18n/``); the terminal
 (``palaestra play``) uses the JSON catalogues beside this file, keyed like gettext by the English
-text: ``tr("quit", lang)``. A missing entry falls back to English; ``tests/core/test_cli_i18n.py``
+text (``tr(text, lang)``). A missing entry falls back to English; ``tests/core/test_cli_i18n.py``
 fails when one is missing. Move notation is never translated.
 """
 
@@ -67,3 +67,40 @@ def tr(text: str, lang: str, **params: object) -> str:
     """``text`` in ``lang`` with its {placeholders} filled."""
     template = catalogue(lang).get(text, text)
     return template.format(**params) if params else template
+
+
+# the engines' player names ("red (A)", "player 1 (S)", "orange"): the word translated, the letter kept
+COLOUR_WORDS = ("red", "blue", "green", "yellow", "orange", "black", "white", "player")
+
+
+def player_name(name: str, lang: str) -> str:
+    """An engine's player name in ``lang``: ``blau (B)`` for ``blue (B)``."""
+    m = re.match(r"^(\w+)(.*)$", name, re.S)
+    if m and m.group(1) in COLOUR_WORDS:
+        return tr(m.group(1), lang) + m.group(2)
+    return name
+
+
+def result_sentence(returns: list[float], names: list[str], lang: str, teams: bool = False) -> str:
+    """Who won, in ``lang``, from a result's returns (the engines' own sentence is English)."""
+    if not returns:
+        return tr("Draw", lang)
+    best = max(returns)
+    winners = [player_name(names[i], lang) for i, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns):
+        return tr("Draw", lang)
+    joined = tr(" and ", lang).join(winners)
+    if len(winners) == 1:
+        return tr("{name} wins", lang, name=joined)
+    if teams:
+        return tr("{names} win together", lang, names=joined)
+    return tr("{names} share the win", lang, names=joined)
+
+
+# the rulings an engine's message cites (its reason is English; finding 9: players read it without)
+RULING = re.compile(r"\s*\(?\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b(?:,\s*)?\)?:?")
+
+
+def plain(text: str) -> str:
+    """An engine's message without the ruling IDs it cites."""
+    return re.sub(r"\s{2,}", " ", RULING.sub("", text)).strip()

@@ -79,7 +79,7 @@ def test_action_to_string_rejects_bad_ids() -> None:
 def test_explain_illegal_messages() -> None:
     s = game().new_initial_state()
     assert s.explain_illegal(10**6) == "1000000 is not an archimedes action id (0 to 9216)"
-    assert s.explain_illegal("a2-c4") == "'a2-c4' is not an archimedes action id (0 to 9216)"
+    assert s.explain_illegal("a2-c4") == "'a2-c4' is not an action id of archimedes (a whole number)"
     assert s.explain_illegal(s.string_to_action("c4-c5")) == "there is no cube on c4"
     assert s.explain_illegal(s.string_to_action("h2-g2")) == (
         "the cube on h2 belongs to player 2 (N); player 1 (S) is to move"
@@ -235,6 +235,25 @@ def test_clone_is_independent() -> None:
     c.apply_action(c.legal_actions()[0])
     assert s.cubes(0) == ["a2", "a4", "a6", "a8"] and s.history == []
     assert c != s
+
+
+def test_clone_copies_every_field() -> None:
+    """``clone`` is written out field by field (speed): none may be forgotten or shared."""
+    s = game(players=3).state_from_position(
+        {
+            "cubes": [["a2", "a4", "b3", "c5"], ["e15", "f13", "g11", "h9"], ["e1", "f1", "g1", "h1"]],
+            "passes": 0,
+        }
+    )
+    s.legal_actions()
+    s.evaluate()
+    s.apply_action(s.legal_actions()[0])
+    s.legal_actions()
+    c = s.clone()
+    assert vars(c) == vars(s)
+    assert c.history is not s.history and c._pos is not s._pos
+    c.apply_action(c.legal_actions()[0])
+    assert s.history != c.history
 
 
 # --- views --------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 import palaestra
 from palaestra.ai.greedy import GreedyAgent
 from palaestra.games.archimedes import ArchimedesGame, ArchimedesState
-from palaestra.games.archimedes.game import _goal_plan
+from palaestra.games.archimedes.heuristic import goal_plans
 
 
 def game(players: int = 2) -> ArchimedesGame:
@@ -35,7 +35,7 @@ def cells(g: ArchimedesGame, *names: str) -> int:
 # --- the goal plan: which goal cells stay open (ARC-M3, ARC-M5) ----------------------------------
 def test_plan_outer_goal_cells_close_the_one_between() -> None:
     g = game()
-    plan = _goal_plan(g, 0)
+    plan = goal_plans(g)[0]
     assert plan.table[0] == (4, g.goal_mask[0])
     # h2 and h8 home: h4 and h6 each lie between an arrived cube and the other, one of them is lost
     cap, good = plan.table[cells(g, "h2", "h8")]
@@ -53,7 +53,7 @@ def test_plan_outer_goal_cells_close_the_one_between() -> None:
 def test_plan_every_side_alike(players: int) -> None:
     g = game(players)
     for p in range(players):
-        table = _goal_plan(g, p).table
+        table = goal_plans(g)[p].table
         assert len(table) == 16
         assert table[0][0] == 4
         assert sorted(cap for cap, _ in table.values()).count(3) == 5
@@ -85,7 +85,7 @@ def test_last_goal_cell_held_by_a_start_cube() -> None:
     # goal stays open (the cube may leave) and the heuristic stays in range
     g = game()
     held = position([["h4", "h8", "h6", "g2"], ["h2", "a4", "a6", "a8"]])
-    assert _goal_plan(g, 0).table[cells(g, "h4", "h6", "h8")] == (4, cells(g, "h2"))
+    assert goal_plans(g)[0].table[cells(g, "h4", "h6", "h8")] == (4, cells(g, "h2"))
     v = held.evaluate()
     assert all(-1.0 <= x <= 1.0 for x in v) and v[0] > 0
 
@@ -166,7 +166,7 @@ def test_cubes_between_arrived_cubes_are_hemmed_in_for_good() -> None:
 
 def test_a_goal_cell_held_by_a_hemmed_in_cube_is_closed() -> None:
     g = game()
-    plan = _goal_plan(g, 0)
+    plan = goal_plans(g)[0]
     block = g.block_mask
     closed = block[g.board.cell("h4")] | block[g.board.cell("h6")]
     assert plan.entry(cells(g, "h2", "h8"), closed) == (2, 0)

@@ -90,7 +90,9 @@ def test_illegal_entries_give_clear_errors(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "place k8: end the movement first (end-move), then place tiles (ATH-T8)" in out
+    # in plain words, the ruling at hand (issue 21 finding 9)
+    refusal = "This move is not allowed here. (place k8: end the movement first (end-move), then place tiles)"
+    assert f"{refusal} [ATH-T8]" in out
     assert "flip k8: field k8 has no tile to flip" in out
     assert "end-turn: end the movement first" in out
     assert "'x9' is not a field of this board" in out

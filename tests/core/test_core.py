@@ -72,8 +72,8 @@ def test_problem_is_none_for_a_legal_action_and_a_reason_otherwise() -> None:
     assert [a for a in range(5) if state.problem(a) is None] == state.legal_actions() == [1, 2]
     assert state.problem(4) == "take 4 is not a legal move now"
     assert state.explain_illegal(1) == "take 1 is legal"
-    assert state.explain_illegal("1") == "'1' is not a nim action id"
-    assert state.explain_illegal(True) == "True is not a nim action id"
+    assert state.explain_illegal("1") == "'1' is not an action id of nim (a whole number)"
+    assert state.explain_illegal(True) == "True is not an action id of nim (a whole number)"
     state.apply_action(2)
     state.apply_action(1)
     assert state.problem(1) == state.explain_illegal(1) == "the game is over"

@@ -35,6 +35,9 @@ def ui_texts() -> set[str]:
         if block:
             for m in re.finditer(r"\[" + LITERAL + r",\s*" + LITERAL + r"\]", block.group(1)):
                 keys |= {_unquote(m.group(1)), _unquote(m.group(2))}
+        block = re.search(r"const ERROR_TEXT = \{(.*?)\n\};", source, re.S)
+        if block:
+            keys |= {_unquote(m) for m in re.findall(r":\s*" + LITERAL, block.group(1))}
         block = re.search(r"const PHASES = \{(.*?)\n\};", source, re.S)
         if block:
             keys |= {_unquote(m) for m in re.findall(r":\s*" + LITERAL, block.group(1))}
@@ -52,6 +55,9 @@ def test_the_sources_have_texts_to_translate() -> None:
     texts = ui_texts()
     assert len(texts) > 150
     assert {"New game", "Your turn ({name})", "End turn", "Place:", "moving monks"} <= texts
+    # refusals in plain words, results, AI seats, the connections' initials (finding 9)
+    assert {"This move is not allowed here.", "{name} wins", "Draw", "AI ({level})"} <= texts
+    assert "S (initial of strength)" in texts
 
 
 @pytest.mark.parametrize("language", ["de", "fr"])

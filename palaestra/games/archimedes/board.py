@@ -91,128 +91,151 @@ class Board:
 
 def parse_board(text: str, source: str = "board file") -> Board:
     """Parse and validate board data; :class:`BoardFileError` names the first problem."""
-    names: list[str] = []
-    coords: list[tuple[int, int, int]] = []
-    raw_neighbours: list[list[str]] = []
-    lines_of: list[int] = []
-    sides: dict[str, list[str]] = {}
-    index: dict[str, int] = {}
+    return _BoardReader(source).read(text)
 
-    def fail(lineno: int, message: str) -> BoardFileError:
-        where = f"{source}, line {lineno}: " if lineno else f"{source}: "
+
+class _BoardReader:
+    """Reads a board file line by line, then checks what the lines say together."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.names: list[str] = []
+        self.coords: list[tuple[int, int, int]] = []
+        self.listed: list[list[str]] = []  # the neighbours each cell line lists
+        self.lines_of: list[int] = []
+        self.sides: dict[str, list[str]] = {}
+        self.index: dict[str, int] = {}
+
+    def fail(self, lineno: int, message: str) -> BoardFileError:
+        where = f"{self.source}, line {lineno}: " if lineno else f"{self.source}: "
         return BoardFileError(where + message)
 
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
-            continue
-        kind = fields[0]
-        if kind == "cell":
-            if len(fields) < 5:
-                raise fail(lineno, "a cell line is 'cell NAME X Y Z NEIGHBOUR...'")
-            name = fields[1]
-            if not _NAME.match(name):
-                raise fail(lineno, f"{name!r} is not a cell name (a letter and a number, like c4)")
-            if name in index:
-                raise fail(lineno, f"cell {name} is given twice")
-            try:
-                x, y, z = (int(v) for v in fields[2:5])
-            except ValueError:
-                coords_text = " ".join(fields[2:5])
-                message = f"cell {name}: the coordinates {coords_text} are not whole numbers"
-                raise fail(lineno, message) from None
-            if x + y + z not in (-1, -2):
-                raise fail(lineno, f"cell {name}: x+y+z is {x + y + z}, it must be -1 (up) or -2 (down)")
-            if (x, y, z) in coords:
-                other = names[coords.index((x, y, z))]
-                raise fail(lineno, f"cell {name} has the same coordinates as {other}")
-            index[name] = len(names)
-            names.append(name)
-            coords.append((x, y, z))
-            raw_neighbours.append(fields[5:])
-            lines_of.append(lineno)
-        elif kind == "side":
-            if len(fields) < 3:
-                raise fail(lineno, "a side line is 'side NAME CELL...'")
-            side = fields[1]
-            if side not in SIDES:
-                raise fail(lineno, f"unknown side {side!r} (sides: {' '.join(SIDES)})")
-            if side in sides:
-                raise fail(lineno, f"side {side} is given twice")
-            sides[side] = fields[2:]
-        else:
-            raise fail(lineno, f"unknown entry {kind!r} (a line starts with 'cell' or 'side')")
+    def read(self, text: str) -> Board:
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            fields = line.split()
+            if not fields or fields[0].startswith("#"):
+                continue
+            if fields[0] == "cell":
+                self._cell(lineno, fields)
+            elif fields[0] == "side":
+                self._side(lineno, fields)
+            else:
+                raise self.fail(lineno, f"unknown entry {fields[0]!r} (a line starts with 'cell' or 'side')")
+        if not self.names:
+            raise self.fail(0, "no cells")
+        self.by_coord = {c: k for k, c in enumerate(self.coords)}
+        neighbours = [self._neighbours(i) for i in range(len(self.names))]
+        for i, nbrs in enumerate(neighbours):
+            for j in nbrs:
+                if i not in neighbours[j]:
+                    message = f"cell {self.names[j]} does not list {self.names[i]} back as a neighbour"
+                    raise self.fail(self.lines_of[j], message)
+        return Board(
+            names=tuple(self.names),
+            coords=tuple(self.coords),
+            neighbours=tuple(neighbours),
+            neighbour_mask=tuple(sum(1 << j for j in nbrs) for nbrs in neighbours),
+            rows_mask=self._rows_mask(),
+            sides=self._side_cells(neighbours),
+            index=dict(self.index),
+        )
 
-    if not names:
-        raise fail(0, "no cells")
-    by_coord = {c: i for i, c in enumerate(coords)}
-    neighbours: list[tuple[int, ...]] = []
-    for i, listed in enumerate(raw_neighbours):
-        lineno, name = lines_of[i], names[i]
+    def _cell(self, lineno: int, fields: list[str]) -> None:
+        if len(fields) < 5:
+            raise self.fail(lineno, "a cell line is 'cell NAME X Y Z NEIGHBOUR...'")
+        name = fields[1]
+        if not _NAME.match(name):
+            raise self.fail(lineno, f"{name!r} is not a cell name (a letter and a number, like c4)")
+        if name in self.index:
+            raise self.fail(lineno, f"cell {name} is given twice")
+        try:
+            x, y, z = (int(v) for v in fields[2:5])
+        except ValueError:
+            message = f"cell {name}: the coordinates {' '.join(fields[2:5])} are not whole numbers"
+            raise self.fail(lineno, message) from None
+        if x + y + z not in (-1, -2):
+            raise self.fail(lineno, f"cell {name}: x+y+z is {x + y + z}, it must be -1 (up) or -2 (down)")
+        if (x, y, z) in self.coords:
+            other = self.names[self.coords.index((x, y, z))]
+            raise self.fail(lineno, f"cell {name} has the same coordinates as {other}")
+        self.index[name] = len(self.names)
+        self.names.append(name)
+        self.coords.append((x, y, z))
+        self.listed.append(fields[5:])
+        self.lines_of.append(lineno)
+
+    def _side(self, lineno: int, fields: list[str]) -> None:
+        if len(fields) < 3:
+            raise self.fail(lineno, "a side line is 'side NAME CELL...'")
+        side = fields[1]
+        if side not in SIDES:
+            raise self.fail(lineno, f"unknown side {side!r} (sides: {' '.join(SIDES)})")
+        if side in self.sides:
+            raise self.fail(lineno, f"side {side} is given twice")
+        self.sides[side] = fields[2:]
+
+    def _neighbours(self, i: int) -> tuple[int, ...]:
+        """The neighbours cell ``i`` lists, checked against the cells that share an edge with it
+        by the coordinates (ARC-B1)."""
+        lineno, name = self.lines_of[i], self.names[i]
         idx: list[int] = []
-        for other in listed:
-            if other not in index:
-                raise fail(lineno, f"cell {name}: neighbour {other} is not a cell of the board")
+        for other in self.listed[i]:
+            if other not in self.index:
+                raise self.fail(lineno, f"cell {name}: neighbour {other} is not a cell of the board")
             if other == name:
-                raise fail(lineno, f"cell {name} lists itself as a neighbour")
-            j = index[other]
+                raise self.fail(lineno, f"cell {name} lists itself as a neighbour")
+            j = self.index[other]
             if j in idx:
-                raise fail(lineno, f"cell {name} lists neighbour {other} twice")
+                raise self.fail(lineno, f"cell {name} lists neighbour {other} twice")
             idx.append(j)
-        # the cells that share an edge, by the coordinates
-        x, y, z = coords[i]
+        by_coord = self.by_coord
+        x, y, z = self.coords[i]
         step = 1 if x + y + z == -2 else -1
-        expected = {
-            by_coord[c] for c in ((x + step, y, z), (x, y + step, z), (x, y, z + step)) if c in by_coord
-        }
+        edges = ((x + step, y, z), (x, y + step, z), (x, y, z + step))
+        expected = {by_coord[c] for c in edges if c in by_coord}
         for j in idx:
             if j not in expected:
-                raise fail(lineno, f"cell {name}: {names[j]} does not share an edge with it (coordinates)")
+                message = f"cell {name}: {self.names[j]} does not share an edge with it (coordinates)"
+                raise self.fail(lineno, message)
         for j in sorted(expected - set(idx)):
-            raise fail(lineno, f"cell {name}: its neighbour {names[j]} (by the coordinates) is missing")
-        neighbours.append(tuple(idx))
-    for i, nbrs in enumerate(neighbours):
-        for j in nbrs:
-            if i not in neighbours[j]:
-                raise fail(lines_of[j], f"cell {names[j]} does not list {names[i]} back as a neighbour")
+            message = f"cell {name}: its neighbour {self.names[j]} (by the coordinates) is missing"
+            raise self.fail(lineno, message)
+        return tuple(idx)
 
-    missing_sides = [s for s in SIDES if s not in sides]
-    if missing_sides:
-        raise fail(0, f"side {missing_sides[0]} is missing (sides: {' '.join(SIDES)})")
-    side_cells: dict[str, tuple[int, ...]] = {}
-    seen: dict[int, str] = {}
-    for side in SIDES:
-        cells: list[int] = []
-        for name in sides[side]:
-            if name not in index:
-                raise fail(0, f"side {side}: {name} is not a cell of the board")
-            c = index[name]
-            if c in seen:
-                raise fail(0, f"side {side}: {name} is already on side {seen[c]}")
-            seen[c] = side
-            cells.append(c)
-        side_cells[side] = tuple(cells)
-    rim = {i for i, nbrs in enumerate(neighbours) if len(nbrs) < 3}
-    for c in sorted(rim - set(seen)):
-        raise fail(0, f"rim cell {names[c]} (fewer than three neighbours) is on no side")
-    for c in sorted(set(seen) - rim):
-        raise fail(0, f"side {seen[c]}: {names[c]} has three neighbours, it is not a rim cell")
+    def _side_cells(self, neighbours: list[tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+        """The rim cells of each side: every rim cell on exactly one side, no other cell on one."""
+        missing_sides = [s for s in SIDES if s not in self.sides]
+        if missing_sides:
+            raise self.fail(0, f"side {missing_sides[0]} is missing (sides: {' '.join(SIDES)})")
+        side_cells: dict[str, tuple[int, ...]] = {}
+        seen: dict[int, str] = {}
+        for side in SIDES:
+            cells: list[int] = []
+            for name in self.sides[side]:
+                if name not in self.index:
+                    raise self.fail(0, f"side {side}: {name} is not a cell of the board")
+                c = self.index[name]
+                if c in seen:
+                    raise self.fail(0, f"side {side}: {name} is already on side {seen[c]}")
+                seen[c] = side
+                cells.append(c)
+            side_cells[side] = tuple(cells)
+        rim = {i for i, nbrs in enumerate(neighbours) if len(nbrs) < 3}
+        for c in sorted(rim - set(seen)):
+            raise self.fail(0, f"rim cell {self.names[c]} (fewer than three neighbours) is on no side")
+        for c in sorted(set(seen) - rim):
+            raise self.fail(0, f"side {seen[c]}: {self.names[c]} has three neighbours, it is not a rim cell")
+        return side_cells
 
-    neighbour_mask = tuple(sum(1 << j for j in nbrs) for nbrs in neighbours)
-    axis_masks: list[dict[int, int]] = [{}, {}, {}]
-    for i, xyz in enumerate(coords):
-        for axis in range(3):
-            axis_masks[axis][xyz[axis]] = axis_masks[axis].get(xyz[axis], 0) | (1 << i)
-    rows_mask = tuple(axis_masks[0][xyz[0]] | axis_masks[1][xyz[1]] | axis_masks[2][xyz[2]] for xyz in coords)
-    return Board(
-        names=tuple(names),
-        coords=tuple(coords),
-        neighbours=tuple(neighbours),
-        neighbour_mask=neighbour_mask,
-        rows_mask=rows_mask,
-        sides=side_cells,
-        index=dict(index),
-    )
+    def _rows_mask(self) -> tuple[int, ...]:
+        """Per cell, the cells of the three rows through it (ARC-B2) as a mask."""
+        axis_masks: list[dict[int, int]] = [{}, {}, {}]
+        for i, xyz in enumerate(self.coords):
+            for axis in range(3):
+                axis_masks[axis][xyz[axis]] = axis_masks[axis].get(xyz[axis], 0) | (1 << i)
+        return tuple(
+            axis_masks[0][xyz[0]] | axis_masks[1][xyz[1]] | axis_masks[2][xyz[2]] for xyz in self.coords
+        )
 
 
 def load_board(path: str | Path | None = None) -> Board:

@@ -10,72 +10,75 @@
 // folder); it exports createBoard(container, helpers) -> {update(view, ctx), destroy()}.
 
 import { t, playerName, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n.js";
+import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
 
 const app = document.getElementById("app");
 const toastEl = document.getElementById("toast");
 const connEl = document.getElementById("conn");
 
-// --- small helpers ---------------------------------------------------------------------------------
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
-
-const SVGNS = "http://www.w3.org/2000/svg";
-export function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
-
-export const PLAYER_COLOURS = ["#d84315", "#1565c0", "#2e7d32", "#6a1b9a"];
-
-// The last turn of each player: the run of moves that player made last, chance draws in between
-// skipped ({player: [move text, ...]}; the boards mark them, the side panel lists them).
-export function lastTurns(moves) {
-  const turns = {};
-  let current = null;
-  let run = [];
-  for (const mv of moves) {
-    if (mv.player < 0) continue;
-    if (mv.player !== current) { if (current !== null) turns[current] = run; current = mv.player; run = []; }
-    run.push(mv.move);
-  }
-  if (current !== null) turns[current] = run;
-  return turns;
-}
-// the player who moved last (chance left out), or null
-export function lastMover(moves) {
-  for (let i = moves.length - 1; i >= 0; i--) if (moves[i].player >= 0) return moves[i].player;
-  return null;
-}
-
+// --- small helpers (el, svg, lastTurns, lastMover: dom.js) -----------------------------------------
 let toastTimer = null;
-function toast(message, error = false) {
-  // the server's messages cite ruling IDs for developers; players read them without (finding 9)
-  toastEl.textContent = String(message).replace(/\s*\((?:[A-Z]{3}-[A-Z]+\d+[a-z]?(?:,\s*)?)+\)/g, "").replace(/\b[A-Z]{3}-[A-Z]+\d+[a-z]?:?\s*/g, "");
+let currentGame = null; // the game on screen: a refusal's rule link goes to its rules page
+// A message for a person. Refusals are in plain words in the page's language (finding 9); the
+// server's own message, which cites the rulings it applied (e.g. ATH-T8), stays at hand as the
+// toast's tooltip and as a small link to the game's rules page.
+function toast(message, error = false, detail = null) {
+  toastEl.replaceChildren(String(message));
+  toastEl.removeAttribute("title");
+  const rulings = detail ? detail.match(RULING) : null;
+  if (detail) toastEl.title = detail;
+  if (rulings && currentGame) {
+    toastEl.append(" ", el("a", { class: "rule-ref", href: `/rules/${currentGame}?lang=${language}`, target: "_blank",
+      title: rulings.join(", "), "data-rulings": rulings.join(" ") }, t("rules")));
+  }
   toastEl.className = "toast show" + (error ? " error" : "");
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { toastEl.className = "toast"; }, error ? 5000 : 2500);
+  toastTimer = setTimeout(() => { toastEl.className = "toast"; }, error ? 6000 : 2500);
+}
+const RULING = /\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b/g;
+
+// The server's error codes in plain words (docs/web.md lists them). The engines explain an illegal
+// move in English; the English page shows that reason, the others the plain sentence.
+const ERROR_TEXT = {
+  malformed_json: "The request could not be read.",
+  bad_request: "The request is incomplete.",
+  bad_options: "These game options are not valid.",
+  option_not_allowed: "This option cannot be used in the browser.",
+  bad_seats: "The seats are not valid.",
+  seed_not_allowed: "A seed can only be chosen for games without invited players.",
+  bad_ply: "There is no such move in this game.",
+  wrong_token: "This browser holds no seat in this game.",
+  not_creator: "Only the creator of the game can do that.",
+  hints_off: "Hints are off in this game.",
+  no_such_seat: "This game has no such seat.",
+  game_not_found: "There is no such game.",
+  not_found: "Not found.",
+  stale_action: "The game moved on in the meantime: look and try again.",
+  not_your_turn: "It is not your turn",
+  game_over: "The game is over.",
+  no_hint: "There is nothing to hint at.",
+  cannot_undo: "This cannot be taken back.",
+  not_finished: "The AI's view is shown once the game is over.",
+  seat_taken: "This seat is taken already.",
+  no_invitation: "This seat has no invitation.",
+  rate_limited: "Too many requests: wait a moment.",
+  invitation_used: "This invitation has been used already.",
+  invitation_revoked: "This invitation was withdrawn.",
+  conflict: "The game changed at the same moment: reload the page.",
+  body_too_large: "The request is too large.",
+  illegal_action: "This move is not allowed here.",
+  bad_notation: "This move cannot be read.",
+  invalid_request: "The request is not valid.",
+  internal_error: "Something went wrong on the server.",
+  storage_unavailable: "The server cannot save right now: try again shortly.",
+};
+export function plainError(code, status, detail) {
+  if (!(code in ERROR_TEXT)) return t("request failed ({status})", { status });
+  const plain = t(ERROR_TEXT[code]);
+  if (language === "en" && detail && (code === "illegal_action" || code === "bad_notation")) {
+    return `${plain} ${capitalise(plainHelp(detail))}.`.replace(/\.\.$/, ".");
+  }
+  return plain;
 }
 
 async function api(path, options = {}) {
@@ -88,7 +91,8 @@ async function api(path, options = {}) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
-    const err = new Error((data && data.message) || t("request failed ({status})", { status: response.status }));
+    const err = new Error(plainError(data && data.error, response.status, data && data.message));
+    err.detail = (data && data.message) || null;
     err.code = data && data.error;
     err.status = response.status;
     throw err;
@@ -200,6 +204,7 @@ let cleanup = () => {};
 async function route() {
   cleanup();
   cleanup = () => {};
+  currentGame = null;
   connEl.className = "conn";
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
@@ -229,7 +234,7 @@ async function homePage() {
   const watchList = el("ul", { class: "list" });
   for (const g of games) {
     const entry = mine[g.id];
-    const who = g.seats.map((s) => s.name || playerName(s.player_name)).join(" · ");
+    const who = g.seats.map((s) => seatName(s) || playerName(s.player_name)).join(" · ");
     const item = el("li", { "data-game": g.id },
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
       el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? t("finished") : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
@@ -242,7 +247,7 @@ async function homePage() {
   const listed = new Set(games.map((g) => g.id));
   for (const [gid, entry] of Object.entries(mine)) {
     if (listed.has(gid)) continue;
-    mineList.append(el("li", { "data-game": gid }, el("a", { href: `#/game/${gid}` }, `${entry.game || "game"} #${gid}`)));
+    mineList.append(el("li", { "data-game": gid }, el("a", { href: `#/game/${gid}` }, `${entry.game || t("game")} #${gid}`)));
   }
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
@@ -427,7 +432,7 @@ function buildNewGameForm(card, m) {
       rememberGame(created.id, { tokens, invites, creator: created.creator_token, game: g.name });
       location.hash = `#/game/${created.id}`;
     } catch (err) {
-      toast(err.message, true);
+      toast(err.message, true, err.detail);
     }
   });
 }
@@ -469,6 +474,7 @@ function seatColour(i) { return seatColours[i % seatColours.length]; }
 
 async function gamePage(id) {
   let view = await api(`/api/games/${id}`);
+  currentGame = view.game;
   const mine = mineOf(id);
   const myTokens = mine.tokens || {};
   const mySeats = Object.keys(myTokens).map(Number);
@@ -536,7 +542,7 @@ async function gamePage(id) {
       draw();
     } catch (err) {
       pending = false;
-      toast(err.message, true);
+      toast(err.message, true, err.detail);
       view = await api(`/api/games/${id}`);
       draw();
     }
@@ -551,7 +557,7 @@ async function gamePage(id) {
       const next = await api(`/api/games/${id}/undo`, { method: "POST", body: { token, ply: view.ply } });
       if (next.version >= view.version) view = next;
     } catch (err) {
-      toast(err.message, true);
+      toast(err.message, true, err.detail);
       view = await api(`/api/games/${id}`);
     }
     pending = false;
@@ -567,7 +573,7 @@ async function gamePage(id) {
       hintList.replaceChildren(...hints.map((h) => el("li", {}, `${h.move} `, el("span", { class: "muted", text: `(${h.value.toFixed(2)}, ${h.agent})` }))));
     } catch (err) {
       hintList.replaceChildren();
-      toast(err.message, true);
+      toast(err.message, true, err.detail);
     }
   });
 
@@ -577,7 +583,7 @@ async function gamePage(id) {
     try {
       view = await api(`/api/games/${id}/resign`, { method: "POST", body: { token: myTokens[seat] } });
       draw();
-    } catch (err) { toast(err.message, true); }
+    } catch (err) { toast(err.message, true, err.detail); }
   });
 
   function draw() {
@@ -591,7 +597,7 @@ async function gamePage(id) {
     }
     playersBox.replaceChildren(...view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
       el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
-      el("span", {}, playerName(s.player_name), s.name ? el("span", { class: "muted small", text: ` ${s.name}` }) : null,
+      el("span", {}, playerName(s.player_name), seatName(s) && !isDefaultAiName(s) ? el("span", { class: "muted small", text: ` ${seatName(s)}` }) : null,
         s.kind === "ai" ? el("span", { class: "tag", text: t("AI: {level}", { level: t(s.level) }) }) : null,
         mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
         s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,
@@ -614,7 +620,7 @@ async function gamePage(id) {
     // result
     if (view.status === "finished" && view.result) {
       resultBox.replaceChildren(el("div", { class: "result", id: "result-banner" },
-        el("div", { text: capitalise(view.result.text) }),
+        el("div", { text: resultText(view.result, view.seats, view.options), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
         el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
         el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game")))));
     } else if (view.status === "active" && view.dead_position) {
@@ -674,6 +680,26 @@ function followList(list, index) {
   }
 }
 
+// The result in words, in the page's language, from the result's numbers (the engines' own
+// sentence, in English and citing rulings, is the tooltip): who won, who shares, a draw, who resigned.
+export function resultText(result, seats, options = {}) {
+  const names = seats.map((s) => playerName(s.player_name));
+  if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
+  const returns = result.returns || [];
+  const best = Math.max(...returns);
+  const winners = returns.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
+  if (!returns.length || winners.length === returns.length) return t("Draw");
+  const list = winners.map((i) => names[i]).join(t(" and "));
+  if (winners.length === 1) return t("{name} wins", { name: list });
+  return options && options.teams ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
+}
+// a seat's own name; the server names AI seats "AI (level)" in English: said in the page's language
+function seatName(seat) {
+  const m = seat.name ? /^AI \((\w+)\)$/.exec(seat.name) : null;
+  return m && seat.kind === "ai" ? t("AI ({level})", { level: t(m[1]) }) : seat.name;
+}
+// the players panel says "AI: level" in a tag already
+function isDefaultAiName(seat) { return seat.kind === "ai" && /^AI \(\w+\)$/.test(seat.name || ""); }
 function movesText(n) { return n === 1 ? t("1 move") : t("{n} moves", { n }); }
 
 function formatScore(x) {
@@ -685,6 +711,7 @@ function capitalise(text) { return text ? text[0].toUpperCase() + text.slice(1) 
 // --- replay viewer -----------------------------------------------------------------------------------------
 async function replayPage(id, startPly) {
   const game = await api(`/api/games/${id}`);
+  currentGame = game.game;
   const total = game.ply;
   let ply = startPly === null || Number.isNaN(startPly) ? total : Math.max(0, Math.min(total, startPly));
   const boardBox = el("div", { class: "board-wrap", id: "board" });
@@ -714,7 +741,7 @@ async function replayPage(id, startPly) {
       el("div", { class: "card" }, el("h3", { text: t("Score") }), scores),
       el("div", { class: "card" }, el("label", { class: "small" }, aiToggle,
         " " + (finished ? t("Show the AI's view of each move") : t("The AI's view of the moves is shown once the game is over"))), aiBox),
-      game.result ? el("div", { class: "card", text: capitalise(game.result.text) }) : null,
+      game.result ? el("div", { class: "card", text: resultText(game.result, game.seats, game.options), title: plainHelp(game.result.text) }) : null,
       el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox),
       el("a", { href: `#/game/${id}` }, t("Back to the game")))));
   movesBox.replaceChildren(...game.moves.map((mv, i) => el("li", { class: mv.player < 0 ? "chance" : "", style: "cursor:pointer", onclick: () => go(i + 1) },

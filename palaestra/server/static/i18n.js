@@ -63,4 +63,5 @@ export const VARIABLE_TEXTS = [
   "team A+B", "team D+E", "teams need 4 players",
   "Language", "live connection", "Rules", "rubble tile", "open tile",
   "strength", "force", "leadership",
+  "S (initial of strength)", "F (initial of force)", "L (initial of leadership)", "Warp", "Weft",
 ];

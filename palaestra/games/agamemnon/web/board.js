@@ -9,7 +9,8 @@
 const GEOMETRY = {"front":{"spaces":[[382,50],[517,54],[192,182],[85,261],[327,168],[551,180],[182,303],[50,393],[438,250],[329,282],[655,266],[270,400],[153,479],[477,379],[385,483],[615,391],[207,578],[106,609],[507,534],[332,614],[639,518],[252,720],[148,743],[534,654],[422,717],[659,656],[255,831],[497,806],[389,847],[631,792],[615,923],[474,950]],"connections":[[0,1],[0,4],[1,5],[2,4],[2,6],[2,3],[3,6],[3,7],[4,8],[4,9],[5,10],[5,8],[6,11],[7,12],[8,13],[8,9],[9,11],[10,15],[11,14],[11,12],[12,16],[12,17],[13,15],[13,14],[14,18],[14,19],[15,20],[16,19],[16,17],[17,22],[18,20],[18,23],[19,24],[19,21],[20,25],[21,26],[21,22],[22,26],[23,25],[23,24],[24,27],[24,28],[25,29],[26,28],[27,29],[27,28],[28,31],[29,30],[30,31]]},"loom":{"spaces":[[261,58],[396,50],[173,161],[60,245],[321,174],[521,122],[171,303],[50,387],[440,240],[317,318],[580,246],[216,423],[118,517],[533,358],[417,433],[670,365],[242,569],[116,650],[517,504],[387,575],[657,518],[326,690],[197,771],[589,630],[463,703],[735,632],[385,821],[261,901],[586,768],[732,777],[511,892],[386,950],[648,883]],"connections":[[0,1],[0,2],[0,4],[1,4],[1,5],[2,3],[2,4],[2,6],[3,6],[3,7],[4,8],[4,9],[5,8],[5,10],[6,7],[6,9],[6,11],[7,12],[8,9],[8,10],[8,13],[9,11],[9,14],[10,13],[10,15],[11,12],[11,16],[12,16],[12,17],[13,14],[13,15],[13,18],[14,18],[14,19],[15,20],[16,17],[16,19],[16,21],[17,22],[18,19],[18,20],[18,23],[19,21],[19,24],[20,23],[20,25],[21,22],[21,24],[21,26],[22,27],[23,24],[23,25],[23,28],[24,26],[24,28],[25,29],[26,27],[26,30],[26,31],[27,31],[28,29],[28,30],[28,32],[29,32],[30,31],[30,32]]}};
 
 const KIND_COLOURS = { strength: "#c62828", force: "#00838f", leadership: "#f9a825", empty: "#cfc6b4" };
-const KIND_LETTER = { strength: "S", force: "F", leadership: "L", empty: "" };
+// the kinds' initials on the connections, in the page's language (the key's first letter in English)
+const KIND_INITIAL = { strength: "S (initial of strength)", force: "F (initial of force)", leadership: "L (initial of leadership)" };
 const PLAYER = ["#e65100", "#263238"];
 const SPEARS = { A: 1, B: 3, C: 4, D: 3, E: 2, W1: 1, W2: 2, W3: 3, WARP: 0, WEFT: 0 };
 const LABEL = { WARP: "Warp", WEFT: "Weft", W1: "1", W2: "2", W3: "3" };
@@ -19,7 +20,7 @@ export function createBoard(container, helpers) {
   const t = helpers.t || ((x) => x);
   const root = svg("svg", { viewBox: "0 0 1000 1000", role: "img", "aria-label": t("Agamemnon board") });
   const info = el("div", { class: "board-extra", id: "aga-extra" });
-  const legend = el("div", { class: "board-extra small muted" },
+  const legend = el("div", { class: "board-extra small muted legend" },
     ...Object.entries(KIND_COLOURS).filter(([k]) => k !== "empty").map(([k, c]) =>
       el("span", {}, el("span", { style: `display:inline-block;width:1.4rem;height:.35rem;background:${c};vertical-align:middle;margin-right:.25rem` }), t(k))),
     el("span", {}, t("thin centre line: who controls the string")));
@@ -95,7 +96,7 @@ export function createBoard(container, helpers) {
       }
       const mx = (x1 + x2) / 2;
       const my = (y1 + y2) / 2;
-      if (KIND_LETTER[kind]) g.append(svg("text", { x: mx, y: my + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff", stroke: "#0006", "stroke-width": 0.6, text: KIND_LETTER[kind] }));
+      if (KIND_INITIAL[kind]) g.append(svg("text", { x: mx, y: my + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff", stroke: "#0006", "stroke-width": 0.6, "data-initial": kind, text: t(KIND_INITIAL[kind]).charAt(0) }));
       const swappable = firstConn ? swaps.some((s) => (s.a === firstConn && s.b === key) || (s.b === firstConn && s.a === key)) : swapKeys.has(key);
       if (swappable || key === firstConn) {
         const hit = svg("line", { x1, y1, x2, y2, stroke: key === firstConn ? "#6a1b9a" : "#ffb300", "stroke-opacity": 0.75, "stroke-width": 30,
@@ -178,7 +179,7 @@ export function createBoard(container, helpers) {
     const leader = /^[A-E]$/.test(tile.code);
     const weaver = tile.code === "WARP" || tile.code === "WEFT";
     g.append(svg("text", { x, y: y + (weaver ? 5 : 4), "text-anchor": "middle", "font-size": weaver ? 14 : 20, "font-weight": 700,
-      fill: "#fff", text: leader ? tile.code : LABEL[tile.code] }));
+      fill: "#fff", text: leader ? tile.code : tile.code === "WARP" || tile.code === "WEFT" ? t(LABEL[tile.code]) : LABEL[tile.code] }));
     const spears = SPEARS[tile.code];
     for (let i = 0; i < spears; i++) {
       const angle = Math.PI / 2 + (i - (spears - 1) / 2) * 0.45;
@@ -201,5 +202,5 @@ export function createBoard(container, helpers) {
 function tileName(code, t = (x) => x) {
   if (/^[A-E]$/.test(code)) return t("leader {code}", { code });
   if (/^W\d$/.test(code)) return t("warrior {n}", { n: code[1] });
-  return code === "WARP" ? "Warp" : code === "WEFT" ? "Weft" : code;
+  return code === "WARP" ? t("Warp") : code === "WEFT" ? t("Weft") : code;
 }
