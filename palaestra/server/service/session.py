@@ -139,6 +139,8 @@ class Session:
     creator_hash: str | None = None
     #: the chance secret (None: a game from before issue 17, drawing from its seed)
     secret: str | None = None
+    #: the latest view and what it was made from (see ``view``)
+    _view: tuple[tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def adopt(self, row: Session) -> None:
         """Take over what ``row`` (the same game, just loaded from the database) holds: another
@@ -220,7 +222,33 @@ class Session:
 
     # --- views ------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
-        """Everything a client shows: the same for players and spectators (tokens never appear)."""
+        """Everything a client shows: the same for players and spectators (tokens never appear).
+
+        Made once per change: the answer to the mover, the push to every websocket and every
+        reader until the next change share it (the legal moves, scores and text of a position cost
+        more than the rest of a request; docs/benchmarks.md). Callers must not change it. A change
+        replaces ``state``, ``record`` or ``seats`` and bumps ``version``; the key holds all of
+        them, so a view is never older than the session."""
+        key = (
+            self.version,
+            self.status,
+            id(self.state),
+            id(self.record),
+            len(self.record.moves),
+            id(self.seats),
+            len(self.undo_stack),
+            self.public,
+            self.hints,
+            self.secret,
+            self.updated_at,
+        )
+        if self._view is not None and self._view[0] == key:
+            return self._view[1]
+        view = self._make_view()
+        self._view = (key, view)
+        return view
+
+    def _make_view(self) -> dict[str, Any]:
         state = self.state
         player = state.current_player
         human_to_move = (
