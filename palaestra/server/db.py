@@ -141,11 +141,21 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+#: the PostgreSQL advisory lock held while migrating (any constant; "palaestra" in ASCII, cut)
+MIGRATION_LOCK = 0x70616C6165737472
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the database schema up to date (Alembic ``upgrade head``)."""
+    """Bring the database schema up to date (Alembic ``upgrade head``).
+
+    Every process migrates at its start; on PostgreSQL the processes of a deployment that start
+    together (docs/deploy.md) take turns under an advisory lock held until the transaction ends,
+    so the second finds the schema at head instead of creating the same table again."""
     config = Config()
     config.set_main_option("script_location", "palaestra.server:migrations")
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
