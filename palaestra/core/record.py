@@ -216,7 +216,9 @@ class Record:
         if doc.get("format") != FORMAT:
             raise RecordError(f"unknown record format {doc.get('format')!r} (this version reads {FORMAT})")
         game = _field(doc, "game", str, "a record names its game in 'game'")
-        options = _field(doc, "options", Mapping, "'options' is a JSON object", {})
+        options = doc.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RecordError("'options' is a JSON object")
         players = _field(doc, "players", list, "'players' is a list of names", [])
         if not all(isinstance(p, str) for p in players):
             raise RecordError("'players' is a list of names")
