@@ -17,7 +17,7 @@ NAMES = sorted(f.name for f in fields(MCTSSettings))
 
 
 def test_the_agent_declares_exactly_the_settings_fields() -> None:
-    assert MCTSAgent.PARAMETERS == frozenset(NAMES)
+    assert frozenset(NAMES) == MCTSAgent.PARAMETERS
 
 
 def test_defaults_and_typed_values() -> None:
