@@ -12,6 +12,8 @@ who made each one (-1 for chance). ``result`` is filled in when the game ends:
 ``{"returns": [...], "scores": [...], "text": "orange wins"}``, with ``"settled": true`` when the
 game was adjudicated before its end because its result could no longer change
 (``State.settled_result``), and ``"resigned": SEAT`` when a player resigned (the web app).
+``"chance_rule"`` names the chance-seeding rule its draws follow (:mod:`palaestra.core.chance`;
+absent in records written before rules were named, which replay all the same).
 """
 
 from __future__ import annotations
