@@ -26,6 +26,8 @@ class Settings:
     ws_total: int = 2000
     #: games untouched this long (seconds) and not watched are dropped from memory (kept stored)
     idle_evict_seconds: float = 300.0
+    #: how often (seconds) each process asks the database for games whose clock ran out
+    clock_sweep_seconds: float = 0.5
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
 
