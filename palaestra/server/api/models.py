@@ -100,7 +100,10 @@ class Fischer(Strict):
         ge=clock.FISCHER_SECONDS[0], le=clock.FISCHER_SECONDS[1], description="each seat's time at the start"
     )
     increment: int = Field(
-        0, ge=clock.FISCHER_INCREMENT[0], le=clock.FISCHER_INCREMENT[1], description="seconds added after each turn"
+        0,
+        ge=clock.FISCHER_INCREMENT[0],
+        le=clock.FISCHER_INCREMENT[1],
+        description="seconds added after each turn",
     )
     on_timeout: OnTimeout = Field("lose", description="'lose': the seat loses; 'ai': the AI plays the turn")
     ai_level: AiLevel = Field(None, description="the AI that plays a turn out of time (see /api/meta)")

@@ -151,8 +151,12 @@ class SeatService:
                 f"unknown AI level {level!r} for turns out of time (levels: {', '.join(self.levels)})",
             )
         if doc.get("on_timeout") == "ai" and level is None:
-            chosen = [s.get("level") for s in seats if s.get("kind") == "ai" and s.get("level") in self.levels]
-            gentle = next((lv for lv in ("casual", "beginner", "random") if lv in self.levels), self.levels[0])
+            chosen = [
+                s.get("level") for s in seats if s.get("kind") == "ai" and s.get("level") in self.levels
+            ]
+            gentle = next(
+                (lv for lv in ("casual", "beginner", "random") if lv in self.levels), self.levels[0]
+            )
             level = chosen[0] if chosen else gentle
         return TimeControl.from_json({**doc, "ai_level": level})
 

@@ -32,8 +32,8 @@ from palaestra.core.game import State
 from palaestra.core.record import Record
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, VersionConflict
-from palaestra.server.service.errors import ApiError
 from palaestra.server.service.clock import Clock
+from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
 from palaestra.server.service.session import UNDO_DEPTH, Seat, Session, showable
 
