@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+from palaestra.core.errors import RecordError
 from palaestra.core.record import Record
 from palaestra.server.app import create_app
 from palaestra.server.service.clock import Clock, TimeControl
@@ -340,3 +341,30 @@ def test_a_running_clock_survives_a_restart(db_url: str) -> None:
         hub_of(client).sessions.now = fake
         clock = client.get(f"/api/games/{gid}").json()["clock"]
         assert [(s["left"], s["running"]) for s in clock["seats"]] == [(45, False), (53, True)]
+
+
+def test_an_undo_after_the_deadline_is_refused_and_ends_the_game_too(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    client, fake = timed
+    created = create(client, time_control=PER_MOVE_30)
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    fake.now += 31
+    assert_error(client.post(f"/api/games/{gid}/undo", json={"token": t0, "ply": 0}), 409, "out_of_time")
+    assert client.get(f"/api/games/{gid}").json()["result"]["timeout"] == 0
+
+
+def test_a_record_whose_loss_on_time_disagrees_with_the_ranking_is_refused(client: TestClient) -> None:
+    created = create(client, time_control=PER_MOVE_30)
+    doc = client.get(f"/api/games/{created['id']}/record").json()
+    record = Record.from_json(doc)
+    record.result = {
+        "returns": [1.0, -1.0],
+        "scores": [0, 0],
+        "text": "player 0 ran out of time",
+        "timeout": 0,
+    }
+    with pytest.raises(RecordError, match="loss on time of player 0"):
+        record.check_result(record.replay())
+    record.result["returns"] = [-1.0, 1.0]
+    record.check_result(record.replay())

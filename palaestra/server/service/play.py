@@ -130,6 +130,16 @@ class PlayService:
         and undoable actions reveal nothing), so the stored record stays replayable; the game's
         ``version`` still goes up, so every client sees the change."""
         session = await self.sessions.get(game_id)
+        try:
+            await self._undo(session, token, ply)
+        except ApiError as err:
+            if err.code == "out_of_time" and self.flag is not None:
+                await self.flag(session)
+            raise
+        await self.sessions.broadcast(session)
+        return session
+
+    async def _undo(self, session: Session, token: str, ply: int) -> None:
         async with session.lock:
             seat = session.seat_of(token)
             if seat is None:
@@ -164,5 +174,3 @@ class PlayService:
             await self.sessions.write(session, before.clone(), record, "active")
             if from_stack:
                 session.undo_stack.pop()
-        await self.sessions.broadcast(session)
-        return session
