@@ -64,8 +64,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             if ply != session.ply:
                 raise ApiError(
                     409,
@@ -107,8 +106,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             record = copy.deepcopy(session.record)
             ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
             who = session.game.player_name(seat)
@@ -144,8 +142,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             if ply != session.ply:
                 raise ApiError(
                     409,
