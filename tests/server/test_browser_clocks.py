@@ -66,6 +66,8 @@ def test_a_game_with_a_clock_counts_the_time_of_the_person_to_move(
     assert seconds_of(clock_text(page, 0)) < first
     assert clock_text(page, 1) == "1:00"  # the AI's clock never runs
     assert not page.locator("#players .clock[data-seat='1']").evaluate("c => c.classList.contains('running')")
+    # on a phone the panel is under the board: the running clock shows above it too
+    assert page.locator("#status-top .clock.running").is_visible() == (viewport == "phone")
     # nothing sticks out of a phone's screen
     assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[viewport]["width"]
     shot(page, f"clock-running-{viewport}")

@@ -12,6 +12,7 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -110,9 +111,12 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop the server's moves and tell every websocket that the server goes away."""
-        for task in (self._sweeper, self._clock_keeper):
-            if task is not None:
-                task.cancel()
+        tasks = [t for t in (self._sweeper, self._clock_keeper) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:  # let them unwind
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.moves.stop()
         self.sessions.close_watchers()
         await self.sessions.stop_background()

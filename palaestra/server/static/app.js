@@ -629,6 +629,8 @@ async function gamePage(id) {
     }
     statusTop.textContent = statusBox.textContent;
     statusTop.className = statusBox.className + " status-top";
+    const running = view.clock && view.clock.seats.find((c) => c.running);
+    if (running) statusTop.append(" ", clockBadge(view, running.seat));  // on a phone, above the board
     statusBox.dataset.ply = view.ply;
     statusBox.dataset.version = view.version;
     statusBox.dataset.mine = myTurn ? "1" : "0";
@@ -678,7 +680,7 @@ async function gamePage(id) {
   }
   connect();
   const ping = setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
-  const stopClocks = tickClocks(playersBox, () => view.clock && view.clock.control);
+  const stopClocks = tickClocks(app, () => view.clock && view.clock.control);
   cleanup = () => { closed = true; clearInterval(ping); stopClocks(); if (socket) socket.close(); board.destroy && board.destroy(); };
 }
 
