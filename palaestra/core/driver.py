@@ -34,7 +34,8 @@ Seat = Callable[[State], int | None]
 
 @dataclass(frozen=True)
 class MovePlayed:
-    """A player's action; ``ply`` counts the actions before it (chance outcomes included)."""
+    """A player's action; ``ply`` counts the actions before it (chance outcomes included);
+    ``text`` is its notation (``""`` from a driver with neither a record nor listeners)."""
 
     ply: int
     player: int
@@ -117,7 +118,8 @@ class Driver:
         draw, and the end if it came. Returns those events."""
         state = self.state
         player, ply = state.current_player, len(state.history)
-        text = state.action_to_string(action)
+        # the notation only for whoever reads it (an arena game without records plays faster)
+        text = state.action_to_string(action) if self.record is not None or self.listeners else ""
         state.apply_action(action)
         if player == CHANCE:
             events: list[Event] = [ChanceDrawn(ply, action, text)]
