@@ -2,8 +2,9 @@
 
 ``kick(session)`` starts a runner task for a game whose next move is the server's (no-op if one
 runs), or, with a ``queue`` (``palaestra serve --redis-url``), asks a ``palaestra worker`` for
-the move (palaestra/server/worker.py): then this process never searches. The runner samples
-chance from the game's secret (palaestra/server/fairness.py) and asks the seat's agent in a
+the move (palaestra/server/worker.py): then this process never searches. The runner asks the core
+driver's :func:`~palaestra.core.driver.next_action` for each move: chance drawn by the one
+seeding rule from the game's secret (palaestra/server/fairness.py), or the seat's agent, in a
 worker thread, so the event loop stays responsive. A move that cannot be
 stored (database down, disk full) is retried with back-off until it is: no game is left stuck.
 """
@@ -18,6 +19,7 @@ from typing import Protocol
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
+from palaestra.core.driver import Seat, next_action
 from palaestra.core.game import CHANCE
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import ApiError
@@ -97,14 +99,17 @@ class ServerMoves:
         if the row moved on without us (the session then holds the current row)."""
         ply = session.ply
         player = session.state.current_player
+        chance = session.chance_source()
         if player == CHANCE:
-            action = session.state.sample_chance(session.chance_rng(ply))
+            action = next_action(session.state, chance, {})
         else:
-            agent = self.agent(session, player)
-            snapshot = session.state.clone()
+            seats: dict[int, Seat] = {player: self.agent(session, player).select_action}
             action, _ = await asyncio.gather(
-                asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
+                asyncio.to_thread(next_action, session.state.clone(), chance, seats),
+                asyncio.sleep(self.ai_delay),
             )
+        if action is None:  # not the server's move after all (an agent gave none)
+            return True
         return await self._store(session, ply, action)
 
     async def _submit(self, game_id: str, version: int) -> None:
