@@ -56,7 +56,14 @@ def create_app(
             await queue.start()
         broker = make_broker(redis_url)
         broker.observe = guards.notice_delay.observe
-        hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, searcher=queue)
+        hub = Hub(
+            store,
+            ai_delay=ai_delay,
+            broker=broker,
+            queue=queue,
+            searcher=queue,
+            search_workers=config.search_workers,
+        )
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
         hub.abandon_after = config.abandon_after_seconds
