@@ -29,6 +29,19 @@ from palaestra.server.service.hub import Hub
 from palaestra.server.settings import Settings
 
 
+async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
+    """Close every websocket of ``app`` with 1001 ("going away") and wait until they are closed
+    (at most ``timeout`` seconds): the server is about to stop (palaestra/server/serving.py)."""
+    hub: Hub | None = getattr(app.state, "hub", None)
+    if hub is None:
+        return
+    hub.sessions.close_watchers()
+    guards: Guards = app.state.guards
+    end = time.monotonic() + timeout
+    while sum(guards.sockets.values()) > 0 and time.monotonic() < end:
+        await asyncio.sleep(0.02)
+
+
 def create_app(
     database_url: str | None = None,
     *,
