@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeGuard
 
+from palaestra.core.chance import ChanceSource
 from palaestra.core.errors import IllegalActionError, OptionError, PositionError, RecordError
 
 #: ``current_player`` at a chance node (same value as OpenSpiel's kChancePlayerId).
@@ -423,12 +424,13 @@ class State(ABC):
         """
 
     def sample_chance(self, rng: random.Random | None = None) -> int:
-        """Sample a chance outcome: from ``rng``, or deterministically from the seed and the ply."""
+        """Sample a chance outcome: from ``rng``, or by the one chance-seeding rule from the
+        state's seed and the ply (:mod:`palaestra.core.chance`, as every driver draws)."""
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise IllegalActionError("this is not a chance node")
         if rng is None:
-            rng = random.Random(hash((self.seed or 0, len(self.history))))
+            rng = ChanceSource.from_seed(self.seed).rng(len(self.history))
         return sample_outcome(outcomes, rng)
 
     # --- results -----------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 Every game has a secret (256 random bits from :mod:`secrets`) that no view shows. At creation the
 view publishes its SHA-256, the *commitment*. The draw at ply ``p`` (a chance node: a tile, a
 set-up) is ``state.sample_chance(random.Random(f"{secret}:{p}"))``: a function of the secret and the
-ply only, never of the moves. When the game is over its record (``GET /api/games/ID/record``)
-reveals the secret under ``"chance"``, and ``palaestra replay`` checks the commitment and every draw
-(:func:`verify`).
+ply only, never of the moves: the one chance-seeding rule of every driver
+(palaestra/core/chance.py) with the secret as its key. When the game is over its record
+(``GET /api/games/ID/record``) reveals the secret under ``"chance"``, and ``palaestra replay``
+checks the commitment and every draw (:func:`verify`).
 
 A seed chosen by a client (allowed only where no human opponent can be disadvantaged: hot seat or
 against the AI) becomes the secret ``"seed:N"``, so such a game is reproducible from its seed.
@@ -20,11 +21,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from palaestra.core.chance import CHANCE_RULE, ChanceSource, seed_key
 from palaestra.core.errors import PalaestraError
 from palaestra.core.game import CHANCE
 from palaestra.core.record import Record
 
-SCHEME = "palaestra-chance-1: sha256(secret) commitment; draw at ply p from random.Random(f'{secret}:{p}')"
+#: the scheme named in views and records: the one chance-seeding rule keyed by the secret
+SCHEME = f"{CHANCE_RULE}: sha256(secret) commitment; draw at ply p from random.Random(f'{{secret}}:{{p}}')"
 
 
 def new_secret() -> str:
@@ -32,7 +35,9 @@ def new_secret() -> str:
 
 
 def seeded_secret(seed: int) -> str:
-    return f"seed:{seed}"
+    """The secret of a game whose creator chose the seed: the key the one chance rule gives the
+    seed everywhere (``palaestra play --seed``, the arena), so it draws the same outcomes."""
+    return seed_key(seed)
 
 
 def commitment(secret: str) -> str:
@@ -42,7 +47,7 @@ def commitment(secret: str) -> str:
 def chance_rng(secret: str, ply: int) -> random.Random:
     """The generator of the draw at ``ply`` (Python seeds a string through SHA-512: the same on
     every platform and version of Python 3)."""
-    return random.Random(f"{secret}:{ply}")
+    return ChanceSource(secret).rng(ply)
 
 
 def chance_doc(secret: str | None, revealed: bool) -> dict[str, Any] | None:
