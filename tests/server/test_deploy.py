@@ -211,3 +211,19 @@ def test_the_caddyfile_balances_over_the_web_processes_by_readiness() -> None:
     paths = set(create_app("sqlite://").openapi()["paths"])
     assert health.group(1) in paths and "/metrics" in paths
     assert "respond /metrics 404" in text
+
+
+def test_metrics_of_a_process_include_its_memory_and_cpu(tmp_path: Path) -> None:
+    """What docs/deploy.md says to watch on every process: its RSS, CPU time and open files
+    next to the app's own metrics."""
+    from fastapi.testclient import TestClient
+
+    from palaestra.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'm.sqlite3'}")) as client:
+        text = client.get("/metrics").text
+    values = {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line[:1] != "#"}
+    assert values["process_resident_memory_bytes"] > 10 * 2**20
+    assert values["process_cpu_seconds_total"] > 0
+    assert values["process_open_fds"] > 0
+    assert "palaestra_games_loaded" in values and "palaestra_websockets" in values

@@ -19,7 +19,7 @@ from fastapi import Request
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 from starlette.websockets import WebSocket
 
 from palaestra.server.service.errors import ApiError
@@ -52,6 +52,8 @@ class Guards:
         }
         self.sockets: Tally[str] = Tally()
         self.registry = CollectorRegistry()
+        # the process's memory, CPU seconds and open files (process_resident_memory_bytes, ...)
+        ProcessCollector(registry=self.registry)
         self.latency = Histogram(
             "palaestra_request_seconds",
             "HTTP request latency",
