@@ -2,6 +2,6 @@
 and Defying-the-gods variants. See docs/agamemnon.md."""
 
 from palaestra.games.agamemnon.board import Board, load_boards, parse_boards
-from palaestra.games.agamemnon.rules import AgamemnonGame, AgamemnonState
+from palaestra.games.agamemnon.game import AgamemnonGame, AgamemnonState
 
 __all__ = ["AgamemnonGame", "AgamemnonState", "Board", "load_boards", "parse_boards"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from palaestra.core.game import State
 from palaestra.games.agamemnon import _fast
@@ -45,11 +45,9 @@ OUTLOOK_SCALE = 10.0
 _LEAD = {STRENGTH: _fast.spear_lead, FORCE: _fast.tile_lead}
 
 
-def evaluate(state: AgamemnonState) -> list[float]:
-    """The live score margin plus the soft value of the strings, squashed (see above)."""
-    if state.is_terminal():
-        return state.returns()
-    live = state.live_score()
+def evaluate(live: list[Any]) -> list[float]:
+    """The live score margin plus the soft value of the strings, squashed (see above), from the
+    live score of ``_fast.py`` (``AgamemnonState.live_score``)."""
     v = math.tanh(
         (live[_fast.LIVE_POINTS_0] - live[_fast.LIVE_POINTS_1] + live[_fast.LIVE_SOFT]) / EVALUATE_SCALE
     )

@@ -14,7 +14,7 @@ Chance outcomes share the integers (as in OpenSpiel, ``0 <= id < max_chance_outc
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from palaestra.core.errors import NotationError
 from palaestra.core.layout import ActionLayout
@@ -23,12 +23,16 @@ from palaestra.games.agamemnon.tiles import (
     CODE_INDEX,
     CODES,
     NUM_CODES,
+    PLAYER_NAMES,
     SET_ASIDE_CODES,
     SETUP_NAMES,
     SETUPS,
     STACK_NAMES,
     Stack,
 )
+
+if TYPE_CHECKING:
+    from palaestra.games.agamemnon.rules import AgamemnonState
 
 #: the kinds of chance outcome; every other kind of move is a player's
 CHANCE_KINDS = ("draw", "setup")
@@ -219,3 +223,22 @@ def _parse_placement(text: str, words: list[str], board: Board) -> Move:
     if space >= board.num_spaces:
         raise NotationError(f"there is no space {space} (spaces 0-{board.num_spaces - 1})")
     return Move("place", tile=CODE_INDEX[code], space=space)
+
+
+def what_now(state: AgamemnonState) -> str:
+    """What the game waits for, with the notation to write (for messages)."""
+    phase = state.phase
+    who = PLAYER_NAMES[state.mover]
+    if phase == "setup":
+        return "the loom set-up is drawn first (write 'setup I,II,III')"
+    if phase == "draw":
+        return f"{who}'s tile is being drawn (write 'draw CODE')"
+    if phase == "stack":
+        return f"{who} names the stack of the next draw (write 'stack leaders|weavers|warriors')"
+    if phase == "warp":
+        return f"{who} chooses the Warp's swap on space {state.warp_space} ('swap A-B C-D' or 'noswap')"
+    if phase == "place":
+        if state.game.defying:
+            return f"{who} places a tile (write e.g. 'W2@12')"
+        return f"{who} places a drawn tile ({' '.join(state.hand)})"
+    return "the game is over"

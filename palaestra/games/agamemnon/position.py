@@ -46,7 +46,8 @@ from palaestra.games.agamemnon.tiles import (
 )
 
 if TYPE_CHECKING:
-    from palaestra.games.agamemnon.rules import AgamemnonGame, AgamemnonState
+    from palaestra.games.agamemnon.game import AgamemnonGame
+    from palaestra.games.agamemnon.rules import AgamemnonState
 
 #: a tile on the board: (space, player, code)
 Tile = tuple[int, int, int]

@@ -4,21 +4,31 @@ Set-up (AGA-C1 tiles, AGA-B1/AGA-B2 boards, AGA-V1 loom), the turn (AGA-T1 place
 draws, AGA-T3 set-asides, AGA-V2 Oracle, AGA-V3 Defying the gods), Warp and Weft (AGA-T4, AGA-T5),
 the end and the scoring (AGA-SC1..SC4). :meth:`AgamemnonState.problem` is the one place an
 action's legality is decided; ``legal_actions`` is a generator the tests check against it over the
-whole action space. :meth:`AgamemnonState.strings_by_the_rules` is the readable scoring; the live
-score comes from the bit masks of ``_fast.py``, which the tests check against it. Tiles, turns and
-phases as facts: ``tiles.py``; notation: ``moves.py``; position documents: ``position.py``;
-``evaluate`` and ``outlook``: ``heuristic.py``; the text view and the observation: ``view.py``.
+whole action space. The scoring as the rulings word it is ``scoring.py``; the live score comes
+from the bit masks of ``_fast.py``, which the tests check against it. The game object (options,
+facts): ``game.py``; tiles, turns and phases as facts: ``tiles.py``; notation: ``moves.py``;
+position documents: ``position.py``; ``evaluate`` and ``outlook``: ``heuristic.py``; the text view
+and the observation: ``view.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from itertools import zip_longest
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from palaestra.core.errors import IllegalActionError, NotationError, OptionError
-from palaestra.core.game import CHANCE, RULES_ORIGINAL, TERMINAL, Game, Option, State, is_int, rules_option
-from palaestra.games.agamemnon import _fast, heuristic, position, view
+from palaestra.core.errors import IllegalActionError, NotationError
+from palaestra.core.game import CHANCE, TERMINAL, State, is_int
+from palaestra.games.agamemnon import heuristic, moves, position, scoring, view
+from palaestra.games.agamemnon._fast import (
+    LIVE_POINTS_0,
+    LIVE_POINTS_1,
+    NUM_MASKS,
+    KindMaps,
+    live_score,
+    mark,
+    masks_of,
+    points,
+    update_live_score,
+)
 from palaestra.games.agamemnon.board import (
     CLASS_NAMES,
     EMPTY,
@@ -27,9 +37,7 @@ from palaestra.games.agamemnon.board import (
     LEADERSHIP,
     MAX_SPACES,
     STRENGTH,
-    STRING_KINDS,
     Board,
-    load_boards,
 )
 from palaestra.games.agamemnon.moves import (
     ASIDE_WARP,
@@ -39,7 +47,6 @@ from palaestra.games.agamemnon.moves import (
     SETUP_START,
     STACK_START,
     SWAP_START,
-    action_layout,
     decode,
     encode,
     format_move,
@@ -47,7 +54,6 @@ from palaestra.games.agamemnon.moves import (
 )
 from palaestra.games.agamemnon.tiles import (
     CODES,
-    LEADERS,
     NUM_CODES,
     NUM_PLAYERS,
     PHASE_NAMES,
@@ -56,7 +62,6 @@ from palaestra.games.agamemnon.tiles import (
     SET_ASIDE_TURNS,
     SETUP_NAMES,
     SETUPS,
-    SPEARS,
     STACK_CODES,
     STACK_NAMES,
     STACK_OF,
@@ -64,161 +69,45 @@ from palaestra.games.agamemnon.tiles import (
     TOTAL_TILES,
     TURN_TILES,
     WARP,
-    WEFT,
     Phase,
     Stack,
     mover_of_turn,
 )
 
-# The phases as plain module names for the hot paths: a global read is several times faster than
-# ``Phase.PLACE`` (an attribute of the enum class); the values are the enum's members.
-SETUP, STACK, DRAW, PLACE, SWAP, END = Phase
+if TYPE_CHECKING:
+    from palaestra.games.agamemnon.game import AgamemnonGame
+
+# The phases as plain ints for the hot paths: comparing exact ints is faster than comparing enum
+# members, and a global read is several times faster than ``Phase.PLACE``.
+SETUP, STACK, DRAW, PLACE, SWAP, END = (int(phase) for phase in Phase)
 
 
-class AgamemnonGame(Game):
-    """Agamemnon for two players; variants Loom (AGA-V1), Oracle (AGA-V2), Defying the gods (AGA-V3)."""
+# --- set-up: AGA-B2, AGA-T4 ----------------------------------------------------------------------
+def setup_kinds(board: Board, index: int) -> tuple[tuple[int, ...], int]:
+    """AGA-B2: the connection kinds and the out-of-play space of loom set-up ``index``: the
+    classes it names carry strength, force and leadership; the fourth is empty, and the one space
+    whose connections are all of the fourth class is out of play."""
+    s_cls, f_cls, l_cls = SETUPS[index]
+    empty_cls = (set(range(len(CLASS_NAMES))) - {s_cls, f_cls, l_cls}).pop()
+    kind_of = {s_cls: STRENGTH, f_cls: FORCE, l_cls: LEADERSHIP, empty_cls: EMPTY}
+    return tuple(kind_of[x] for x in board.labels), board.out_of_play(empty_cls)
 
-    name: ClassVar[str] = "agamemnon"
-    title: ClassVar[str] = "Agamemnon"
-    OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("players", int, 2, "number of players (Agamemnon is for 2)", choices=(2,)),
-        Option("loom", bool, False, "AGA-V1 Loom: play on the loom side of the board"),
-        Option(
-            "oracle", bool, False, "AGA-V2 Oracle: name the stack (leaders/weavers/warriors) of each draw"
-        ),
-        Option("defying", bool, False, "AGA-V3 Defying the gods: open tiles, choose which to place"),
-        Option(
-            "setup",
-            str,
-            None,
-            "loom set-up (implies the loom): the classes of strength, force and leadership, "
-            "e.g. I,II,III (unset: drawn at random)",
-            choices=SETUP_NAMES,
-        ),
-        Option("first", int, 0, "the starting player (0 orange, 1 black)", choices=(0, 1)),
-        rules_option(),
+
+def warp_targets(board: Board, out: int, any_target: bool) -> int:
+    """AGA-T4, AGA-B2 (amended 2026-11-25): the connections (a mask) onto which a loom Warp may
+    move a string tile when they are empty: those printed with the fourth class of the set-up (the
+    class of the out-of-play space ``out``'s connections) that do not touch ``out``. By the rulings
+    of 2026-11-23 (``any_target``): every empty connection."""
+    if any_target:
+        return (1 << board.num_connections) - 1
+    if out < 0:
+        return 0
+    empty_class = board.labels[board.incident[out][0]]
+    return sum(
+        1 << c
+        for c, (a, b) in enumerate(board.connections)
+        if board.labels[c] == empty_class and out not in (a, b)
     )
-
-    # --- set-up: AGA-B1, AGA-B2, AGA-V1 -----------------------------------------------------------
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
-        if self.options["setup"] is not None:
-            # a loom set-up implies the loom (so that a position's options {"setup": ...} load)
-            if "loom" in options and self.options["loom"] is False:
-                raise OptionError("option 'setup' (the loom set-up) needs the loom variant")
-            self.options["loom"] = True
-        self.loom = bool(self.options["loom"])
-        self.oracle = bool(self.options["oracle"])
-        self.defying = bool(self.options["defying"])
-        first = self.options["first"]
-        self.first = first if isinstance(first, int) else 0
-        setup = self.options["setup"]
-        self.setup_index = SETUP_NAMES.index(str(setup)) if setup is not None else -1
-        self.board: Board = load_boards()["loom" if self.loom else "front"]
-        #: the player actions (moves.py)
-        self.layout = action_layout(len(self.board.pairs))
-        #: both ends of each connection as a space mask
-        self.ends = tuple((1 << a) | (1 << b) for a, b in self.board.connections)
-        #: the rulings of 2026-11-23 let a Warp move a string tile onto any empty connection
-        self.any_warp_target = self.options["rules"] == RULES_ORIGINAL
-        self._targets: dict[int, int] = {}
-        self._maps_cache: dict[tuple[int, ...], _fast.KindMaps] = {}
-        #: the strings cache shared by every assignment of string tiles on this game (_fast.KindMaps)
-        self.strings_memo: dict[int, _fast.Strings] = {}
-        #: the connection kinds and the out-of-play space a game starts with (None: the loom
-        #: set-up is drawn first)
-        self.start_kinds: tuple[int, ...] | None = None
-        self.start_out = -1
-        if not self.loom:
-            self.start_kinds = self.board.labels
-        elif self.setup_index >= 0:
-            self.start_kinds, self.start_out = self.setup_kinds(self.setup_index)
-
-    def setup_kinds(self, index: int) -> tuple[tuple[int, ...], int]:
-        """AGA-B2: the connection kinds and the out-of-play space of loom set-up ``index``."""
-        s_cls, f_cls, l_cls = SETUPS[index]
-        empty_cls = (set(range(len(CLASS_NAMES))) - {s_cls, f_cls, l_cls}).pop()
-        kind_of = {s_cls: STRENGTH, f_cls: FORCE, l_cls: LEADERSHIP, empty_cls: EMPTY}
-        return tuple(kind_of[x] for x in self.board.labels), self.board.out_of_play(empty_cls)
-
-    def warp_targets(self, out: int) -> int:
-        """AGA-T4, AGA-B2 (amended 2026-11-25): the connections (a mask) onto which a loom Warp may
-        move a string tile when they are empty: those printed with the fourth class of the set-up
-        (the class of the out-of-play space ``out``'s connections) that do not touch ``out``."""
-        targets = self._targets.get(out)
-        if targets is None:
-            board = self.board
-            if self.any_warp_target:
-                targets = (1 << board.num_connections) - 1
-            elif out < 0:
-                targets = 0
-            else:
-                empty_class = board.labels[board.incident[out][0]]
-                targets = sum(
-                    1 << c
-                    for c, (a, b) in enumerate(board.connections)
-                    if board.labels[c] == empty_class and out not in (a, b)
-                )
-            self._targets[out] = targets
-        return targets
-
-    def kind_maps(self, kinds: tuple[int, ...]) -> _fast.KindMaps:
-        """The fast scoring's maps of ``kinds`` (memoised per game: they only depend on the board)."""
-        maps = self._maps_cache.get(kinds)
-        if maps is None:
-            if len(self._maps_cache) > 64:
-                self._maps_cache.clear()
-            maps = _fast.KindMaps.build(self.board, kinds, self.strings_memo)
-            self._maps_cache[kinds] = maps
-        return maps
-
-    # --- facts ---------------------------------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        return NUM_PLAYERS
-
-    def num_distinct_actions(self) -> int:
-        return self.layout.size
-
-    def max_chance_outcomes(self) -> int:
-        return CHANCE_LAYOUT.size
-
-    def max_game_length(self) -> int:
-        # set-up 1; per tile at most stack + draw + place; a Warp decision per Warp; per player at
-        # most 4 set-asides (both weavers, each redrawn twice) in each of its first two turns,
-        # each set-aside + stack + draw
-        warps = NUM_PLAYERS * SUPPLY[WARP]
-        set_asides = NUM_PLAYERS * (SET_ASIDE_TURNS // NUM_PLAYERS) * 4 * 3
-        return 1 + 3 * TOTAL_TILES + warps + set_asides
-
-    def observation_shape(self) -> tuple[int, ...]:
-        return (view.OBS_SIZE,)
-
-    def player_name(self, player: int) -> str:
-        return PLAYER_NAMES[player] if player in (0, 1) else f"player {player}"
-
-    # --- states --------------------------------------------------------------------------------
-    def new_initial_state(self, seed: int | None = None) -> AgamemnonState:
-        return AgamemnonState(self, seed)
-
-    def _state_from_dict(self, doc: Mapping[str, Any]) -> AgamemnonState:
-        seed, history, setting = position.read_saved(self, doc)
-        state = AgamemnonState(self, seed, setting)
-        state.history = history
-        return state
-
-    def state_from_position(self, doc: Mapping[str, Any]) -> AgamemnonState:
-        """A state from a position document (``position.py``, docs/agamemnon.md)."""
-        game, setting = position.read_position(self, doc)
-        return AgamemnonState(game, None, setting)
-
-
-class String(NamedTuple):
-    """A string (AGA-SC1): its kind, its connections (ascending ids) and who controls it."""
-
-    kind: int
-    connections: tuple[int, ...]
-    controller: int | None
 
 
 class AgamemnonState(State):
@@ -230,31 +119,31 @@ class AgamemnonState(State):
     def __init__(
         self, game: AgamemnonGame, seed: int | None = None, setting: position.Setting | None = None
     ) -> None:
-        """The start of a game (AGA-C1: each player's fifteen tiles in its pool; on the loom
-        without a fixed set-up, the set-up is drawn first: AGA-B2), or the state a position or a
-        saved state describes (``setting``, read by ``position.py``)."""
+        """The start of a game (AGA-C1: each player's fifteen tiles in its pool; AGA-B2: a loom
+        set-up not fixed is drawn first), or the state a position or a saved state describes."""
         super().__init__(game, seed)
         n = game.board.num_spaces
         # the fields in the order clone() copies them (see there)
         self._owner = [-1] * n  # the player of the tile on each space
         self._code = [-1] * n  # the code of the tile on each space
-        self._pools = [list(SUPPLY) for _ in range(NUM_PLAYERS)]  # per player, tiles left per code
+        #: tiles left per code, player ``p``'s at ``NUM_CODES * p``
+        self._pools = list(SUPPLY) * NUM_PLAYERS
         self._hand: list[int] = []  # the mover's drawn tiles not yet placed
         self._aside: list[int] = []  # weavers set aside this turn (AGA-T3)
         self._named: list[int] = []  # Oracle stacks named for the coming draws (AGA-V2)
-        self._masks = [0] * _fast.NUM_MASKS
+        self._masks = [0] * NUM_MASKS
         self._turn = 0
         self._to_place = 0  # tiles the mover still places this turn
         self._warp = -1  # the space of the Warp awaiting its swap
         self._placed = 0
         self._mover = game.first
-        self._live: list[Any] | None = None  # the live score (_fast), built on demand
+        self._live: list[Any] | None = None  # the live score (_fast.py), built on demand
         self._setup = game.setup_index
         self._kinds: tuple[int, ...] = ()  # the kind of string tile on each connection
-        self._maps: _fast.KindMaps | None = None
+        self._maps: KindMaps | None = None
         self._out = -1
         self._free: list[int] = []  # the spaces in play without a tile
-        self._phase = SETUP
+        self._phase: int = SETUP
         if setting is not None:
             self._arrange(setting)
         elif game.start_kinds is not None:
@@ -266,10 +155,10 @@ class AgamemnonState(State):
         for space, player, code in setting.tiles:
             self._owner[space] = player
             self._code[space] = code
-        self._masks = _fast.masks_of(setting.tiles)
+        self._masks = masks_of(setting.tiles)
         self._placed = len(setting.tiles)
         self._set_board(setting.kinds, setting.out)
-        self._pools = [list(pool) for pool in setting.pools]
+        self._pools = [n for pool in setting.pools for n in pool]
         self._hand = list(setting.hand)
         self._aside = list(setting.aside)
         self._named = list(setting.named)
@@ -280,7 +169,7 @@ class AgamemnonState(State):
         if setting.phase is None:
             self._next_draw()
         else:
-            self._phase = setting.phase
+            self._phase = int(setting.phase)
 
     def _set_board(self, kinds: tuple[int, ...], out: int) -> None:
         self._live = None
@@ -324,12 +213,13 @@ class AgamemnonState(State):
 
     def _stack_available(self, stack: int) -> bool:
         """AGA-V2: a stack may be named while it holds more tiles than it is already named for."""
-        pool = self._pools[self._mover]
-        return sum(pool[c] for c in STACK_CODES[stack]) > self._named.count(stack)
+        start = NUM_CODES * self._mover
+        return sum(self._pools[start + c] for c in STACK_CODES[stack]) > self._named.count(stack)
 
     def _draw_counts(self) -> list[int]:
         """AGA-T2: each tile left in the mover's pool (AGA-V2: in the stack named) is equally likely."""
-        counts = self._pools[self._mover]
+        start = NUM_CODES * self._mover
+        counts = self._pools[start : start + NUM_CODES]
         if self._named:
             stack = self._named[0]
             return [n if STACK_OF[c] == stack else 0 for c, n in enumerate(counts)]
@@ -366,7 +256,9 @@ class AgamemnonState(State):
         if self._owner[space] >= 0:
             return f"space {space} is taken"
         if self.game.defying:
-            return None if self._pools[self._mover][code] > 0 else f"you have no {CODES[code]} left"
+            return (
+                None if self._pools[NUM_CODES * self._mover + code] > 0 else f"you have no {CODES[code]} left"
+            )
         if code in self._hand:
             return None
         drawn = " ".join(CODES[x] for x in self._hand)
@@ -389,8 +281,9 @@ class AgamemnonState(State):
     def _draw_problem(self, action: int) -> str | None:
         """AGA-T2: a tile of the mover's pool is drawn; AGA-V2: from the stack named."""
         if not 0 <= action < NUM_CODES:
-            return f"{action} is not a tile to draw: {self._what_now()}"
-        if self._pools[self._mover][action] > 0 and (not self._named or STACK_OF[action] == self._named[0]):
+            return f"{action} is not a tile to draw: {moves.what_now(self)}"
+        named = self._named
+        if self._pools[NUM_CODES * self._mover + action] > 0 and (not named or STACK_OF[action] == named[0]):
             return None
         who = PLAYER_NAMES[self._mover]
         if action in self._aside:
@@ -414,11 +307,10 @@ class AgamemnonState(State):
         if not SWAP_START <= action < self.game.layout.size:
             return self._not_now(action)
         c1, c2, space = self.game.board.pairs[action - SWAP_START]
-        text = self.action_to_string(action)
-        if space != self._warp:
-            return f"{text}: the connections must both touch space {self._warp}, the Warp's space"
-        why = self._swap_problem(c1, c2)
-        return None if why is None else f"{text}: {why}"
+        why: str | None = f"the connections must both touch space {self._warp}, the Warp's space"
+        if space == self._warp:
+            why = self._swap_problem(c1, c2)
+        return None if why is None else f"{self.action_to_string(action)}: {why}"
 
     def _swap_problem(self, c1: int, c2: int) -> str | None:
         """AGA-T4: the two connections carry different kinds; a string tile moves onto an empty
@@ -443,7 +335,7 @@ class AgamemnonState(State):
             text = self._player_action_text(action)
         except NotationError as err:
             return str(err)
-        return f"{text} is not possible now: {self._what_now()}"
+        return f"{text} is not possible now: {moves.what_now(self)}"
 
     def is_legal(self, action: int) -> bool:
         return self.problem(action) is None
@@ -473,8 +365,9 @@ class AgamemnonState(State):
     def _placements(self) -> list[int]:
         free = self._free
         if self.game.defying:
-            pool = self._pools[self._mover]
-            codes = [c for c in range(NUM_CODES) if pool[c]]
+            start = NUM_CODES * self._mover
+            pools = self._pools
+            codes = [c for c in range(NUM_CODES) if pools[start + c]]
         else:
             codes = sorted(set(self._hand))
         out: list[int] = []
@@ -497,16 +390,14 @@ class AgamemnonState(State):
         return []
 
     def apply_action(self, action: int) -> None:
-        """Apply a legal action; an illegal one raises :class:`IllegalActionError` with the reason
-        and changes nothing. The core's contract, without its extra checks (speed)."""
+        """The core's contract (an illegal action raises and changes nothing), checked by ``problem``."""
         if type(action) is not int or self.problem(action) is not None:
             raise IllegalActionError(self.explain_illegal(action))
         self._apply(action)
         self.history.append(action)
 
     def apply_legal(self, action: int) -> None:
-        """An action from this very state's ``legal_actions()`` or ``chance_outcomes()`` (searches),
-        without the check: the core's fast path, which the ``apply_action`` above would block."""
+        """The core's fast path for searches (no check), which ``apply_action`` above would block."""
         self._apply(action)
         self.history.append(action)
 
@@ -522,7 +413,7 @@ class AgamemnonState(State):
                 self._aside.append(code)
                 self._next_draw()
         elif phase == DRAW:
-            self._pools[self._mover][action] -= 1
+            self._pools[NUM_CODES * self._mover + action] -= 1
             self._hand.append(action)
             if self._named:
                 self._named.pop(0)
@@ -544,20 +435,20 @@ class AgamemnonState(State):
         code, space = divmod(action, MAX_SPACES)
         player = self._mover
         if self.game.defying:
-            self._pools[player][code] -= 1
+            self._pools[NUM_CODES * player + code] -= 1
         else:
             self._hand.remove(code)
             if self._aside:  # AGA-T3: set-aside tiles go back after the turn's draws
                 for x in self._aside:
-                    self._pools[player][x] += 1
+                    self._pools[NUM_CODES * player + x] += 1
                 self._aside = []
         self._owner[space] = player
         self._code[space] = code
-        _fast.mark(self._masks, space, player, code)
+        mark(self._masks, space, player, code)
         self._free.remove(space)
         if self._live is not None:
             assert self._maps is not None
-            _fast.update_live_score(self._live, self._maps, self._masks, self.game.ends, space)
+            update_live_score(self._live, self._maps, self._masks, self.game.ends, space)
         self._placed += 1
         self._to_place -= 1
         if code == WARP:  # AGA-T4: its player decides on a swap first
@@ -595,7 +486,7 @@ class AgamemnonState(State):
         new.history = self.history.copy()
         new._owner = self._owner.copy()
         new._code = self._code.copy()
-        new._pools = [self._pools[0].copy(), self._pools[1].copy()]
+        new._pools = self._pools.copy()
         new._hand = self._hand.copy()
         new._aside = self._aside.copy()
         new._named = self._named.copy()
@@ -686,11 +577,11 @@ class AgamemnonState(State):
 
     def pool_counts(self, player: int) -> list[int]:
         """``player``'s tiles left per code (see :meth:`pool`)."""
-        return list(self._pools[player])
+        return self._pools[NUM_CODES * player : NUM_CODES * (player + 1)]
 
     def pool(self, player: int) -> list[str]:
         """``player``'s tiles not yet drawn (or, with Defying the gods, not yet placed)."""
-        return [CODES[c] for c, n in enumerate(self._pools[player]) for _ in range(n)]
+        return [CODES[c] for c, n in enumerate(self.pool_counts(player)) for _ in range(n)]
 
     def connection_kinds(self) -> list[tuple[int, int, str]]:
         """Every connection with the kind of string tile it carries now ([] before the set-up)."""
@@ -708,91 +599,14 @@ class AgamemnonState(State):
         """The tiles on the board: (space, player, code), by space."""
         return [(s, p, CODES[self._code[s]]) for s, p in enumerate(self._owner) if p >= 0]
 
-    # --- scoring: AGA-SC1 .. AGA-SC4 (readable; ``_fast.py`` computes the same quickly) -------------------
-    def strings_by_the_rules(self) -> list[String]:
-        """Every string (AGA-SC1): the connections of one kind joined through spaces holding a tile
-        that is not a Weft (AGA-T5), with every connection of that kind touching them; a
-        connection whose ends are both empty or Wefts is a string of its own. Empty loom
-        connections belong to no string (AGA-SC4). By kind; the joined strings by their lowest
-        space, then the single connections by id."""
-        if not self._kinds:
-            return []
-        board = self.game.board
-        out = []
-        for kind in STRING_KINDS:
-            in_strings: set[int] = set()
-            joined: set[int] = set()
-            for space in range(board.num_spaces):
-                if space in joined or not self._joins(space) or not self._kind_links(space, kind):
-                    continue
-                spaces = self._joined_spaces(space, kind)
-                joined |= spaces
-                conns = sorted({c for s in spaces for c in board.incident[s] if self._kinds[c] == kind})
-                in_strings.update(conns)
-                out.append(self._string(kind, conns))
-            out += [
-                self._string(kind, [c])
-                for c, k in enumerate(self._kinds)
-                if k == kind and c not in in_strings
-            ]
-        return out
-
-    def _joins(self, space: int) -> bool:
-        """AGA-SC1, AGA-T5: strings run through a space that holds a tile other than a Weft."""
-        return self._owner[space] >= 0 and self._code[space] != WEFT
-
-    def _kind_links(self, space: int, kind: int) -> list[int]:
-        """The spaces joined to ``space`` by a connection of ``kind``."""
-        board = self.game.board
-        links = []
-        for c in board.incident[space]:
-            if self._kinds[c] == kind:
-                a, b = board.connections[c]
-                links.append(b if a == space else a)
-        return links
-
-    def _joined_spaces(self, start: int, kind: int) -> set[int]:
-        """The joining spaces reached from ``start`` along connections of ``kind``."""
-        found = {start}
-        todo = [start]
-        while todo:
-            for far in self._kind_links(todo.pop(), kind):
-                if far not in found and self._joins(far):
-                    found.add(far)
-                    todo.append(far)
-        return found
-
-    def _string(self, kind: int, conns: list[int]) -> String:
-        """AGA-SC2: the tiles of a string are the tiles on the ends of its connections."""
-        ends = {s for c in conns for s in self.game.board.connections[c] if self._owner[s] >= 0}
-        tiles = [[self._code[s] for s in ends if self._owner[s] == p] for p in range(NUM_PLAYERS)]
-        return String(kind, tuple(conns), self._controller(kind, tiles))
-
-    @staticmethod
-    def _controller(kind: int, tiles: list[list[int]]) -> int | None:
-        """AGA-SC3: strength: more spears; force: more tiles; leadership: the leaders' ranks
-        compared from the highest down, the first difference decides, and a side that still has
-        a leader where the other has none wins. Equal: nobody."""
-        if kind == LEADERSHIP:
-            ranks = [sorted(LEADERS.index(c) for c in codes if c in LEADERS) for codes in tiles]
-            for r0, r1 in zip_longest(*ranks):
-                if r0 != r1:
-                    return 0 if r1 is None or (r0 is not None and r0 < r1) else 1
-            return None
-        values = [sum(SPEARS[c] for c in codes) if kind == STRENGTH else len(codes) for codes in tiles]
-        return None if values[0] == values[1] else 0 if values[0] > values[1] else 1
+    # --- scoring: AGA-SC1 .. AGA-SC4 (readable in scoring.py; ``_fast.py`` computes it quickly) ---------
+    def strings_by_the_rules(self) -> list[scoring.String]:
+        """Every string with its controller, by the rules as written (:func:`scoring.strings`)."""
+        return scoring.strings(self.game.board, self._kinds, self._owner, self._code)
 
     def strings(self) -> list[dict[str, Any]]:
-        """Every string: kind, connections, controller (None when tied), as in ``score_details``."""
-        conns = self.game.board.connections
-        return [
-            {
-                "kind": KIND_NAMES[s.kind],
-                "connections": [list(conns[c]) for c in s.connections],
-                "controller": s.controller,
-            }
-            for s in self.strings_by_the_rules()
-        ]
+        """Every string as in ``score_details``: kind, connections, controller (None when tied)."""
+        return [string.as_json(self.game.board) for string in self.strings_by_the_rules()]
 
     def score_details(self) -> dict[str, Any]:
         return {"scores": self.scores(), "strings": self.strings()}
@@ -803,7 +617,7 @@ class AgamemnonState(State):
         if self._live is None:
             if self._maps is None:  # the loom set-up is not drawn yet: nothing to keep
                 return [0, 0, 0.0]
-            self._live = _fast.live_score(self._maps, self._masks, self.game.ends)
+            self._live = live_score(self._maps, self._masks, self.game.ends)
         return self._live
 
     def _points(self) -> tuple[int, int]:
@@ -813,11 +627,11 @@ class AgamemnonState(State):
             if self._phase == END and self._maps is not None:
                 # a finished game is scored once, from scratch (cheaper than the live score; kept
                 # as totals only: nothing changes any more)
-                p0, p1 = _fast.points(self._maps, self._masks, self.game.ends)
+                p0, p1 = points(self._maps, self._masks, self.game.ends)
                 self._live = [p0, p1, 0.0]
                 return p0, p1
             live = self.live_score()
-        return live[_fast.LIVE_POINTS_0], live[_fast.LIVE_POINTS_1]
+        return live[LIVE_POINTS_0], live[LIVE_POINTS_1]
 
     def scores(self) -> list[float]:
         p0, p1 = self._points()
@@ -837,7 +651,10 @@ class AgamemnonState(State):
     def evaluate(self) -> list[float]:
         """The live score margin plus a soft share of every contested string, squashed to [-1, 1]
         (:func:`heuristic.evaluate`); at the end ``returns()``."""
-        return heuristic.evaluate(self)
+        if self._phase == END:
+            return self.returns()
+        live = self._live
+        return heuristic.evaluate(self.live_score() if live is None else live)
 
     # --- notation (moves.py) -------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -857,29 +674,12 @@ class AgamemnonState(State):
     def string_to_action(self, text: str) -> int:
         move = parse_move(text, self.game.board)
         if move.kind == "draw" and self._phase != DRAW:
-            raise IllegalActionError(f"no tile is being drawn now ({self._what_now()})")
+            raise IllegalActionError(f"no tile is being drawn now ({moves.what_now(self)})")
         if move.kind == "setup" and self._phase != SETUP:
-            raise IllegalActionError(f"the loom set-up is not being drawn now ({self._what_now()})")
+            raise IllegalActionError(f"the loom set-up is not being drawn now ({moves.what_now(self)})")
         if move.kind not in ("draw", "setup") and self.is_chance_node():
-            raise IllegalActionError(f"{text!r} cannot be played now: {self._what_now()}")
+            raise IllegalActionError(f"{text!r} cannot be played now: {moves.what_now(self)}")
         return encode(move, self.game.layout)
-
-    def _what_now(self) -> str:
-        phase = self._phase
-        who = PLAYER_NAMES[self._mover]
-        if phase == SETUP:
-            return "the loom set-up is drawn first (write 'setup I,II,III')"
-        if phase == DRAW:
-            return f"{who}'s tile is being drawn (write 'draw CODE')"
-        if phase == STACK:
-            return f"{who} names the stack of the next draw (write 'stack leaders|weavers|warriors')"
-        if phase == SWAP:
-            return f"{who} chooses the Warp's swap on space {self._warp} ('swap A-B C-D' or 'noswap')"
-        if phase == PLACE:
-            if self.game.defying:
-                return f"{who} places a tile (write e.g. 'W2@12')"
-            return f"{who} places a drawn tile ({' '.join(CODES[c] for c in self._hand)})"
-        return "the game is over"
 
     # --- views (view.py) and documents (position.py) -----------------------------------------------
     def render(self, labels: bool = False) -> str:
@@ -888,7 +688,7 @@ class AgamemnonState(State):
     def observation_tensor(self, player: int) -> list[float]:
         return view.observation_tensor(self, player)
 
-    def fast_position(self) -> tuple[_fast.KindMaps | None, list[int], list[int]]:
+    def fast_position(self) -> tuple[KindMaps | None, list[int], list[int]]:
         """For the heuristics: the fast scoring's maps, masks and the free spaces (read only)."""
         return self._maps, self._masks, self._free
 
