@@ -19,6 +19,7 @@ masks (bit ``s`` is space ``s``, bit ``c`` connection ``c`` of the board file).
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from palaestra.games.agamemnon.board import EMPTY, FORCE, LEADERSHIP, STRENGTH, STRING_KINDS, Board
@@ -40,6 +41,13 @@ ALL_LEADERS = OCCUPIED + 3
 NUM_MASKS = OCCUPIED + 4
 #: the two players' masks of each leader, highest rank first
 RANK_SLOTS = tuple((FIRST_LEADER + r, SECOND + FIRST_LEADER + r) for r in range(len(LEADERS)))
+
+#: the masks the scoring of each kind reads (one call instead of a look-up per mask)
+_STRENGTH_MASKS = itemgetter(
+    OCCUPIED, PASSABLE, SPEARS_1, SPEARS_2, SPEARS_4, SECOND + SPEARS_1, SECOND + SPEARS_2, SECOND + SPEARS_4
+)
+_FORCE_MASKS = itemgetter(OCCUPIED, PASSABLE, WEFTS, OWN, SECOND + OWN)
+_LEADERSHIP_MASKS = itemgetter(ALL_LEADERS, PASSABLE, OWN, SECOND + OWN)
 
 #: the masks of its player (offsets from the player's first) a tile of each code belongs to
 _CODE_SLOTS = tuple(
@@ -218,8 +226,16 @@ class KindMaps:
         links = self.links[k]
         left = passable
         out = []
-        while left:
-            component, reached = _component(links, left & -left, passable)
+        while left:  # the flood fill of _component, written out (speed)
+            frontier = left & -left
+            component = reached = 0
+            while frontier:
+                component |= frontier
+                while frontier:
+                    bit = frontier & -frontier
+                    reached |= links[bit]
+                    frontier ^= bit
+                frontier = reached & passable & ~component
             left &= ~component
             conns = reached >> _SPACE_BITS
             out.append(((reached | component) & _SPACES_MASK, conns, conns.bit_count()))
@@ -287,10 +303,9 @@ def points(maps: KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, in
 
 def _strength_points(maps: KindMaps, m: list[int]) -> tuple[int, int]:
     p0 = p1 = 0
-    occupied, passable, memo = m[OCCUPIED], m[PASSABLE], maps.memo
-    a1, a2, a4 = m[SPEARS_1], m[SPEARS_2], m[SPEARS_4]
-    b1, b2, b4 = m[SECOND + SPEARS_1], m[SECOND + SPEARS_2], m[SECOND + SPEARS_4]
+    occupied, passable, a1, a2, a4, b1, b2, b4 = _STRENGTH_MASKS(m)
     spears0, spears1 = a1 | a2 | a4, b1 | b2 | b4
+    memo = maps.memo
     for part, shifted in maps.parts[STRENGTH]:
         key = passable & part
         if not key:
@@ -323,8 +338,8 @@ def _strength_points(maps: KindMaps, m: list[int]) -> tuple[int, int]:
 
 def _force_points(maps: KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[int, int]:
     p0 = p1 = 0
-    occupied, passable, memo = m[OCCUPIED], m[PASSABLE], maps.memo
-    own0, own1 = m[OWN], m[SECOND + OWN]
+    occupied, passable, wefts, own0, own1 = _FORCE_MASKS(m)
+    memo = maps.memo
     covered = 0
     for part, shifted in maps.parts[FORCE]:
         key = passable & part
@@ -344,7 +359,7 @@ def _force_points(maps: KindMaps, m: list[int], ends: tuple[int, ...]) -> tuple[
                     p0 += n
                 elif lead < 0:
                     p1 += n
-    if m[WEFTS]:
+    if wefts:
         w0, w1 = _weft_points(maps.connections[FORCE] & ~covered, m, ends)
         p0 += w0
         p1 += w1
@@ -371,10 +386,10 @@ def _weft_points(rest: int, m: list[int], ends: tuple[int, ...]) -> tuple[int, i
 
 def _leadership_points(maps: KindMaps, m: list[int]) -> tuple[int, int]:
     p0 = p1 = 0
-    leaders, passable, memo = m[ALL_LEADERS], m[PASSABLE], maps.memo
+    leaders, passable, own0, own1 = _LEADERSHIP_MASKS(m)
     if not leaders:
         return 0, 0
-    own0, own1 = m[OWN], m[SECOND + OWN]
+    memo = maps.memo
     for part, shifted in maps.parts[LEADERSHIP]:
         key = passable & part
         if not key or not leaders & part:
@@ -463,9 +478,7 @@ def part_value(maps: KindMaps, j: int, m: list[int], ends: tuple[int, ...]) -> t
 def _strength_value(strings: Strings, m: list[int]) -> tuple[int, int, float]:
     p0 = p1 = 0
     soft = 0.0
-    occupied = m[OCCUPIED]
-    a1, a2, a4 = m[SPEARS_1], m[SPEARS_2], m[SPEARS_4]
-    b1, b2, b4 = m[SECOND + SPEARS_1], m[SECOND + SPEARS_2], m[SECOND + SPEARS_4]
+    occupied, _, a1, a2, a4, b1, b2, b4 = _STRENGTH_MASKS(m)
     for ends_mask, _, n in strings:
         s = ends_mask & occupied
         lead = (
@@ -490,8 +503,7 @@ def _force_value(
 ) -> tuple[int, int, float]:
     p0 = p1 = 0
     soft = 0.0
-    occupied = m[OCCUPIED]
-    own0, own1 = m[OWN], m[SECOND + OWN]
+    occupied, _, wefts, own0, own1 = _FORCE_MASKS(m)
     covered = 0
     for ends_mask, conns, n in strings:
         covered |= conns
@@ -503,7 +515,7 @@ def _force_value(
         elif lead < 0:
             p1 += n
             soft += n * lead / (1.0 - lead)
-    wefts = m[WEFTS] & part
+    wefts &= part
     if wefts:
         # force connections with no tiled non-Weft end: one-connection strings of the Wefts (AGA-T5)
         rest = (shifted >> _SPACE_BITS) & ~covered

@@ -230,7 +230,22 @@ class AgamemnonState(State):
         """None when ``action`` is legal here; else why not, citing the ruling."""
         phase = self._phase
         if phase == PLACE:
-            return self._place_problem(action)
+            if not 0 <= action < NOSWAP:
+                return self._set_aside_problem(action)
+            # AGA-T1: a tile goes on a free space in play; AGA-T2: one of the tiles drawn; AGA-V3:
+            # with Defying the gods, any tile left
+            code, space = divmod(action, MAX_SPACES)
+            if space >= len(self._owner):
+                return f"there is no space {space}"
+            if space == self._out:
+                return f"space {space} is out of play"
+            if self._owner[space] >= 0:
+                return f"space {space} is taken"
+            if self.game.defying:
+                return (
+                    None if self._pools[NUM_CODES * self._mover + code] else f"you have no {CODES[code]} left"
+                )
+            return None if code in self._hand else self._not_drawn(code)
         if phase == DRAW:
             return self._draw_problem(action)
         if phase == SWAP:
@@ -243,24 +258,7 @@ class AgamemnonState(State):
             return f"{action} is not a loom set-up (set-ups are {SETUP_START}..{CHANCE_LAYOUT.size - 1})"
         return "the game is over"
 
-    def _place_problem(self, action: int) -> str | None:
-        """AGA-T1: a tile goes on a free space in play; AGA-T2: one of the tiles drawn; AGA-V3:
-        with Defying the gods, any tile left."""
-        if not 0 <= action < NOSWAP:
-            return self._set_aside_problem(action)
-        code, space = divmod(action, MAX_SPACES)
-        if space >= len(self._owner):
-            return f"there is no space {space}"
-        if space == self._out:
-            return f"space {space} is out of play"
-        if self._owner[space] >= 0:
-            return f"space {space} is taken"
-        if self.game.defying:
-            return (
-                None if self._pools[NUM_CODES * self._mover + code] > 0 else f"you have no {CODES[code]} left"
-            )
-        if code in self._hand:
-            return None
+    def _not_drawn(self, code: int) -> str:
         drawn = " ".join(CODES[x] for x in self._hand)
         return f"you have not drawn a {CODES[code]} (your drawn tiles: {drawn})"
 
@@ -349,7 +347,20 @@ class AgamemnonState(State):
     def legal_actions(self) -> list[int]:
         phase = self._phase
         if phase == PLACE:
-            return self._placements()
+            if self.game.defying:
+                start = NUM_CODES * self._mover
+                pools = self._pools
+                codes = [c for c in range(NUM_CODES) if pools[start + c]]
+            else:
+                codes = sorted(set(self._hand))
+            free = self._free
+            out: list[int] = []
+            for code in codes:
+                base = code * MAX_SPACES
+                out.extend([base + s for s in free])
+            if self.may_set_aside():  # AGA-T3
+                out.extend(ASIDE_WARP + i for i, code in enumerate(SET_ASIDE_CODES) if code in self._hand)
+            return out
         if phase == DRAW:
             return [c for c, n in enumerate(self._draw_counts()) if n]
         if phase == SWAP:
@@ -361,22 +372,6 @@ class AgamemnonState(State):
         if phase == SETUP:
             return list(range(SETUP_START, CHANCE_LAYOUT.size))
         return []
-
-    def _placements(self) -> list[int]:
-        free = self._free
-        if self.game.defying:
-            start = NUM_CODES * self._mover
-            pools = self._pools
-            codes = [c for c in range(NUM_CODES) if pools[start + c]]
-        else:
-            codes = sorted(set(self._hand))
-        out: list[int] = []
-        for code in codes:
-            base = code * MAX_SPACES
-            out.extend([base + s for s in free])
-        if self.may_set_aside():
-            out.extend(ASIDE_WARP + i for i, code in enumerate(SET_ASIDE_CODES) if code in self._hand)
-        return out
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self._phase
@@ -406,7 +401,7 @@ class AgamemnonState(State):
         phase = self._phase
         if phase == PLACE:
             if action < NOSWAP:
-                self._place(action)
+                self._place(action)  # the most frequent action
             else:  # AGA-T3: a fresh draw replaces the weaver set aside
                 code = SET_ASIDE_CODES[action - ASIDE_WARP]
                 self._hand.remove(code)
@@ -509,14 +504,15 @@ class AgamemnonState(State):
     @property
     def current_player(self) -> int:
         phase = self._phase
-        if phase in (DRAW, SETUP):
+        if phase == DRAW or phase == SETUP:  # noqa: SIM109 (no tuple built: speed)
             return CHANCE
         if phase == END:
             return TERMINAL
         return self._mover
 
     def is_chance_node(self) -> bool:
-        return self._phase in (DRAW, SETUP)
+        phase = self._phase
+        return phase == DRAW or phase == SETUP
 
     def is_terminal(self) -> bool:
         return self._phase == END
