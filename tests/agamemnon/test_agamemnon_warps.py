@@ -61,7 +61,8 @@ def test_aga_t4_a_warp_never_moves_a_tile_back_onto_a_connection_an_earlier_warp
     # issue 16: set-up I,II,III; black's Warp on 0 moved the strength tile of 0-1 onto 0-4 (class IV)
     state = loom_position("I,II,III", TILES, warp=1, moved=("0-1", "0-4"))
     assert offered(state) == ["noswap", "swap 1-4 1-5"]
-    assert state.explain_illegal(state.string_to_action("swap 1-4 1-5")) == "swap 1-4 1-5 is legal"  # the core's wording for a legal action
+    # a legal action is explained in the core's words
+    assert state.explain_illegal(state.string_to_action("swap 1-4 1-5")) == "swap 1-4 1-5 is legal"
     for text in ("swap 0-1 1-4", "swap 0-1 1-5"):
         action = state.string_to_action(text)
         assert not state.is_legal(action)

@@ -511,8 +511,7 @@ class AgamemnonState(State):
         return self._mover
 
     def is_chance_node(self) -> bool:
-        phase = self._phase
-        return phase == DRAW or phase == SETUP
+        return self._phase == DRAW or self._phase == SETUP
 
     def is_terminal(self) -> bool:
         return self._phase == END
