@@ -13,7 +13,9 @@ from typing import Annotated, Any
 
 import typer
 
-from palaestra.core.errors import NotationError, PalaestraError
+from palaestra.core.chance import CHANCE_RULE, ChanceSource
+from palaestra.core.driver import ChanceDrawn, Driver, Event, GameOver, Seat, check_draws
+from palaestra.core.errors import IllegalActionError, NotationError, PalaestraError
 from palaestra.core.game import Game, State
 from palaestra.core.info import GameInfo
 from palaestra.core.record import Record, load_state_file
@@ -207,130 +209,160 @@ def play(
     `help` the commands. Every screen fits the terminal. Ctrl-C, end of input or `quit` saves
     the record; --resume FILE continues it against the same opponents.
     """
-    from palaestra.ai import make_agent
-    from palaestra.i18n import LANGUAGES, plain, player_name, result_sentence, system_language, tr
-    from palaestra.terminal import Screen
+    from palaestra.i18n import LANGUAGES, system_language, tr
 
     if lang is not None and lang not in LANGUAGES:
         raise PalaestraError(f"--lang is one of {', '.join(LANGUAGES)}, not {lang!r}")
     lang = lang or system_language()
-
     if resume is not None:
-        rec = Record.load(resume)
+        rec, path = Record.load(resume), record or resume
         if rec.game != game_name.lower():
             raise PalaestraError(f"{resume} is a record of {rec.game}, not {game_name}")
-        state = rec.replay()
-        rec.check_result(state)
-        rec.finish_if_over(state, adjudicate=True)  # a record of the game settled before this
-        game = state.game
-        path = record or resume
         remembered = _remembered_opponents(rec)
         if vs is None and remembered is not None:
-            vs, remembered_seat = remembered
-            seat = remembered_seat if seat is None else seat
+            vs, seat = remembered[0], remembered[1] if seat is None else seat
         replayed = (
             "resumed {path}: 1 move replayed" if len(rec.moves) == 1 else "resumed {path}: {n} moves replayed"
         )
         resumed = tr(replayed, lang, path=resume, n=len(rec.moves))
     else:
         game = build_game(game_name, players, variant, option, ctx.args)
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
         names = [game.player_name(p) for p in range(game.num_players)]
         if vs is not None:
             names = [("you" if p == (seat or 0) else vs) for p in range(game.num_players)]
-        rec = Record.start(game, names, seed)
-        state = rec.initial_state()
-        path = record or _default_record_path(game)
-        resumed = ""
-    seat = seat or 0
-    if vs is not None and not 0 <= seat < game.num_players:
-        raise PalaestraError(f"seat is 0 to {game.num_players - 1}, not {seat}")
-    agents = {}
-    if vs is not None:
-        for p in range(game.num_players):
-            if p != seat:
-                agents[p] = make_agent(vs, seed=None if rec.seed is None else rec.seed + p)
-    chance_rng = random.Random(f"{rec.seed}:{len(rec.moves)}")
-    labels = False
-    rec.save(path)
-    screen = Screen(game.name, lang=lang)
-    if resumed:
-        screen.say(resumed)
-    screen.say(tr("recording to {path}; `help` lists the commands", lang, path=path))
-    details: list[str] = []
-    try:
-        while not rec.over:
-            player = state.current_player
-            if state.is_chance_node():
-                action = state.sample_chance(chance_rng)
-                text = state.action_to_string(action)
-                rec.apply(state, action)
-                rec.save(path)  # stored before it is shown
-                _tell_move(screen, "", text)
-                continue
-            if player in agents:
-                action = agents[player].select_action(state)
-                text = state.action_to_string(action)
-                rec.apply(state, action)
-                rec.save(path)
-                _tell_move(screen, f"{player_name(game.player_name(player), lang)} ({vs})", text)
-                continue
-            details = screen.show(state.render(labels=labels))
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        rec, path, resumed = Record.start(game, names, seed), record or _default_record_path(game), ""
+    _TerminalGame(rec, path, lang, vs, seat or 0).run(resumed)
+
+
+class _TerminalGame:
+    """``palaestra play``: the core driver (palaestra/core/driver.py) with a prompt for each
+    person's seat and agents for the others; the record is saved after every action, before it
+    is shown."""
+
+    def __init__(self, rec: Record, path: Path, lang: str, vs: str | None, seat: int) -> None:
+        from palaestra.ai import make_agent
+        from palaestra.terminal import Screen
+
+        state = rec.replay()
+        rec.check_result(state)
+        rec.finish_if_over(state, adjudicate=True)  # a record of the game settled before this
+        rec.continue_drawing()  # a record of an older chance rule draws by the current one now
+        self.rec, self.path, self.lang, self.vs, self.seat = rec, path, lang, vs, seat
+        self.game = game = state.game
+        if vs is not None and not 0 <= seat < game.num_players:
+            raise PalaestraError(f"seat is 0 to {game.num_players - 1}, not {seat}")
+        self.agents = {
+            p: make_agent(vs, seed=None if rec.seed is None else rec.seed + p)
+            for p in range(game.num_players)
+            if vs is not None and p != seat
+        }
+        seats: dict[int, Seat] = {p: self.ask for p in range(game.num_players)}
+        seats.update({p: agent.select_action for p, agent in self.agents.items()})
+        self.driver = Driver(state, ChanceSource.from_seed(rec.seed), seats, record=rec)
+        self.driver.listeners.append(self.tell)
+        self.labels = False
+        self.details: list[str] = []
+        self.screen = Screen(game.name, lang=lang)
+
+    def run(self, resumed: str) -> None:
+        from palaestra.i18n import tr
+
+        self.rec.save(self.path)
+        if resumed:
+            self.screen.say(resumed)
+        self.screen.say(tr("recording to {path}; `help` lists the commands", self.lang, path=self.path))
+        try:
+            self.driver.run()
+        except KeyboardInterrupt:
+            typer.echo("")
+        self.rec.save(self.path)
+        self.farewell()
+
+    def tell(self, event: Event) -> None:
+        """Store every action, then show the draws and the agents' moves."""
+        from palaestra.i18n import player_name
+
+        if isinstance(event, GameOver):
+            return
+        self.rec.save(self.path)  # stored before it is shown
+        if isinstance(event, ChanceDrawn):
+            _tell_move(self.screen, "", event.text)
+        elif event.player in self.agents:
+            who = f"{player_name(self.game.player_name(event.player), self.lang)} ({self.vs})"
+            _tell_move(self.screen, who, event.text)
+
+    def ask(self, state: State) -> int | None:
+        """A person's seat: the prompt, until a legal move (``None``: quit)."""
+        from palaestra.i18n import player_name
+
+        prompt = f"{player_name(self.game.player_name(state.current_player), self.lang)}> "
+        while True:
+            self.details = self.screen.show(state.render(labels=self.labels))
             try:
-                text = input(f"{player_name(game.player_name(player), lang)}> ").strip()
+                text = input(prompt).strip()
             except EOFError:
                 text = "quit"
-            if not text:
-                continue
             if text in ("quit", "exit"):
-                break
-            if text == "help":
-                screen.say(tr(PLAY_HELP, lang))
-                continue
-            if text == "moves":
-                screen.say(
-                    tr("legal moves:", lang)
-                    + " "
-                    + "  ".join(state.action_to_string(a) for a in state.legal_actions())
-                )
-                continue
-            if text == "board":
-                screen.page(state.render(labels=labels).splitlines(), input)
-                continue
-            if text == "info":
-                screen.say("\n".join(details) if details else tr("everything is on the screen", lang))
-                continue
-            if text == "labels":
-                labels = not labels
-                continue
-            if text == "score":
-                screen.say(_score_line(state, lang))
+                return None
+            if not text or self.command(text, state):
                 continue
             try:
                 action = state.string_to_action(text)
-                rec.apply(state, action)
+                if not state.is_legal(action):
+                    raise IllegalActionError(state.explain_illegal(action))
             except PalaestraError as err:
-                screen.say(typer.style(f"  {_refusal(err, lang)}", fg=typer.colors.YELLOW))
+                self.screen.say(typer.style(f"  {_refusal(err, self.lang)}", fg=typer.colors.YELLOW))
                 continue
-            rec.save(path)
-    except KeyboardInterrupt:
-        typer.echo("")
-    rec.save(path)
-    if rec.result is not None:
+            return action
+
+    def command(self, text: str, state: State) -> bool:
+        """Run a prompt command (``help``, ``moves``, ...); False if ``text`` is none."""
+        from palaestra.i18n import tr
+
+        lang, screen = self.lang, self.screen
+        commands: dict[str, Callable[[], None]] = {
+            "help": lambda: screen.say(tr(PLAY_HELP, lang)),
+            "moves": lambda: screen.say(
+                tr("legal moves:", lang)
+                + " "
+                + "  ".join(state.action_to_string(a) for a in state.legal_actions())
+            ),
+            "board": lambda: screen.page(state.render(labels=self.labels).splitlines(), input),
+            "info": lambda: screen.say(
+                "\n".join(self.details) if self.details else tr("everything is on the screen", lang)
+            ),
+            "labels": self.toggle_labels,
+            "score": lambda: screen.say(_score_line(state, lang)),
+        }
+        command = commands.get(text)
+        if command is not None:
+            command()
+        return command is not None
+
+    def toggle_labels(self) -> None:
+        self.labels = not self.labels
+
+    def farewell(self) -> None:
+        """The result and the final board, or how to continue the game."""
+        from palaestra.i18n import plain, result_sentence, tr
+
+        rec, game, lang, path = self.rec, self.game, self.lang, self.path
+        if rec.result is None:
+            again = f"palaestra play {game.name} --resume {path}"
+            if self.vs is not None:  # the same command works without them; they are shown to be clear
+                again += f" --vs {self.vs}" + (f" --seat {self.seat}" if self.seat else "")
+            typer.echo(tr("game saved to {path}; continue with: {command}", lang, path=path, command=again))
+            return
         names = [game.player_name(p) for p in range(game.num_players)]
         # English: the engine's own sentence (it says why: settled, round limit) without ruling IDs
         result = plain(rec.result["text"]) if lang == "en" else ""
         teams = bool(game.options.get("teams"))
         result = result or result_sentence(rec.result["returns"], names, lang, teams=teams)
-        screen.say(tr("game over: {result}", lang, result=result) + f"  ({_score_line(state, lang)})")
-        screen.say(tr("record saved to {path}", lang, path=path))
-        screen.show(state.render(labels=False))
-    else:
-        again = f"palaestra play {game.name} --resume {path}"
-        if vs is not None:  # the same command works without them; they are shown to be clear
-            again += f" --vs {vs}" + (f" --seat {seat}" if seat else "")
-        typer.echo(tr("game saved to {path}; continue with: {command}", lang, path=path, command=again))
+        state = self.driver.state
+        self.screen.say(tr("game over: {result}", lang, result=result) + f"  ({_score_line(state, lang)})")
+        self.screen.say(tr("record saved to {path}", lang, path=path))
+        self.screen.show(state.render(labels=False))
 
 
 def _tell_move(screen: Any, who: str, text: str) -> None:
@@ -405,6 +437,7 @@ def _check_draws(path: Path, rec: Record) -> None:
 
     chance = read_json(path).get("chance")
     if not isinstance(chance, dict):
+        _check_seeded_draws(rec)
         return
     if chance.get("secret") is None:
         typer.echo("draws: committed, not revealed yet (the game goes on)")
@@ -413,6 +446,21 @@ def _check_draws(path: Path, rec: Record) -> None:
     typer.echo(f"draws {'fair' if verdict.fair else 'NOT FAIR'}: {verdict.message}")
     if not verdict.fair:
         raise typer.Exit(1)
+
+
+def _check_seeded_draws(rec: Record) -> None:
+    """A record of the current chance rule with a seed (``palaestra play``, the arena): say whether
+    its draws are the ones the rule draws from the seed (a record's draws may come from elsewhere,
+    a research loop: it replays all the same)."""
+    if rec.chance_rule != CHANCE_RULE or rec.seed is None:
+        return
+    start = rec.chance_rule_from or 0
+    count, problem = check_draws(rec, ChanceSource.from_seed(rec.seed), start)
+    if problem is not None:
+        typer.echo(f"draws: not those of seed {rec.seed} by {CHANCE_RULE}: {problem}")
+    elif count:
+        since = f" from move {start + 1} on" if start else ""
+        typer.echo(f"draws: all {count}{since} are those of seed {rec.seed} by {CHANCE_RULE}")
 
 
 @app.command(cls=Command)

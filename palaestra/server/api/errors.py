@@ -33,6 +33,7 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_seats": (400, "seats do not fit the game (count, kind, AI level)"),
     "seed_not_allowed": (400, "a chosen seed in a game with an invited player"),
     "bad_ply": (400, "no such move in this game"),
+    "bad_time_control": (400, "a time control the server cannot run (an unknown AI level)"),
     "wrong_token": (403, "the token or code does not belong to a seat of this game"),
     "not_creator": (403, "only the game's creator may do this"),
     "hints_off": (403, "hints are off in this game between people"),
@@ -40,10 +41,12 @@ CODES: dict[str, tuple[int, str]] = {
     "no_such_seat": (404, "the game has no such seat"),
     "not_found": (404, "no such file or page"),
     "game_over": (409, "the game is over"),
+    "game_abandoned": (409, "nobody moved for a long time: the game was set aside (kept, read-only)"),
     "stale_action": (409, "the action was meant for another ply: reload"),
     "not_your_turn": (409, "another seat is to move"),
     "conflict": (409, "the game was changed by another request at the same time: reload"),
     "cannot_undo": (409, "nothing of yours to take back now"),
+    "out_of_time": (409, "the seat's time ran out (it lost, or the AI plays its turn)"),
     "no_hint": (409, "no move to hint at now"),
     "not_finished": (409, "analysis is for finished games"),
     "no_invitation": (409, "the seat is not offered by invitation"),
@@ -90,7 +93,9 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": safe}, status_code=status)
 
 
-HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+#: statuses of Starlette's and FastAPI's own errors (400: a body FastAPI could not parse, such as
+#: JSON nested too deep for the parser)
+HTTP_CODES = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
 def install_handlers(app: FastAPI) -> None:

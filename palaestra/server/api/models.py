@@ -8,9 +8,11 @@ printable characters. Numbers stay within 64 bits. A request that breaks a bound
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, BeforeValidator, Field
+
+from palaestra.server.service import clock
 
 #: the largest seed a client may choose (stored in a signed 64-bit column)
 MAX_SEED = 2**63 - 1
@@ -59,6 +61,9 @@ OptionValue = (
     bool
     | Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
     | Annotated[Text, Field(max_length=OPTION_TEXT_LENGTH)]
+    # a document option (Option kind dict: an Athos board, ...): passed to the game, which
+    # validates it; bounded by the body's size (max_body_bytes) and the option's own bound
+    | dict[str, Any]
 )
 
 
@@ -73,6 +78,41 @@ class SeatSpec(Strict):
     )
     name: Name = Field(None, description="a display name: 1 to 40 printable characters")
     joined: bool = Field(False, description="true for the creator's own seat")
+
+
+OnTimeout = Literal["lose", "ai"]
+AiLevel = Annotated[Text, Field(max_length=32)] | None
+
+
+class PerMove(Strict):
+    """A time for each turn (what is left of a turn is not carried over)."""
+
+    type: Literal["per_move"]
+    seconds: int = Field(
+        ge=clock.PER_MOVE_SECONDS[0], le=clock.PER_MOVE_SECONDS[1], description="seconds for each turn"
+    )
+    on_timeout: OnTimeout = Field("lose", description="'lose': the seat loses; 'ai': the AI plays the turn")
+    ai_level: AiLevel = Field(None, description="the AI that plays a turn out of time (see /api/meta)")
+
+
+class Fischer(Strict):
+    """A total time for the game, plus an increment after each turn."""
+
+    type: Literal["fischer"]
+    seconds: int = Field(
+        ge=clock.FISCHER_SECONDS[0], le=clock.FISCHER_SECONDS[1], description="each seat's time at the start"
+    )
+    increment: int = Field(
+        0,
+        ge=clock.FISCHER_INCREMENT[0],
+        le=clock.FISCHER_INCREMENT[1],
+        description="seconds added after each turn",
+    )
+    on_timeout: OnTimeout = Field("lose", description="'lose': the seat loses; 'ai': the AI plays the turn")
+    ai_level: AiLevel = Field(None, description="the AI that plays a turn out of time (see /api/meta)")
+
+
+TimeControlSpec = Annotated[PerMove | Fischer, Field(discriminator="type")]
 
 
 class CreateGame(Strict):
@@ -90,6 +130,9 @@ class CreateGame(Strict):
     )
     public: bool = Field(False, description="list the game in the lobby")
     hints: bool = Field(False, description="allow hints in a game between people")
+    time_control: TimeControlSpec | None = Field(
+        None, description="a clock for the game (see /api/meta's time_controls); none if left out"
+    )
 
 
 class JoinSeat(Strict):
