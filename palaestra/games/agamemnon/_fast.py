@@ -22,7 +22,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from palaestra.games.agamemnon.board import EMPTY, FORCE, LEADERSHIP, STRENGTH, STRING_KINDS, Board
+from palaestra.games.agamemnon.board import EMPTY, FORCE, LEADERSHIP, MAX_SPACES, STRENGTH, STRING_KINDS, Board
 from palaestra.games.agamemnon.tiles import LEADERS, NUM_CODES, SPEARS, WEFT
 
 # --- the position as masks -----------------------------------------------------------------------
@@ -42,7 +42,9 @@ NUM_MASKS = OCCUPIED + 4
 #: the two players' masks of each leader, highest rank first
 RANK_SLOTS = tuple((FIRST_LEADER + r, SECOND + FIRST_LEADER + r) for r in range(len(LEADERS)))
 
-#: the masks the scoring of each kind reads (one call instead of a look-up per mask)
+#: the masks the scoring of each kind reads (one call instead of a look-up per mask); in the
+#: functions below ``m`` is a position's list of masks, ``a1, a2, a4`` (``b1, b2, b4``) the spaces
+#: of player 0's (player 1's) tiles whose spears have bit 1, 2, 4 set
 _STRENGTH_MASKS = itemgetter(
     OCCUPIED, PASSABLE, SPEARS_1, SPEARS_2, SPEARS_4, SECOND + SPEARS_1, SECOND + SPEARS_2, SECOND + SPEARS_4
 )
@@ -85,7 +87,7 @@ def masks_of(tiles: list[tuple[int, int, int]]) -> list[int]:
 
 # --- strings ---------------------------------------------------------------------------------------
 #: a look-up value packs a mask of spaces (low bits) and a mask of connections shifted by this
-_SPACE_BITS = 33
+_SPACE_BITS = MAX_SPACES
 _SPACES_MASK = (1 << _SPACE_BITS) - 1
 #: entries of a game's strings cache (``KindMaps.memo``; cleared when full)
 MEMO_LIMIT = 100_000
