@@ -22,7 +22,15 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from palaestra.games.agamemnon.board import EMPTY, FORCE, LEADERSHIP, MAX_SPACES, STRENGTH, STRING_KINDS, Board
+from palaestra.games.agamemnon.board import (
+    EMPTY,
+    FORCE,
+    LEADERSHIP,
+    MAX_SPACES,
+    STRENGTH,
+    STRING_KINDS,
+    Board,
+)
 from palaestra.games.agamemnon.tiles import LEADERS, NUM_CODES, SPEARS, WEFT
 
 # --- the position as masks -----------------------------------------------------------------------
