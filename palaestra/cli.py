@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from palaestra.core.chance import ChanceSource
-from palaestra.core.driver import ChanceDrawn, Driver, Event, GameOver, Seat
+from palaestra.core.chance import CHANCE_RULE, ChanceSource
+from palaestra.core.driver import ChanceDrawn, Driver, Event, GameOver, Seat, check_draws
 from palaestra.core.errors import IllegalActionError, NotationError, PalaestraError
 from palaestra.core.game import Game, State
 from palaestra.core.info import GameInfo
@@ -437,6 +437,7 @@ def _check_draws(path: Path, rec: Record) -> None:
 
     chance = read_json(path).get("chance")
     if not isinstance(chance, dict):
+        _check_seeded_draws(rec)
         return
     if chance.get("secret") is None:
         typer.echo("draws: committed, not revealed yet (the game goes on)")
@@ -445,6 +446,21 @@ def _check_draws(path: Path, rec: Record) -> None:
     typer.echo(f"draws {'fair' if verdict.fair else 'NOT FAIR'}: {verdict.message}")
     if not verdict.fair:
         raise typer.Exit(1)
+
+
+def _check_seeded_draws(rec: Record) -> None:
+    """A record of the current chance rule with a seed (``palaestra play``, the arena): say whether
+    its draws are the ones the rule draws from the seed (a record's draws may come from elsewhere,
+    a research loop: it replays all the same)."""
+    if rec.chance_rule != CHANCE_RULE or rec.seed is None:
+        return
+    start = rec.chance_rule_from or 0
+    count, problem = check_draws(rec, ChanceSource.from_seed(rec.seed), start)
+    if problem is not None:
+        typer.echo(f"draws: not those of seed {rec.seed} by {CHANCE_RULE}: {problem}")
+    elif count:
+        since = f" from move {start + 1} on" if start else ""
+        typer.echo(f"draws: all {count}{since} are those of seed {rec.seed} by {CHANCE_RULE}")
 
 
 @app.command(cls=Command)
