@@ -34,7 +34,8 @@ Seat = Callable[[State], int | None]
 
 @dataclass(frozen=True)
 class MovePlayed:
-    """A player's action; ``ply`` counts the actions before it (chance outcomes included)."""
+    """A player's action; ``ply`` counts the actions before it (chance outcomes included);
+    ``text`` is its notation (``""`` from a driver with neither a record nor listeners)."""
 
     ply: int
     player: int
@@ -86,6 +87,25 @@ def game_over(state: State, adjudicate: bool = True) -> GameOver | None:
     return None
 
 
+def check_draws(record: Record, chance: ChanceSource, start: int = 0) -> tuple[int, str | None]:
+    """Check that each chance outcome of ``record`` from move index ``start`` on is what the rule
+    draws from ``chance``'s key: ``(draws checked, None)``, or the first that is not with a
+    sentence. A record that does not replay raises the ``RecordError`` of :meth:`Record.replay`."""
+    record.replay()  # every move reads and is legal, in turn
+    state = record.initial_state()
+    checked = 0
+    for ply, move in enumerate(record.moves):
+        action = state.string_to_action(move.move)
+        if ply >= start and move.player == CHANCE:
+            expected = chance.draw(state)
+            if action != expected:
+                text = state.action_to_string(expected)
+                return checked, f"draw at move {ply + 1} was {move.move}, but the rule gives {text}"
+            checked += 1
+        state.apply_action(action)
+    return checked, None
+
+
 @dataclass
 class Driver:
     """Plays one game on ``state`` (in place): see the module docstring."""
@@ -117,7 +137,8 @@ class Driver:
         draw, and the end if it came. Returns those events."""
         state = self.state
         player, ply = state.current_player, len(state.history)
-        text = state.action_to_string(action)
+        # the notation only for whoever reads it (an arena game without records plays faster)
+        text = state.action_to_string(action) if self.record is not None or self.listeners else ""
         state.apply_action(action)
         if player == CHANCE:
             events: list[Event] = [ChanceDrawn(ply, action, text)]

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from palaestra.core.chance import CHANCE_RULE, ChanceSource, seed_key
+from palaestra.core.driver import check_draws
 from palaestra.core.errors import PalaestraError
-from palaestra.core.game import CHANCE
 from palaestra.core.record import Record
 
 #: the scheme named in views and records: the one chance-seeding rule keyed by the secret
@@ -71,22 +71,10 @@ def verify(record: Record, chance: Mapping[str, Any]) -> Verdict:
         return Verdict(False, 0, "the record does not reveal the chance secret (is the game over?)")
     if commitment(secret) != promised.lower():
         return Verdict(False, 0, "the revealed secret does not match the commitment published at the start")
-    draws = 0
     try:
-        state = record.initial_state()
-        for ply, move in enumerate(record.moves):
-            action = state.string_to_action(move.move)
-            if move.player == CHANCE:
-                expected = state.sample_chance(chance_rng(secret, ply))
-                if expected != action:
-                    return Verdict(
-                        False,
-                        draws,
-                        f"draw at move {ply + 1} was {move.move}, but the secret gives "
-                        f"{state.action_to_string(expected)}",
-                    )
-                draws += 1
-            state.apply_action(action)
+        draws, problem = check_draws(record, ChanceSource(secret))
     except PalaestraError as err:
-        return Verdict(False, draws, f"the record does not replay: {err}")
+        return Verdict(False, 0, f"the record does not replay: {err}")
+    if problem is not None:
+        return Verdict(False, draws, problem.replace("the rule gives", "the secret gives"))
     return Verdict(True, draws, f"all {draws} draws follow from the committed secret")

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from palaestra.ai.arena import run_match
 from palaestra.cli import app
 from palaestra.core.chance import CHANCE_RULE, ChanceSource
-from palaestra.core.driver import ChanceDrawn, Driver, GameOver, MovePlayed
+from palaestra.core.driver import ChanceDrawn, Driver, GameOver, MovePlayed, check_draws
 from palaestra.core.game import CHANCE
 from palaestra.core.record import Record
 from palaestra.core.registry import game_info, game_names, load_game, register_game, unregister_game
@@ -249,3 +249,60 @@ def test_pettingzoo_passes_its_api_test() -> None:
     from palaestra.adapters.pettingzoo import env
 
     api_test(env(game="ladder", players=3), num_cycles=60)
+
+
+# --- records and the rule ----------------------------------------------------------------------------
+def test_replay_says_whether_the_draws_are_the_seeds(tmp_path: Path) -> None:
+    arena = arena_game(tmp_path)
+    path = tmp_path / "arena" / "game-00000.json"
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    assert f"draws: all {len(draws(arena))} are those of seed {arena.seed} by {CHANCE_RULE}" in out.output
+    game = load_game("ladder", target=30)
+    record = Record.start(game, seed=8)
+    state = record.initial_state()
+    record.apply(state, 1)
+    ruled = ChanceSource.from_seed(8).draw(state)
+    other = next(b for b in (0, 1, 2) if b != ruled)  # another legal draw: the record replays
+    record.apply(state, other)
+    record.save(path)
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    assert (
+        "draws: not those of seed 8" in out.output and f"was bonus {other}, but the rule gives" in out.output
+    )
+
+
+def test_an_interrupted_game_draws_what_an_uninterrupted_one_draws(tmp_path: Path) -> None:
+    """The draws depend on the seed and the ply only: quitting and resuming changes nothing (until
+    issue 19 `play --resume` reseeded its generator with the number of moves)."""
+    arena = arena_game(tmp_path, seed=23)
+    moves = player_moves(arena)
+    path = tmp_path / "g.json"
+    first = runner.invoke(
+        app, ["play", "ladder", "--seed", str(arena.seed), "--record", str(path)], input=f"{moves[0]}\nquit\n"
+    )
+    assert first.exit_code == 0 and "--resume" in first.output
+    again = runner.invoke(app, ["play", "ladder", "--resume", str(path)], input="\n".join(moves[1:]) + "\n")
+    assert again.exit_code == 0, again.output
+    assert [m.move for m in Record.load(path).moves] == [m.move for m in arena.moves]
+
+
+def test_a_record_of_no_named_rule_replays_and_continues_by_the_rule(tmp_path: Path) -> None:
+    arena = arena_game(tmp_path, seed=31)
+    doc = arena.to_json()
+    del doc["chance_rule"]
+    cut = next(i for i, m in enumerate(arena.moves) if i > 2 and m.player != CHANCE)
+    doc["moves"], doc["result"], doc["ended"] = doc["moves"][:cut], None, None
+    old = Record.from_json(doc)
+    assert old.chance_rule is None and old.to_json() == doc  # read and written as it was
+    assert old.replay().history == arena.replay(cut).history
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc))
+    out = runner.invoke(app, ["play", "ladder", "--resume", str(path)], input="step 1\nquit\n")
+    assert out.exit_code == 0, out.output
+    continued = Record.load(path)
+    assert continued.chance_rule == CHANCE_RULE and continued.chance_rule_from == cut
+    assert len(continued.moves) > cut and continued.moves[cut].move == "step 1"
+    drawn, problem = check_draws(continued, ChanceSource.from_seed(arena.seed), cut)
+    assert problem is None and drawn >= 1
