@@ -20,7 +20,7 @@ from palaestra.core.info import GameInfo
 from palaestra.core.registry import game_class, game_info, game_infos, load_game
 from palaestra.i18n import LANGUAGES
 from palaestra.server.service.errors import ApiError
-from palaestra.server.webhooks import web_module
+from palaestra.server.webhooks import has_undo
 
 STATIC = FilePath(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder
@@ -128,7 +128,7 @@ def games_meta() -> list[dict[str, Any]]:
                 "players_option": info.players_option,
                 "seatings": seatings,
                 **web_assets(info.name),
-                "undo": hasattr(web_module(info.name), "can_undo"),
+                "undo": has_undo(info.name),
             }
         )
     return out

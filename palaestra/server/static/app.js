@@ -150,7 +150,7 @@ function textBoard(container) {
 }
 
 // Keyboard and screen readers: every clickable board element (a legal target, a piece to select,
-// a connection to swap) becomes a focusable button with a name; Enter or Space clicks it. The
+// the selected one: class "selected") becomes a focusable button with a name; Enter or Space clicks it. The
 // boards redraw themselves, so this runs after every redraw (a MutationObserver) and gives the
 // focus back to the same field, cell, space or connection when it is still a target.
 const KEYS = ["data-field", "data-cell", "data-space", "data-conn", "data-from", "data-code", "data-action"];
@@ -170,7 +170,7 @@ export function keyboardBoard(box) {
   let hadFocus = false;
   const apply = () => {
     for (const svgRoot of box.querySelectorAll("svg[role=img]")) svgRoot.setAttribute("role", "group");
-    const targets = box.querySelectorAll("svg .target, svg [data-pick], svg [data-from], svg .cube-selected, svg .conn-selected");
+    const targets = box.querySelectorAll("svg .target, svg [data-pick], svg [data-from], svg .selected");
     for (const node of targets) {
       if (node.closest("[tabindex]") && node.closest("[tabindex]") !== node) continue;
       node.setAttribute("tabindex", "0");
@@ -302,8 +302,8 @@ function buildNewGameForm(card, m) {
     return g.seatings.find((s) => s.players === count) || g.seatings[0];
   }
 
-  // what the game's own module says about the form (Athos: teams need 4 players and reorder the
-  // seats A, D, B, E); asked again whenever an option changes (findings 1 and 10)
+  // what the game's own module says about the form (formRules: an option that needs another one,
+  // seats named or reordered by a variant); asked again whenever an option changes (findings 1 and 10)
   let formModule = null;
   let formT = t; // the chosen game's texts
   function formValues() {

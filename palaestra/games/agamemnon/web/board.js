@@ -105,7 +105,7 @@ export function createBoard(container, helpers) {
       const swappable = firstConn ? swaps.some((s) => (s.a === firstConn && s.b === key) || (s.b === firstConn && s.a === key)) : swapKeys.has(key);
       if (swappable || key === firstConn) {
         const hit = svg("line", { x1, y1, x2, y2, stroke: key === firstConn ? "#6a1b9a" : "#ffb300", "stroke-opacity": 0.75, "stroke-width": 30,
-          "stroke-linecap": "round", class: key === firstConn ? "conn-selected" : "target", "data-conn": key,
+          "stroke-linecap": "round", class: key === firstConn ? "conn-selected selected" : "target", "data-conn": key,
           onclick: () => clickConn(key, ctx, swaps) });
         g.append(hit);
       }
