@@ -279,6 +279,33 @@ class Store:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
 
     @guarded
+    def abandon_idle(self, before: datetime, limit: int = 500) -> list[tuple[str, int]]:
+        """Mark ``active`` games unchanged since ``before`` as ``abandoned`` (kept, not deleted).
+
+        Each game is marked by its own update guarded by the version read, like every other
+        change: a move stored meanwhile wins and the game stays active, and of several processes
+        sweeping at once exactly one marks it. Returns ``(id, new version)`` of the games this
+        call marked (at most ``limit``; the next sweep takes the rest)."""
+        with self.engine.connect() as conn:
+            candidates = conn.execute(
+                sa.select(GameRow.id, GameRow.version)
+                .where(GameRow.status == "active", GameRow.updated_at < before)
+                .order_by(GameRow.updated_at)
+                .limit(limit)
+            ).all()
+        marked = []
+        for game_id, version in candidates:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    sa.update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == version, GameRow.status == "active")
+                    .values(status="abandoned", version=version + 1, updated_at=datetime.now(UTC))
+                )
+            if result.rowcount == 1:
+                marked.append((str(game_id), int(version) + 1))
+        return marked
+
+    @guarded
     def get(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as session:
             row = session.get(GameRow, game_id)

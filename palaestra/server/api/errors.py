@@ -40,6 +40,7 @@ CODES: dict[str, tuple[int, str]] = {
     "no_such_seat": (404, "the game has no such seat"),
     "not_found": (404, "no such file or page"),
     "game_over": (409, "the game is over"),
+    "game_abandoned": (409, "nobody moved for a long time: the game was set aside (kept, read-only)"),
     "stale_action": (409, "the action was meant for another ply: reload"),
     "not_your_turn": (409, "another seat is to move"),
     "conflict": (409, "the game was changed by another request at the same time: reload"),

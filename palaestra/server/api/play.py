@@ -15,7 +15,7 @@ from palaestra.server.service.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
 
-TURN = ("game_not_found", "wrong_token", "game_over", "stale_action", "conflict")
+TURN = ("game_not_found", "wrong_token", "game_over", "game_abandoned", "stale_action", "conflict")
 
 
 @router.post(
@@ -36,7 +36,7 @@ async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> dict[str, Any
     "/resign",
     summary="Resign a seat (ends the game)",
     response_model=GameView,
-    responses=errors("game_not_found", "wrong_token", "game_over", "conflict", body=True),
+    responses=errors("game_not_found", "wrong_token", "game_over", "game_abandoned", "conflict", body=True),
 )
 async def resign(hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
     return (await hub.play.resign(game_id, body.token)).view()
@@ -57,7 +57,15 @@ async def undo(hub: HubDep, game_id: GameId, body: Undo) -> dict[str, Any]:
     "/hint",
     summary="The strong agent's top moves for the seat to move",
     response_model=list[Hint],
-    responses=errors("game_not_found", "wrong_token", "hints_off", "no_hint", "ai_unavailable", limited=True),
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "hints_off",
+        "no_hint",
+        "game_abandoned",
+        "ai_unavailable",
+        limited=True,
+    ),
     dependencies=[Depends(limit("hints"))],
 )
 async def hint(

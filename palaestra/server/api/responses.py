@@ -57,7 +57,10 @@ class GameView(Out):
     public: bool = Field(description="listed in the lobby")
     ply: int = Field(description="moves so far (chance draws included)")
     version: int = Field(description="bumped on every change")
-    status: str = Field(description="'active' or 'finished'")
+    status: str = Field(
+        description="'active', 'finished' or 'abandoned' (nobody moved for abandon_after_seconds: "
+        "kept, no move accepted)"
+    )
     current_player: int = Field(description="the seat to move (negative: chance or nobody)")
     to_move: str | None
     scores: list[Number]

@@ -51,8 +51,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             if ply != session.ply:
                 raise ApiError(
                     409,
@@ -87,8 +86,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             record = copy.deepcopy(session.record)
             ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
             who = session.game.player_name(seat)
@@ -114,8 +112,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             if ply != session.ply:
                 raise ApiError(
                     409,

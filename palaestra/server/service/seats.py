@@ -132,8 +132,7 @@ class SeatService:
         """Take the seat of an invitation: the code is used up, the joiner gets a fresh token."""
         session = await self.sessions.get(game_id)
         async with session.lock:
-            if session.status != "active":
-                raise ApiError(409, "game_over", "the game is over: nobody can join it any more")
+            session.check_playable("the game is over: nobody can join it any more")
             digest = hash_token(code)
             seat = next(
                 (
@@ -177,8 +176,7 @@ class SeatService:
                 raise ApiError(403, "not_creator", "only the game's creator manages its invitations")
             if not 0 <= seat < len(session.seats):
                 raise ApiError(404, "no_such_seat", f"the game has seats 0 to {len(session.seats) - 1}")
-            if session.status != "active":
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             current = session.seats[seat]
             if current.kind != "human" or current.creator:
                 raise ApiError(409, "no_invitation", "this seat is not offered by invitation")

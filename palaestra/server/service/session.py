@@ -22,6 +22,7 @@ from palaestra.ai.base import Agent
 from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.record import Record
 from palaestra.server import fairness
+from palaestra.server.service.errors import ApiError
 from palaestra.server.webhooks import can_undo, web_data
 
 #: how many positions before the last actions a session keeps in memory for undo
@@ -119,7 +120,7 @@ class Session:
     seed: int
     state: State
     record: Record
-    status: str  # "active" | "finished"
+    status: str  # "active" | "finished" | "abandoned" (nobody moved for ``abandon_after_seconds``)
     created_at: datetime
     updated_at: datetime
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -192,6 +193,19 @@ class Session:
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
                 return index
         return None
+
+    def check_playable(self, over: str = "the game is over") -> None:
+        """Refuse a change of a game that is no longer played: 409 ``game_abandoned`` (nobody
+        moved for a long time, docs/web.md "Abandoned games") or 409 ``game_over``."""
+        if self.status == "abandoned":
+            raise ApiError(
+                409,
+                "game_abandoned",
+                "nobody moved in this game for a long time, so it was set aside as abandoned: "
+                "it is kept to look at, but it cannot go on",
+            )
+        if self.status != "active" or self.state.is_terminal():
+            raise ApiError(409, "game_over", over)
 
     def waiting_for_server(self) -> bool:
         """True if the next action is the server's (chance or an AI seat)."""

@@ -216,6 +216,18 @@ class Sessions:
         for queue in list(session.subscribers):
             queue.put_nowait(message)
 
+    async def changed_elsewhere(self, game_id: str, version: int) -> None:
+        """The row of ``game_id`` was changed outside a session (the abandon sweep): a loaded game
+        takes the row and is pushed; the other processes are told."""
+        session = self.loaded.get(game_id)
+        if session is not None:
+            await self._follow(session)
+        if self.broker.shared:
+            try:
+                await self.broker.publish(game_id, version)
+            except Exception:  # stored already: the others see it on their next read
+                log.exception("game %s: the change could not be announced", game_id)
+
     def on_notice(self, game_id: str, version: int | None) -> None:
         """Another process changed ``game_id`` (to ``version``; None: perhaps): reload, push."""
         session = self.loaded.get(game_id)

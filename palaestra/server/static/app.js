@@ -56,6 +56,7 @@ const ERROR_TEXT = {
   stale_action: "The game moved on in the meantime: look and try again.",
   not_your_turn: "It is not your turn",
   game_over: "The game is over.",
+  game_abandoned: "Nobody moved in this game for a long time: it was set aside and cannot go on.",
   no_hint: "There is nothing to hint at.",
   cannot_undo: "This cannot be taken back.",
   not_finished: "The AI's view is shown once the game is over.",
@@ -244,7 +245,7 @@ async function homePage() {
     const who = g.seats.map((s) => seatName(s) || playerName(s.player_name)).join(" · ");
     const item = el("li", { "data-game": g.id },
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
-      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? t("finished") : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
+      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? t("finished") : g.status === "abandoned" ? t("abandoned") : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
       el("span", { class: "muted small", text: who }),
       g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, t("replay")) : null);
     if (entry) mineList.append(item);
@@ -592,6 +593,7 @@ async function gamePage(id) {
     // status
     statusBox.className = "status" + (myTurn ? " mine" : "");
     if (view.status === "finished") statusBox.textContent = t("Game over");
+    else if (view.status === "abandoned") statusBox.textContent = t("Abandoned: nobody moved for a long time");
     else if (view.current_player === -1) statusBox.textContent = t("Drawing…");
     else if (myTurn) statusBox.textContent = t("Your turn ({name})", { name: playerName(view.to_move) });
     else {
