@@ -386,11 +386,14 @@ function buildNewGameForm(card, m) {
     drawSeats();
   }
 
-  gameSelect.addEventListener("change", drawOptions);
-  drawOptions();
+  // the form is drawn for the chosen game after its renderer and texts are loaded: a submit waits
+  // for that, so it never reads the options of the game chosen before
+  let drawn = drawOptions();
+  gameSelect.addEventListener("change", () => { drawn = drawOptions(); });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    await drawn;
     const g = info();
     localStorage.setItem("palaestra.name", nameInput.value.trim());
     const options = {};
