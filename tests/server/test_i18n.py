@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "palaestra" / "server" / "static"
 LITERAL = r'"((?:[^"\\]|\\.)*)"'
 LANGUAGES = ["de", "fr"]
+APP_SOURCES = ["app.js", "clock.js", "i18n.js"]
 
 
 def _unquote(text: str) -> str:
@@ -50,7 +51,7 @@ def source_texts(source: str) -> set[str]:
 
 def ui_texts() -> set[str]:
     """The app's own texts."""
-    return source_texts((STATIC / "app.js").read_text()) | source_texts((STATIC / "i18n.js").read_text())
+    return set().union(*(source_texts((STATIC / name).read_text()) for name in APP_SOURCES))
 
 
 def web_folder(info: GameInfo) -> Path:

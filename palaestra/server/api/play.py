@@ -23,7 +23,14 @@ TURN = ("game_not_found", "wrong_token", "game_over", "game_abandoned", "stale_a
     summary="Play an action for a seat",
     response_model=GameView,
     responses=errors(
-        *TURN, "bad_request", "not_your_turn", "illegal_action", "bad_notation", body=True, limited=True
+        *TURN,
+        "bad_request",
+        "not_your_turn",
+        "illegal_action",
+        "bad_notation",
+        "out_of_time",
+        body=True,
+        limited=True,
     ),
     dependencies=[Depends(limit("actions"))],
 )
@@ -46,7 +53,7 @@ async def resign(hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
     "/undo",
     summary="Take back your own last action of this turn",
     response_model=GameView,
-    responses=errors(*TURN, "cannot_undo", body=True, limited=True),
+    responses=errors(*TURN, "cannot_undo", "out_of_time", body=True, limited=True),
     dependencies=[Depends(limit("actions"))],
 )
 async def undo(hub: HubDep, game_id: GameId, body: Undo) -> dict[str, Any]:

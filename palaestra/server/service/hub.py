@@ -12,6 +12,7 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -21,6 +22,7 @@ from palaestra.ai.base import Agent
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
+from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.runner import MoveQueue, ServerMoves
@@ -52,13 +54,15 @@ class Hub:
         self.sessions = Sessions(store, broker)
         self.moves = ServerMoves(self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue)
         self.seats = SeatService(self.sessions, self.levels, self.moves.kick)
-        self.play = PlayService(self.sessions, self.moves.kick)
+        self.clocks = ClockKeeper(self.sessions, self.moves.kick)
+        self.play = PlayService(self.sessions, self.moves.kick, self.clocks.flag)
         self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
         self.abandon_after = 0.0
         self._sweeper: asyncio.Task[None] | None = None
+        self._clock_keeper: asyncio.Task[None] | None = None
 
     # --- start and stop ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -77,6 +81,8 @@ class Hub:
             if not session.waiting_for_server():
                 self.sessions.evict(session)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        # flags that fell while no server ran are acted on by its first sweep (docs/web.md)
+        self._clock_keeper = asyncio.get_running_loop().create_task(self.clocks.run())
 
     async def _sweep(self) -> None:
         while not self.moves.closing:
@@ -105,8 +111,12 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop the server's moves and tell every websocket that the server goes away."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        tasks = [t for t in (self._sweeper, self._clock_keeper) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:  # let them unwind
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.moves.stop()
         self.sessions.close_watchers()
         await self.sessions.stop_background()
