@@ -626,7 +626,7 @@ async function gamePage(id) {
     // result
     if (view.status === "finished" && view.result) {
       resultBox.replaceChildren(el("div", { class: "result", id: "result-banner" },
-        el("div", { text: resultText(view.result, view.seats, view.options), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
+        el("div", { text: resultText(view.result, view.seats, Boolean(teams)), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
         el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
         el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game")))));
     } else if (view.status === "active" && view.dead_position) {
@@ -689,7 +689,7 @@ function followList(list, index) {
 
 // The result in words, in the page's language, from the result's numbers (the engines' own
 // sentence, in English and citing rulings, is the tooltip): who won, who shares, a draw, who resigned.
-export function resultText(result, seats, options = {}) {
+export function resultText(result, seats, together = false) {
   const names = seats.map((s) => playerName(s.player_name));
   if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
   if (result.timeout !== undefined && result.timeout !== null) return t("{name} ran out of time and loses", { name: names[result.timeout] });
@@ -699,7 +699,7 @@ export function resultText(result, seats, options = {}) {
   if (!returns.length || winners.length === returns.length) return t("Draw");
   const list = winners.map((i) => names[i]).join(t(" and "));
   if (winners.length === 1) return t("{name} wins", { name: list });
-  return options && options.teams ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
+  return together ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
 }
 // a seat's own name; the server names AI seats "AI (level)" in English: said in the page's language
 function seatName(seat) {
@@ -720,6 +720,8 @@ function capitalise(text) { return text ? text[0].toUpperCase() + text.slice(1) 
 async function replayPage(id, startPly) {
   const game = await api(`/api/games/${id}`);
   currentGame = game.game;
+  const gameModule = await rendererFor(game.game);
+  const together = Boolean(gameModule && gameModule.teamsOf && gameModule.teamsOf(game)); // partners win together
   const total = game.ply;
   let ply = startPly === null || Number.isNaN(startPly) ? total : Math.max(0, Math.min(total, startPly));
   const boardBox = el("div", { class: "board-wrap", id: "board" });
@@ -749,7 +751,7 @@ async function replayPage(id, startPly) {
       el("div", { class: "card" }, el("h3", { text: t("Score") }), scores),
       el("div", { class: "card" }, el("label", { class: "small" }, aiToggle,
         " " + (finished ? t("Show the AI's view of each move") : t("The AI's view of the moves is shown once the game is over"))), aiBox),
-      game.result ? el("div", { class: "card", text: resultText(game.result, game.seats, game.options), title: plainHelp(game.result.text) }) : null,
+      game.result ? el("div", { class: "card", text: resultText(game.result, game.seats, together), title: plainHelp(game.result.text) }) : null,
       el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox),
       el("a", { href: `#/game/${id}` }, t("Back to the game")))));
   movesBox.replaceChildren(...game.moves.map((mv, i) => el("li", { class: mv.player < 0 ? "chance" : "", style: "cursor:pointer", onclick: () => go(i + 1) },
