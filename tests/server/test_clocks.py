@@ -368,3 +368,27 @@ def test_a_record_whose_loss_on_time_disagrees_with_the_ranking_is_refused(clien
         record.check_result(record.replay())
     record.result["returns"] = [-1.0, 1.0]
     record.check_result(record.replay())
+
+
+def test_with_three_players_a_fall_ends_the_game_like_a_resignation(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    """Athos with 3 players (docs/web.md, "Clocks"): the seat out of time ranks last, the two
+    others share first place, and the record says why."""
+    client, fake = timed
+    seats = [{"kind": "human", "joined": True}] * 3
+    created = create(
+        client, game="athos", options={"players": 3}, seats=seats, seed=None, time_control=PER_MOVE_30
+    )
+    gid = created["id"]
+    first = created["game"]["current_player"]
+    assert [s["running"] for s in created["game"]["clock"]["seats"]] == [i == first for i in range(3)]
+    fake.now += 30
+    assert sweep(client) == 1
+    view = client.get(f"/api/games/{gid}").json()
+    returns = view["result"]["returns"]
+    assert view["status"] == "finished" and view["result"]["timeout"] == first
+    assert returns[first] < min(r for i, r in enumerate(returns) if i != first)
+    assert len({r for i, r in enumerate(returns) if i != first}) == 1
+    record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
+    record.check_result(record.replay())

@@ -31,6 +31,7 @@ from palaestra.core.game import (
     rules_option,
 )
 from palaestra.games.athos.board import START_LETTERS, Board, load_board
+from palaestra.games.athos.layout import LAYOUT_OPTION, layout_board
 
 # tile sides
 NONE, OPEN, RUBBLE = 0, 1, 2
@@ -113,6 +114,7 @@ class AthosGame(Game):
         ),
         Option("order", str, None, "ATH-S2: seat order as start-field letters, e.g. DB or ECA"),
         Option("board", str, None, "a board file (default: Palaestra's own board)", server=False),
+        LAYOUT_OPTION,
         rules_option(),
     )
 
@@ -126,16 +128,16 @@ class AthosGame(Game):
             raise OptionError(f"the team variant (ATH-V1) needs 4 players, not {n}")
         tiles = o["handicap_tiles"]
         who = o["handicap_player"]
-        self.handicap_tiles = int(tiles) if tiles else 0
+        self.handicap_tiles = int(tiles) if tiles else 0  # type: ignore[arg-type]
         if self.handicap_tiles == 1:
             raise OptionError("a handicap (ATH-V2) is at least 2 tiles")
         if self.handicap_tiles and who is None:
             raise OptionError("handicap_tiles needs handicap_player: the seat that places them (ATH-V2)")
         if who is not None and not self.handicap_tiles:
             raise OptionError("handicap_player needs handicap_tiles (at least 2) (ATH-V2)")
-        if who is not None and int(who) >= n:
+        if who is not None and int(who) >= n:  # type: ignore[arg-type]
             raise OptionError(f"handicap_player is a seat from 0 to {n - 1}, not {who}")
-        self.handicap_player = int(who) if who is not None else -1
+        self.handicap_player = int(who) if who is not None else -1  # type: ignore[arg-type]
         self.bare_stone = bool(o["bare_stone"])
         #: the rulings of 2026-11-23: one stone per tile (ATH-T7), handicap tiles of the field's
         #: terrain (ATH-V2), every side below the winners shares one rank (before ATH-E4)
@@ -161,6 +163,8 @@ class AthosGame(Game):
         self.seats = seats
         board_path = o["board"]
         self.board = _board(str(board_path) if board_path is not None else None)
+        if o["layout"] is not None:  # the board as data: a shipped name or a document
+            self.board = layout_board(o["layout"], board_path)
         b = self.board
         #: node id of each seat's start field
         self.start_of = [b.start_ids[START_LETTERS.index(s)] for s in seats]

@@ -359,6 +359,7 @@ function buildNewGameForm(card, m) {
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
     for (const o of g.options) {
+      if (o.kind === "dict") continue;  // a document option (an Athos board): through the API only
       let input;
       const id = `opt-${o.name}`;
       const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
@@ -404,6 +405,7 @@ function buildNewGameForm(card, m) {
     const options = {};
     for (const o of g.options) {
       const input = optionInputs[o.name];
+      if (input === undefined) continue;
       if (o.kind === "bool") { if (input.checked !== Boolean(o.default)) options[o.name] = input.checked; continue; }
       if (input.value === "") continue;
       const value = o.kind === "int" ? Number(input.value) : input.value;
