@@ -359,7 +359,7 @@ function buildNewGameForm(card, m) {
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
     for (const o of g.options) {
-      if (o.kind === "dict") continue;  // a document option (an Athos board): through the API only
+      if (o.kind === "dict") continue;  // a document option (a board document): through the API only
       let input;
       const id = `opt-${o.name}`;
       const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
