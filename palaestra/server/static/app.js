@@ -11,7 +11,7 @@
 
 import { t, gameT, playerName, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n.js";
 import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
-import { clockFields, clockBadge, tickClocks, autoplayText, controlText } from "/static/clock.js";
+import { clockFields, clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
 
 const app = document.getElementById("app");
 const toastEl = document.getElementById("toast");
@@ -604,6 +604,7 @@ async function gamePage(id) {
         mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
         s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,
         teams ? el("span", { class: "tag team", "data-team": teams[i], text: gt(teams[i]) }) : null),
+      timeoutsTag(view, i),
       clockBadge(view, i),
       el("span", { class: "score", text: formatScore(view.scores[i]) }))));
     clockLine.textContent = view.clock ? controlText(view.clock.control) : "";
