@@ -204,11 +204,12 @@ class Clock:
         """The clock as clients see it: each seat's time left at the server's ``now``, which seat
         runs, and the server's times of the last change and of this view (a browser counts down
         from ``left`` with its own elapsed time, never its own wall clock)."""
+        deadline = self.deadline()
         return {
             "control": self.control.to_json(),
             "since": stamp(self.since),
             "now": stamp(now),
-            "deadline": None if self.deadline() is None else stamp(self.deadline() or 0.0),
+            "deadline": None if deadline is None else stamp(deadline),
             "autoplay": self.autoplay,
             "flagged": self.flagged,
             "seats": [
