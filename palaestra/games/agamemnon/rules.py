@@ -364,14 +364,20 @@ class AgamemnonState(State):
         if phase == DRAW:
             return [c for c, n in enumerate(self._draw_counts()) if n]
         if phase == SWAP:
-            pairs = self.game.board.pairs
-            swaps = [SWAP_START + p for p in self.game.board.pairs_at[self._warp]]
-            return [NOSWAP] + [a for a in swaps if self._swap_problem(*pairs[a - SWAP_START][:2]) is None]
+            return self._swaps()
         if phase == STACK:
             return [STACK_START + stack for stack in range(len(Stack)) if self._stack_available(stack)]
         if phase == SETUP:
             return list(range(SETUP_START, CHANCE_LAYOUT.size))
         return []
+
+    def _swaps(self) -> list[int]:
+        """AGA-T4: ``noswap`` and the swaps of the pairs at the Warp's space that are allowed."""
+        pairs = self.game.board.pairs
+        allowed = [
+            p for p in self.game.board.pairs_at[self._warp] if self._swap_problem(*pairs[p][:2]) is None
+        ]
+        return [NOSWAP] + [SWAP_START + p for p in allowed]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self._phase
@@ -637,15 +643,10 @@ class AgamemnonState(State):
         if self._phase != END:
             return [0.0, 0.0]
         p0, p1 = self._points()
-        if p0 > p1:
-            return [1.0, -1.0]
-        if p1 > p0:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return [1.0, -1.0] if p0 > p1 else [-1.0, 1.0] if p1 > p0 else [0.0, 0.0]
 
     def evaluate(self) -> list[float]:
-        """The live score margin plus a soft share of every contested string, squashed to [-1, 1]
-        (:func:`heuristic.evaluate`); at the end ``returns()``."""
+        """The live score margin plus a soft share of every contested string (:func:`heuristic.evaluate`)."""
         if self._phase == END:
             return self.returns()
         live = self._live
