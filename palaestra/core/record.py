@@ -244,7 +244,7 @@ class Record:
             _text(doc, "started"),
             _text(doc, "ended"),
             _text(doc, "chance_rule"),
-            rule_from if is_int(rule_from) else None,
+            rule_from if is_int(rule_from) and rule_from >= 0 else None,
         )
 
     def save(self, path: str | Path) -> None:
