@@ -87,3 +87,25 @@ def test_unknown_game_and_bad_language(web: TestClient) -> None:
 
 def test_meta_lists_the_languages(web: TestClient) -> None:
     assert web.get("/api/meta").json()["languages"] == ["en", "de", "fr"]
+
+
+def test_meta_serves_what_each_game_declares_for_the_web(web: TestClient) -> None:
+    """Issue 19, finding 6: the games' order, option texts, stylesheet and catalogues come from each
+    game's GameInfo and web/ folder; the server names none of them."""
+    games = web.get("/api/meta").json()["games"]
+    infos = [i for i in game_infos() if i.name in {g["name"] for g in games}]
+    assert [g["name"] for g in games] == [i.name for i in infos]  # menu order (menu_rank)
+    for game, info in zip(games, infos, strict=True):
+        assert game["players_option"] == info.players_option
+        for option in game["options"]:
+            label, explain = info.web.option_texts.get(option["name"], (None, None))
+            assert (option["label"], option["explain"]) == (label, explain)
+        for lang, url in game["catalogues"].items():
+            entries = web.get(url).json()
+            assert entries and all(isinstance(v, str) and v for v in entries.values()), (url, lang)
+    athos = next(g for g in games if g["name"] == "athos")
+    assert athos["stylesheet"] == "/games/athos/web/board.css"
+    assert ".athos-terrains" in web.get(athos["stylesheet"]).text
+    assert next(o for o in athos["options"] if o["name"] == "teams")["label"] == "Teams"
+    assert web.get(athos["catalogues"]["fr"]).json()["Teams"] == "Équipes"
+    assert web.get("/static/style.css").text.count("athos") == 0
