@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +22,7 @@ from hypothesis import strategies as st
 from palaestra.core.errors import RecordError
 from palaestra.core.record import Record
 from palaestra.server.app import create_app
+from palaestra.server.db import make_engine
 from palaestra.server.service.clock import Clock, TimeControl
 from palaestra.server.service.hub import Hub
 from palaestra.server.settings import Settings
@@ -113,8 +117,8 @@ def hub_of(client: TestClient) -> Hub:
 
 
 def app_without_sweeps(db_url: str) -> Any:
-    """The app, its own sweep asleep after the first (at start): the test sweeps when it wants."""
-    return create_app(db_url, ai_delay=0.0, settings=Settings.from_env(clock_sweep_seconds=3600.0))
+    """The app without its own sweep: the test sweeps when it wants."""
+    return create_app(db_url, ai_delay=0.0, settings=Settings.from_env(clock_sweep_seconds=0.0))
 
 
 @pytest.fixture
@@ -392,3 +396,38 @@ def test_with_three_players_a_fall_ends_the_game_like_a_resignation(
     assert len({r for i, r in enumerate(returns) if i != first}) == 1
     record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
     record.check_result(record.replay())
+
+
+def test_migration_0004_down_and_up_again_leaves_games_without_a_clock(db_url: str) -> None:
+    """Migration 0004 adds ``clock`` and ``deadline``; taken back (downgrade to 0003) and applied
+    again, the rows it meets are games without a clock, which load and play as before."""
+    with TestClient(app_without_sweeps(db_url)) as client:
+        created = create(client, time_control=PER_MOVE_30)
+        gid, t0 = created["id"], created["seats"][0]["token"]
+        assert hub_of(client).store.get(gid).deadline is not None  # type: ignore[union-attr]
+    engine = make_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", "palaestra.server:migrations")
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003")
+        assert "clock" not in {c["name"] for c in sa.inspect(connection).get_columns("games")}
+    engine.dispose()
+    with TestClient(app_without_sweeps(db_url)) as client:  # upgrades to head at start
+        view = client.get(f"/api/games/{gid}").json()
+        assert view["clock"] is None and view["status"] == "active"
+        assert play(client, gid, t0, 0, move="take 1").status_code == 200
+
+
+def test_a_row_that_does_not_load_does_not_stop_the_sweep(timed: tuple[TestClient, FakeTime]) -> None:
+    client, fake = timed
+    bad = create(client, time_control=PER_MOVE_30)["id"]
+    good = create(client, time_control=PER_MOVE_30)["id"]
+    hub = hub_of(client)
+    hub.sessions.evict(hub.loaded[bad])
+    with hub.store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE games SET record = :r WHERE id = :i"), {"r": '{"format": 99}', "i": bad})
+    fake.now += 31
+    assert sweep(client) == 1 and hub.clocks.broken == {bad}
+    assert client.get(f"/api/games/{good}").json()["result"]["timeout"] == 0
+    assert sweep(client) == 0  # the broken one is not tried again
