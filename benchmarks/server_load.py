@@ -553,7 +553,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--game", default="archimedes")
     p.add_argument("--options", default="{}", help="the game's options, JSON")
     p.add_argument("--idle-games", type=int, default=4000)
-    p.add_argument("--idle-evict", type=float, default=20.0, help="idle mode: PALAESTRA_IDLE_EVICT_SECONDS")
+    p.add_argument("--idle-evict", type=float, default=120.0, help="idle mode: PALAESTRA_IDLE_EVICT_SECONDS")
     p.add_argument("--url", action="append", default=[], help="a running server (127.0.0.1 only)")
     p.add_argument("--pid", action="append", type=int, default=[], help="its process id (RSS, CPU)")
     p.add_argument("--seed", type=int, default=1)
