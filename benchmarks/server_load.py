@@ -226,7 +226,11 @@ class Load:
         self.running = False
 
     def client(self, game_index: int, seat: int) -> tuple[httpx.AsyncClient, int]:
-        index = (game_index + seat) % len(self.urls)
+        # --spread seat: a game's two seats talk to different processes (the worst case: every
+        # action is news to the other process); --spread game: all of a game's requests go to one
+        # process (a balancer hashing the game id), only its spectator sits on another;
+        # --spread affinity: its spectators too (what deploy/nginx/palaestra.conf does)
+        index = (game_index + (seat if self.args.spread == "seat" else 0)) % len(self.urls)
         pool = self.pools.get((game_index, index))
         if pool is None:
             pool = httpx.AsyncClient(base_url=self.urls[index], timeout=30)
@@ -320,7 +324,8 @@ class Load:
 
     async def spectate_all(self, game_index: int, game_id: str) -> None:
         for k in range(self.args.spectators):
-            index = (game_index + k + 1) % len(self.urls)  # on another process than the first seat's
+            shift = 0 if self.args.spread == "affinity" else k + 1  # else not the first seat's process
+            index = (game_index + shift) % len(self.urls)
             ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             task = asyncio.create_task(self.spectator(index, game_id, ready))
             self.spectators.append(task)
@@ -550,6 +555,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--max-requests", type=int, default=50_000, help="stop after this many actions sent")
     p.add_argument("--rate", type=float, default=0.0, help="actions/s offered by all games (0: flat out)")
     p.add_argument("--spectators", type=int, default=1, help="websockets per game")
+    p.add_argument(
+        "--spread", choices=["seat", "game", "affinity"], default="seat", help="cluster: see Load.client"
+    )
     p.add_argument("--game", default="archimedes")
     p.add_argument("--options", default="{}", help="the game's options, JSON")
     p.add_argument("--idle-games", type=int, default=4000)

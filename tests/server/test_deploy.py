@@ -176,6 +176,14 @@ def test_the_nginx_configuration_proxies_websockets_and_hides_metrics() -> None:
         text = (DEPLOY / "nginx" / name).read_text()
         assert _blocks_balanced(text), name
         assert re.search(r"upstream palaestra \{[^}]*server \S+:\d+", text), name
+        # affinity by game: the same key for a game's actions, views and websocket
+        assert "hash $palaestra_game consistent;" in text
+        key = re.search(r"map \$uri \$palaestra_game \{\s*~(\S+)\s+\$game;", text)
+        assert key is not None, name
+        for path in ("/api/games/Ab3_x-9/actions", "/api/games/Ab3_x-9/ws", "/api/games/Ab3_x-9"):
+            found = re.match(key.group(1).replace("?<game>", "?P<game>"), path)
+            assert found is not None and found.group("game") == "Ab3_x-9", path
+        assert re.match(key.group(1).replace("?<game>", "?P<game>"), "/api/games") is None
         ws = re.search(r"location ~ \^(\S+)\$ \{([^}]*)\}", text)
         assert ws is not None, name
         pattern, block = ws.group(1), ws.group(2)
