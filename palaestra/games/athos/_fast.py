@@ -286,7 +286,9 @@ class _SeparationSearch:
 
     def possible(self) -> bool:
         state = self.state
-        return self.search(tuple(sorted(state.monks[state.seat])), state.points, len(state.arrivals), frozenset())
+        return self.search(
+            tuple(sorted(state.monks[state.seat])), state.points, len(state.arrivals), frozenset()
+        )
 
     def crowded(self, monks: tuple[int, ...]) -> bool:
         last = -1
@@ -430,12 +432,12 @@ def _placements(state: AthosState, out: list[int]) -> None:
         for f in fields
         if not tile[f] and not occupants[f] and stone[f] < 0
     ]
-    if state._critical_fields is None and state._cut is None and len(candidates) <= LOCAL_TEST_CANDIDATES:
-        # few candidates: the local test on each is cheaper than a search, which is made
-        # only if some candidate is not settled by it
-        if all(locally_safe(state, f) for f in candidates):
-            out.extend(start + f for f in candidates)
-            return
+    # few candidates: the local test on each is cheaper than a search, which is made only if
+    # some candidate is not settled by it
+    few = state._critical_fields is None and state._cut is None and len(candidates) <= LOCAL_TEST_CANDIDATES
+    if few and all(locally_safe(state, f) for f in candidates):
+        out.extend(start + f for f in candidates)
+        return
     # one search serves every candidate
     critical = critical_fields(state)
     out.extend(start + f for f in candidates if f not in critical)

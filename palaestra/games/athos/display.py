@@ -21,7 +21,8 @@ from palaestra.games.athos.constants import (
 )
 
 if TYPE_CHECKING:  # the rules import this module; the types only for the checker
-    from palaestra.games.athos.rules import AthosGame, AthosState
+    from palaestra.games.athos.game import AthosGame
+    from palaestra.games.athos.rules import AthosState
 
 
 # --- the text board ---------------------------------------------------------------------------

@@ -235,7 +235,9 @@ def _check_crowding(state: AthosState) -> None:
         raise PositionError(f"{names[shared[0]]} holds more than one monk (ATH-T3)")
     for f in shared:
         if f not in state.monks[state.seat]:
-            raise PositionError(f"{names[f]} holds more than one monk and none of the player to move (ATH-T3)")
+            raise PositionError(
+                f"{names[f]} holds more than one monk and none of the player to move (ATH-T3)"
+            )
     if not _fast.movement_can_end(state):
         raise PositionError(
             f"{', '.join(names[f] for f in shared)}: monks that cannot be separated with the "
@@ -264,7 +266,11 @@ def _read_placed(state: AthosState, placed: object) -> None:
 # --- the end: ATH-E1, ATH-E2, ATH-V1 -------------------------------------------------------------
 def _read_unused(state: AthosState, unused: object) -> None:
     n = state.game.num_players
-    if not isinstance(unused, list) or len(unused) != n or not all(u is None or (is_int(u) and u >= 0) for u in unused):
+    if (
+        not isinstance(unused, list)
+        or len(unused) != n
+        or not all(u is None or (is_int(u) and u >= 0) for u in unused)
+    ):
         raise PositionError(f"'unused' lists {n} whole numbers or nulls")
     state.unused = list(unused)
 
@@ -337,7 +343,9 @@ def _check_points(state: AthosState) -> None:
     leaves none."""
     phase = state.phase
     if phase not in (Phase.MOVE, Phase.HANDICAP) and state.points:
-        raise PositionError(f"points are left only in the movement phase, not in phase '{PHASE_NAMES[phase]}'")
+        raise PositionError(
+            f"points are left only in the movement phase, not in phase '{PHASE_NAMES[phase]}'"
+        )
     if phase != Phase.MOVE:
         return
     most = points = MOVEMENT_POINTS
@@ -360,7 +368,8 @@ def _check_stone_phase(state: AthosState) -> None:
     if not state.stones_left[state.seat]:
         raise PositionError("phase 'relocated': the player to move has no Athos stone left to put (ATH-T7)")
     if not any(
-        state.tile[f] != Side.NONE and state.stone[f] < 0 and not state.occupants[f] for f in range(state.board.n)
+        state.tile[f] != Side.NONE and state.stone[f] < 0 and not state.occupants[f]
+        for f in range(state.board.n)
     ):
         raise PositionError(
             "phase 'relocated': a tile was just relocated, so some tile has no stone and no monk (ATH-T7)"
@@ -391,7 +400,9 @@ def _check_final_round(state: AthosState) -> None:
         )
     if any(state.unused[p] is None and (p != seat or state.phase != Phase.MOVE) for p in state.finishers):
         raise PositionError("'unused' gives the points each finisher kept when its movement ended (ATH-E2)")
-    if state.phase == Phase.OVER and (seat != n - 1 or not (state.finishers or state.round == game.round_limit)):
+    if state.phase == Phase.OVER and (
+        seat != n - 1 or not (state.finishers or state.round == game.round_limit)
+    ):
         raise PositionError(
             "phase 'over': the game ends with the last seat's turn (to_move "
             f"{n - 1}) of the round in which a side finished (ATH-E1) or of the round limit (ATH-E3)"
@@ -404,7 +415,9 @@ def _check_handicap(state: AthosState) -> None:
     if state.phase != Phase.HANDICAP:
         return
     if not game.handicap_tiles or state.seat != game.handicap_player:
-        raise PositionError("phase 'handicap': the options name no handicap, or another seat places it (ATH-V2)")
+        raise PositionError(
+            "phase 'handicap': the options name no handicap, or another seat places it (ATH-V2)"
+        )
     if state.handicap_left > game.handicap_tiles:
         raise PositionError(f"phase 'handicap': the handicap is {game.handicap_tiles} tiles (ATH-V2)")
     if not _fast.handicap_actions(state):

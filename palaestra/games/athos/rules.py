@@ -1,6 +1,7 @@
 """Athos (Kramer & Kübler, 1993): the rules, in the order of RULINGS.md (ATH-*).
 
-Set-up (ATH-B1..B3 the board, ATH-S1, ATH-S2 the seats, ATH-V1 teams, ATH-V2 handicap), the turn
+Set-up (ATH-S1 the monks, ATH-V2 the handicap first; the options, the board and the seats are
+the game's, in game.py), the turn
 (ATH-T1..T6 and ATH-T10 the movement, ATH-P1 the path rule, ATH-T7 the Athos stone, ATH-T8 the
 placement, ATH-T9 the end of the turn), the end (ATH-E1, ATH-E3) and the ranking (ATH-E2,
 ATH-E4). :meth:`AthosState.problem` is the one place an action's legality is decided, in the
@@ -18,221 +19,29 @@ is rubble (``rubble``), its rubble-free neighbours (``open_adj``), the player of
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from palaestra.core.errors import NotationError, OptionError, PositionError, RecordError
-from palaestra.core.game import (
-    RULES_ORIGINAL,
-    TERMINAL,
-    Game,
-    Option,
-    State,
-    is_int,
-    returns_from_ranks,
-    rules_option,
-)
+from palaestra.core.errors import NotationError
+from palaestra.core.game import TERMINAL, State, is_int, returns_from_ranks
 from palaestra.games.athos import _fast, display, heuristic, position
-from palaestra.games.athos.board import START_LETTERS, Board, load_board, walk
+from palaestra.games.athos.board import walk
 from palaestra.games.athos.constants import (
-    COLOURS,
-    FIRST_TEAM,
     FLIP_COST,
-    LIMITS,
-    MAX_HANDICAP,
-    MAX_TURN_ACTIONS,
     MONKS,
     MOVEMENT_POINTS,
-    STARTS,
     STONES,
-    TEAM_ORDER,
     TILES_PER_TERRAIN,
     Phase,
     Side,
     arrival_bonus,
 )
-from palaestra.games.athos.moves import Kind, Move, action_layout, encode, format_move, move_table, parse_move
+from palaestra.games.athos.moves import Kind, Move, encode, format_move, parse_move
+
+if TYPE_CHECKING:  # game.py imports this module; the type only for the checker
+    from palaestra.games.athos.game import AthosGame
 
 OPEN, RUBBLE, NO_TILE = Side.OPEN, Side.RUBBLE, Side.NONE
-
-
-@functools.lru_cache(maxsize=8)
-def _cached_board(path: str | None, stamp: tuple[int, int] | None) -> Board:
-    return load_board(path)
-
-
-def _board(path: str | None) -> Board:
-    """The board of a file, loaded once per version of it (a file changed on disk, same path, is
-    read again: the cache key has its modification time and size)."""
-    if path is None:
-        return _cached_board(None, None)
-    try:
-        info = os.stat(path)
-    except OSError:
-        return load_board(path)  # raises BoardFileError naming the file
-    return _cached_board(path, (info.st_mtime_ns, info.st_size))
-
-
-class AthosGame(Game):
-    """Athos for 2-4 players; variants ATH-V1 (teams), ATH-V2 (handicap), ATH-V3 (bare stone)."""
-
-    name: ClassVar[str] = "athos"
-    title: ClassVar[str] = "Athos"
-    OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("players", int, 2, "number of players (ATH-S1)", minimum=2, maximum=4),
-        Option("teams", bool, False, "ATH-V1 teams: 4 players, A+B against D+E, seats A, D, B, E"),
-        Option(
-            "handicap_player",
-            int,
-            None,
-            "ATH-V2: the seat (0 = first) that places handicap tiles",
-            minimum=0,
-            maximum=3,
-        ),
-        Option(
-            "handicap_tiles",
-            int,
-            None,
-            "ATH-V2: how many handicap tiles (at least 2; 0 = off)",
-            minimum=0,
-            maximum=MAX_HANDICAP,
-        ),
-        Option("bare_stone", bool, False, "ATH-V3: an Athos stone may stand on a bare free field"),
-        Option(
-            "round_limit", int, 150, "ATH-E3: the game ends after this many rounds", minimum=1, maximum=100000
-        ),
-        Option("order", str, None, "ATH-S2: seat order as start-field letters, e.g. DB or ECA"),
-        Option("board", str, None, "a board file (default: Palaestra's own board)", server=False),
-        rules_option(),
-    )
-
-    # --- set-up: ATH-B1..B3, ATH-S1, ATH-S2, ATH-V1..V3 ----------------------------------------
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
-        o = self.options
-        n = int(o["players"])  # type: ignore[arg-type]
-        self._players = n
-        self.teams = bool(o["teams"])
-        if self.teams and n != 4:
-            raise OptionError(f"the team variant (ATH-V1) needs 4 players, not {n}")
-        self.handicap_tiles, self.handicap_player = self._handicap(o["handicap_tiles"], o["handicap_player"])
-        self.bare_stone = bool(o["bare_stone"])
-        #: the rulings of 2026-11-23: one stone per tile (ATH-T7), handicap tiles of the field's
-        #: terrain (ATH-V2), every side below the winners shares one rank (before ATH-E4)
-        self.original_rules = o["rules"] == RULES_ORIGINAL
-        self.round_limit = int(o["round_limit"])  # type: ignore[arg-type]
-        self.seats = self._seat_order(o["order"])
-        board_path = o["board"]
-        self.board = _board(str(board_path) if board_path is not None else None)
-        b = self.board
-        #: node id of each seat's start field
-        self.start_of = [b.start_ids[START_LETTERS.index(s)] for s in self.seats]
-        #: side of each seat: the player itself, or its team (0: A+B, 1: D+E)
-        self.side_of = [(0 if s in FIRST_TEAM else 1) if self.teams else p for p, s in enumerate(self.seats)]
-        self.num_sides = 2 if self.teams else n
-        self.members = [[p for p in range(n) if self.side_of[p] == s] for s in range(self.num_sides)]
-        self.max_tiles, self.max_per_terrain = LIMITS[n]
-        #: the action space (moves.py) and the move of every id
-        self.layout = action_layout(b)
-        self.moves = move_table(b)
-
-    def _handicap(self, tiles: object, who: object) -> tuple[int, int]:
-        """ATH-V2: the number of handicap tiles (0: none) and the seat that places them (-1)."""
-        count = tiles if isinstance(tiles, int) else 0
-        seat = who if isinstance(who, int) else None
-        if count == 1:
-            raise OptionError("a handicap (ATH-V2) is at least 2 tiles")
-        if count and seat is None:
-            raise OptionError("handicap_tiles needs handicap_player: the seat that places them (ATH-V2)")
-        if seat is not None and not count:
-            raise OptionError("handicap_player needs handicap_tiles (at least 2) (ATH-V2)")
-        n = self._players
-        if seat is not None and seat >= n:
-            raise OptionError(f"handicap_player is a seat from 0 to {n - 1}, not {seat}")
-        return count, -1 if seat is None else seat
-
-    def _seat_order(self, order: object) -> str:
-        """ATH-S1, ATH-S2, ATH-V1: the start field of each seat, in seat order."""
-        n = self._players
-        default = TEAM_ORDER if self.teams else STARTS[n]
-        if order is None:
-            return default
-        seats = str(order).upper().replace(",", "").replace(" ", "")
-        if sorted(seats) != sorted(default):
-            raise OptionError(
-                f"order lists the start fields {', '.join(sorted(default))} for {n} players "
-                f"(ATH-S1), each once, not {order!r}"
-            )
-        if self.teams and any((a in FIRST_TEAM) == (b in FIRST_TEAM) for a, b in zip(seats, seats[1:])):
-            raise OptionError(f"in the team variant the seat order alternates teams (ATH-V1), not {order!r}")
-        return seats
-
-    @property
-    def num_players(self) -> int:
-        return self._players
-
-    def num_distinct_actions(self) -> int:
-        return self.layout.size
-
-    def max_game_length(self) -> int:
-        return self.handicap_tiles + self.round_limit * self._players * MAX_TURN_ACTIONS
-
-    def observation_shape(self) -> tuple[int, ...]:
-        return display.observation_shape(self)
-
-    def team_name(self, side: int) -> str:
-        """The start fields of a side: ``A+B`` (ATH-V1), or the one field of a player."""
-        return "+".join(sorted(self.seats[p] for p in self.members[side]))
-
-    def player_name(self, player: int) -> str:
-        if 0 <= player < self._players:
-            return f"{COLOURS[player]} ({self.seats[player]})"
-        return f"player {player}"
-
-    def new_initial_state(self, seed: int | None = None) -> AthosState:
-        return AthosState(self, seed)
-
-    # --- states from documents (position.py) ---------------------------------------------------
-    def _state_from_dict(self, doc: Mapping[str, Any]) -> AthosState:
-        saved = doc.get("position")
-        if not isinstance(saved, Mapping):
-            raise RecordError("a saved Athos state holds its position in 'position'")
-        try:
-            state = self._from_position(saved)
-        except PositionError as err:
-            raise RecordError(f"the saved state's position is wrong: {err}") from None
-        history = doc.get("history", [])
-        if not isinstance(history, list) or not all(isinstance(a, int) for a in history):
-            raise RecordError("'history' is a list of action ids")
-        state.history = list(history)
-        seed = doc.get("seed")
-        state.seed = seed if isinstance(seed, int) else None
-        return state
-
-    def state_from_position(self, doc: Mapping[str, Any]) -> AthosState:
-        if not isinstance(doc, Mapping):
-            raise PositionError("a position is a JSON object")
-        if doc.get("game", "athos") != "athos":
-            raise PositionError(f"this position is of {doc.get('game')!r}, not 'athos'")
-        options = doc.get("options")
-        game: AthosGame = self
-        if options is not None:
-            if not isinstance(options, Mapping):
-                raise PositionError("'options' is a JSON object")
-            try:
-                other = AthosGame(**options)
-            except OptionError as err:
-                raise PositionError(f"the position's options: {err}") from None
-            if other != self:
-                game = other
-        return game._from_position(doc)
-
-    def _from_position(self, doc: Mapping[str, Any]) -> AthosState:
-        state = AthosState(self)
-        position.read_position(state, doc)
-        return state
 
 
 class AthosState(State):
@@ -611,7 +420,8 @@ class AthosState(State):
             return f"only {g.max_tiles} tiles per turn (ATH-T8)"
         if self.placed[t] >= g.max_per_terrain:
             per = g.max_per_terrain
-            return f"only {per} tile{'s' if per > 1 else ''} per terrain per turn ({self.board.terrains[t]}, ATH-T8)"
+            terrain = self.board.terrains[t]
+            return f"only {per} tile{'s' if per > 1 else ''} per terrain per turn ({terrain}, ATH-T8)"
         return None
 
     def _end_turn_problem(self) -> str | None:
