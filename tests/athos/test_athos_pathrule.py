@@ -139,8 +139,9 @@ def _check_relocations(game: AthosGame, doc: dict[str, Any], rng: random.Random)
     state = game.state_from_position(doc)
     b = game.board
     legal = set(state.legal_actions())
-    free = [g for g in range(b.n) if state.tile[g] == NONE and not state.occupants[g] and state.stone[g] < 0]
-    movable = [f for f in range(b.n) if state.tile[f] != NONE and not state.occupants[f] and state.stone[f] < 0]
+    bare = [f for f in range(b.n) if not state.occupants[f] and state.stone[f] < 0]
+    free = [g for g in bare if state.tile[g] == NONE]
+    movable = [f for f in bare if state.tile[f] != NONE]
     checked = 0
     for f in movable:
         for g in free:
