@@ -29,7 +29,18 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from palaestra.games.athos.board import walk
-from palaestra.games.athos.constants import FLIP_COST, Phase, Side, arrival_bonus
+from palaestra.games.athos.constants import (
+    FLIP_COST,
+    HANDICAP,
+    MOVE,
+    NO_TILE,
+    OPEN,
+    PLACE,
+    RELOCATED,
+    RUBBLE,
+    STONE,
+    arrival_bonus,
+)
 from palaestra.games.athos.moves import (
     END_MOVE_ID,
     END_TURN_ID,
@@ -47,7 +58,6 @@ if TYPE_CHECKING:  # the rules import this module; the type only for the checker
 #: the result of :func:`cut_search`: discovery numbers, and per field the cut-off intervals
 CutSearch = tuple[list[int], dict[int, list[tuple[int, int]]]]
 
-OPEN, RUBBLE = Side.OPEN, Side.RUBBLE
 #: the six positions around a field (a ring, Board.ring)
 RING_SIZE = 6
 FULL_RING = (1 << RING_SIZE) - 1
@@ -75,42 +85,40 @@ def cut_search(open_adj: list[tuple[int, ...]], root: int, size: int) -> CutSear
     than the root, the pre-order intervals ``[start, end)`` of its DFS children whose subtree is
     cut off from the root when ``c`` becomes rubble (``low >= disc[c]``)."""
     disc = [0] * size
-    low = [0] * size
     cut_off: dict[int, list[tuple[int, int]]] = {}
-    disc[root] = low[root] = 1
+    disc[root] = 1
     count = 1
-    path: list[int] = []  # the ancestors of v
-    pending = []  # their neighbour iterators
+    # the path from the root to v: each ancestor with its neighbour iterator and its low value
+    stack: list[tuple[int, Iterator[int], int]] = []
     v = root
+    low = 1  # the least discovery number reached from v's subtree (so far)
     neighbours = iter(open_adj[root])
     while True:
         for w in neighbours:
             dw = disc[w]
             if not dw:  # a tree edge: descend
                 count += 1
-                disc[w] = low[w] = count
-                path.append(v)
-                pending.append(neighbours)
+                disc[w] = count
+                stack.append((v, neighbours, low))
                 v = w
+                low = count
                 neighbours = iter(open_adj[w])
                 break
-            if dw < low[v]:  # the parent edge too: harmless for cut vertices
-                low[v] = dw
+            if dw < low:  # the parent edge too: harmless for cut vertices
+                low = dw
         else:  # v is done: back to its parent
-            if not path:
+            if not stack:
                 break
-            parent = path.pop()
-            neighbours = pending.pop()
-            lv = low[v]
-            if lv < low[parent]:
-                low[parent] = lv
-            if lv >= disc[parent]:
-                interval = (disc[v], count + 1)
-                if parent in cut_off:
-                    cut_off[parent].append(interval)
+            child, child_low = v, low
+            v, neighbours, low = stack.pop()
+            if child_low < low:
+                low = child_low
+            if child_low >= disc[v]:
+                interval = (disc[child], count + 1)
+                if v in cut_off:
+                    cut_off[v].append(interval)
                 else:
-                    cut_off[parent] = [interval]
-            v = parent
+                    cut_off[v] = [interval]
     cut_off.pop(root, None)  # the summit is never rubble
     return disc, cut_off
 
@@ -371,18 +379,18 @@ def legal_actions(state: AthosState) -> list[int]:
     """Every legal action of ``state``, sorted: what :meth:`AthosState.problem` allows, made
     without asking it of every id."""
     phase = state.phase
-    if phase == Phase.MOVE:
+    if phase == MOVE:
         out = _movement_actions(state)
-    elif phase == Phase.STONE or phase == Phase.PLACE:
+    elif phase in (STONE, PLACE):
         out = []
-        if phase == Phase.STONE and state.stones_left[state.seat]:
+        if phase == STONE and state.stones_left[state.seat]:
             out.extend(relocations(state) or stone_targets(state))
         if state.placed_total < state.game.max_tiles:
             _placements(state, out)
         out.append(state.game.layout[END_TURN_ID].start)
-    elif phase == Phase.RELOCATED:
+    elif phase == RELOCATED:
         return stone_targets(state)
-    elif phase == Phase.HANDICAP:
+    elif phase == HANDICAP:
         out = handicap_actions(state)
     else:
         return []
@@ -502,6 +510,6 @@ def stone_targets(state: AthosState) -> list[int]:
     for f in range(state.board.n):
         if state.stone[f] >= 0 and game.original_rules:
             continue
-        if state.tile[f] != Side.NONE or (game.bare_stone and state.occupants[f] == 0):
+        if state.tile[f] != NO_TILE or (game.bare_stone and state.occupants[f] == 0):
             out.append(start + f)
     return out

@@ -60,3 +60,9 @@ class Side(IntEnum):
     NONE = 0
     OPEN = 1
     RUBBLE = 2
+
+
+# the phases and sides as plain module names, for the hot code (reading an Enum's class attribute
+# costs some 0.2 microseconds in CPython 3.11, comparing two ints 0.03)
+HANDICAP, MOVE, STONE, RELOCATED, PLACE, OVER = Phase
+NO_TILE, OPEN, RUBBLE = Side

@@ -13,11 +13,12 @@ from palaestra.games.athos.constants import (
     MONKS,
     MOST_PER_TERRAIN,
     MOST_TILES,
+    OPEN,
     PHASE_NAMES,
+    RUBBLE,
     STONES,
     TILES_PER_TERRAIN,
     Phase,
-    Side,
 )
 
 if TYPE_CHECKING:  # the rules import this module; the types only for the checker
@@ -32,7 +33,7 @@ def _cell(state: AthosState, f: int) -> str:
     b = state.board
     letter = b.terrains[b.terrain[f]][0]
     side = state.tile[f]
-    mark = "#" if side == Side.RUBBLE else ("." if side == Side.OPEN else " ")
+    mark = "#" if side == RUBBLE else ("." if side == OPEN else " ")
     monks = _monks_on(state, f)
     if state.stone[f] >= 0:
         inner = (monks[:1] or mark) + "*"
@@ -160,9 +161,9 @@ def observation_tensor(state: AthosState, player: int) -> list[float]:
     rubble_plane, open_plane, stone_plane, monk_plane = range(terrains + 2, terrains + 6)
     for f in range(b.n):
         planes[b.terrain[f] * size + f] = 1.0
-        if state.tile[f] == Side.RUBBLE:
+        if state.tile[f] == RUBBLE:
             planes[rubble_plane * size + f] = 1.0
-        elif state.tile[f] == Side.OPEN:
+        elif state.tile[f] == OPEN:
             planes[open_plane * size + f] = 1.0
         if state.stone[f] >= 0:
             planes[stone_plane * size + f] = 1.0

@@ -46,8 +46,11 @@ class Move(NamedTuple):
     open_side: bool = False
 
 
-END_MOVE = Move(Kind.END_MOVE)
-END_TURN = Move(Kind.END_TURN)
+# the kinds as plain module names, for the hot code (an Enum's class attribute is slow to read)
+STEP, FLIP, END_MOVE, RELOCATE, STONE, PLACE, END_TURN = Kind
+#: the two moves without a field
+END_MOVEMENT = Move(END_MOVE)
+END_OF_TURN = Move(END_TURN)
 
 # the segments of the action space, in the order of their ids
 STEP_IDS, FLIP_IDS, END_MOVE_ID, RELOCATE_IDS = "step", "flip", "end_move", "relocate"
@@ -77,17 +80,17 @@ def action_layout(board: Board) -> ActionLayout:
 def encode(move: Move, layout: ActionLayout, board: Board) -> int:
     """The action id of ``move``."""
     kind = move.kind
-    if kind is Kind.STEP:
+    if kind is STEP:
         return board.edge_id[(move.field, move.to)]
-    if kind is Kind.PLACE:
+    if kind is PLACE:
         if move.terrain >= 0:
             return layout.encode(HANDICAP_IDS, move.terrain, move.field, int(move.open_side))
         return layout.encode(OPEN_IDS if move.open_side else PLACE_IDS, move.field)
-    if kind is Kind.RELOCATE:
+    if kind is RELOCATE:
         return layout.encode(RELOCATE_IDS, move.field, move.to)
-    if kind is Kind.FLIP or kind is Kind.STONE:
-        return layout.encode(FLIP_IDS if kind is Kind.FLIP else STONE_IDS, move.field)
-    return layout.encode(END_MOVE_ID if kind is Kind.END_MOVE else END_TURN_ID)
+    if kind is FLIP or kind is STONE:
+        return layout.encode(FLIP_IDS if kind is FLIP else STONE_IDS, move.field)
+    return layout.encode(END_MOVE_ID if kind is END_MOVE else END_TURN_ID)
 
 
 @functools.lru_cache(maxsize=8)
@@ -95,16 +98,16 @@ def move_table(board: Board) -> tuple[Move, ...]:
     """The move of every action id of ``board`` (the one decoder: made once per board)."""
     layout = action_layout(board)
     fields = range(board.n)
-    table: list[Move] = [Move(Kind.STEP, u, v) for u, v in board.edges]
-    table += [Move(Kind.FLIP, f) for f in fields]
-    table.append(END_MOVE)
-    table += [Move(Kind.RELOCATE, f, g) for f in fields for g in fields]
-    table += [Move(Kind.STONE, f) for f in fields]
-    table += [Move(Kind.PLACE, f) for f in fields]
-    table += [Move(Kind.PLACE, f, open_side=True) for f in fields]
-    table.append(END_TURN)
+    table: list[Move] = [Move(STEP, u, v) for u, v in board.edges]
+    table += [Move(FLIP, f) for f in fields]
+    table.append(END_MOVEMENT)
+    table += [Move(RELOCATE, f, g) for f in fields for g in fields]
+    table += [Move(STONE, f) for f in fields]
+    table += [Move(PLACE, f) for f in fields]
+    table += [Move(PLACE, f, open_side=True) for f in fields]
+    table.append(END_OF_TURN)
     table += [
-        Move(Kind.PLACE, f, terrain=t, open_side=bool(side))
+        Move(PLACE, f, terrain=t, open_side=bool(side))
         for t in range(len(board.terrains))
         for f in fields
         for side in (0, 1)
@@ -124,15 +127,15 @@ def format_move(move: Move, board: Board) -> str:
     open``, ``place m8 forest`` (ATH-V2), ``end-move``, ``end-turn``."""
     names = board.names
     kind = move.kind
-    if kind is Kind.STEP:
+    if kind is STEP:
         return f"{names[move.field]}-{names[move.to]}"
-    if kind is Kind.RELOCATE:
+    if kind is RELOCATE:
         return f"relocate {names[move.field]}>{names[move.to]}"
-    if kind is Kind.PLACE:
+    if kind is PLACE:
         side = " open" if move.open_side else ""
         terrain = f" {board.terrains[move.terrain]}" if move.terrain >= 0 else ""
         return f"place {names[move.field]}{side}{terrain}"
-    if kind is Kind.FLIP or kind is Kind.STONE:
+    if kind is FLIP or kind is STONE:
         return f"{kind} {names[move.field]}"
     return str(kind)
 
@@ -158,7 +161,7 @@ def _placement(board: Board, words: list[str]) -> Move:
             f"a tile is placed 'rubble' or 'open' side up, optionally of a terrain "
             f"({', '.join(board.terrains)}), not {' '.join(rest)!r}"
         )
-    return Move(Kind.PLACE, f, terrain=terrain, open_side=rest == ["open"])
+    return Move(PLACE, f, terrain=terrain, open_side=rest == ["open"])
 
 
 def _step(board: Board, text: str) -> Move:
@@ -168,7 +171,7 @@ def _step(board: Board, text: str) -> Move:
         raise NotationError(
             f"{board.names[u]} and {board.names[v]} are not neighbours: a step goes to an adjacent field"
         )
-    return Move(Kind.STEP, u, v)
+    return Move(STEP, u, v)
 
 
 def parse_move(text: object, board: Board) -> Move:
@@ -178,19 +181,19 @@ def parse_move(text: object, board: Board) -> Move:
         raise NotationError(f"{text!r} is not a move")
     t = " ".join(text.strip().lower().split())
     if t in END_MOVE_WORDS:
-        return END_MOVE
+        return END_MOVEMENT
     if t in END_TURN_WORDS:
-        return END_TURN
+        return END_OF_TURN
     words = t.split(" ")
-    if words[0] in (Kind.FLIP, Kind.STONE) and len(words) == 2:
+    if words[0] in (FLIP, STONE) and len(words) == 2:
         return Move(Kind(words[0]), _field(board, words[1]))
-    if words[0] == Kind.PLACE and len(words) in (2, 3, 4):
+    if words[0] == PLACE and len(words) in (2, 3, 4):
         return _placement(board, words)
-    if words[0] == Kind.RELOCATE:
+    if words[0] == RELOCATE:
         rest = " ".join(words[1:]).replace(">", " ").split()
         if len(rest) != 2:
             raise NotationError("a relocation is written 'relocate g7>h9'")
-        return Move(Kind.RELOCATE, _field(board, rest[0]), _field(board, rest[1]))
+        return Move(RELOCATE, _field(board, rest[0]), _field(board, rest[1]))
     if len(words) == 1 and "-" in t:
         return _step(board, t)
     raise NotationError(

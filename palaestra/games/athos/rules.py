@@ -24,24 +24,30 @@ from typing import TYPE_CHECKING, Any
 
 from palaestra.core.errors import NotationError
 from palaestra.core.game import TERMINAL, State, is_int, returns_from_ranks
-from palaestra.games.athos import _fast, display, heuristic, position
+from palaestra.games.athos import _fast, display, heuristic, moves, position
 from palaestra.games.athos.board import walk
 from palaestra.games.athos.constants import (
     FLIP_COST,
+    HANDICAP,
     MONKS,
+    MOVE,
     MOVEMENT_POINTS,
+    NO_TILE,
+    OPEN,
+    OVER,
+    PLACE,
+    RELOCATED,
+    RUBBLE,
+    STONE,
     STONES,
     TILES_PER_TERRAIN,
-    Phase,
     Side,
     arrival_bonus,
 )
-from palaestra.games.athos.moves import Kind, Move, encode, format_move, parse_move
+from palaestra.games.athos.moves import Move, encode, format_move, parse_move
 
 if TYPE_CHECKING:  # game.py imports this module; the type only for the checker
     from palaestra.games.athos.game import AthosGame
-
-OPEN, RUBBLE, NO_TILE = Side.OPEN, Side.RUBBLE, Side.NONE
 
 
 class AthosState(State):
@@ -71,7 +77,7 @@ class AthosState(State):
         self.supply = [TILES_PER_TERRAIN] * len(b.terrains)
         self.seat = 0
         self.round = 1
-        self.phase = Phase.MOVE
+        self.phase = MOVE
         self.points = MOVEMENT_POINTS
         self.placed = [0] * len(b.terrains)
         self.placed_total = 0
@@ -88,7 +94,7 @@ class AthosState(State):
         self._distances: list[int] | None = None
         self._tiled: list[int] | None = None
         if game.handicap_tiles:
-            self.phase = Phase.HANDICAP
+            self.phase = HANDICAP
             self.handicap_left = game.handicap_tiles
             self.seat = game.handicap_player
 
@@ -133,7 +139,7 @@ class AthosState(State):
     # --- facts of the position -----------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return TERMINAL if self.phase == Phase.OVER else self.seat
+        return TERMINAL if self.phase == OVER else self.seat
 
     def free(self, f: int) -> bool:
         """No tile, no monk, no stone (a bare stone of ATH-V3 keeps tiles off) on the ordinary
@@ -174,23 +180,23 @@ class AthosState(State):
         if not is_int(action) or not 0 <= action < g.layout.size:
             return f"{action!r} is not an action of this game"
         phase = self.phase
-        if phase == Phase.OVER:
+        if phase == OVER:
             return "the game is over"
         move = g.moves[action]
         kind = move.kind
-        if kind is Kind.STEP or kind is Kind.FLIP or kind is Kind.END_MOVE:
-            if phase != Phase.MOVE:
+        if kind is moves.STEP or kind is moves.FLIP or kind is moves.END_MOVE:
+            if phase != MOVE:
                 return f"the movement phase is over ({self._phase_text()})"
-            if kind is Kind.STEP:
+            if kind is moves.STEP:
                 return self.step_problem(move.field, move.to)
-            if kind is Kind.FLIP:
+            if kind is moves.FLIP:
                 return self.flip_problem(move.field)
             return self._end_move_problem()
-        if kind is Kind.END_TURN:
+        if kind is moves.END_TURN:
             return self._end_turn_problem()
-        if kind is Kind.RELOCATE:
+        if kind is moves.RELOCATE:
             return self._relocate_problem(move.field, move.to)
-        if kind is Kind.STONE:
+        if kind is moves.STONE:
             return self._stone_problem(move.field)
         return self._place_phase_problem(move)
 
@@ -205,17 +211,18 @@ class AthosState(State):
             return f"{self.action_to_string(action)}: {why}"
         return why
 
-    def legal_actions(self) -> list[int]:
-        return _fast.legal_actions(self)
+    #: the legal actions, sorted: the fast generator of _fast.py (the tests check it against
+    #: :meth:`problem`)
+    legal_actions = _fast.legal_actions
 
     def _phase_text(self) -> str:
         return {
-            Phase.HANDICAP: "handicap tiles are being placed",
-            Phase.MOVE: "it is the movement phase",
-            Phase.STONE: "the movement has ended",
-            Phase.RELOCATED: "a tile was relocated, the stone is to be put",
-            Phase.PLACE: "tiles are being placed",
-            Phase.OVER: "the game is over",
+            HANDICAP: "handicap tiles are being placed",
+            MOVE: "it is the movement phase",
+            STONE: "the movement has ended",
+            RELOCATED: "a tile was relocated, the stone is to be put",
+            PLACE: "tiles are being placed",
+            OVER: "the game is over",
         }[self.phase]
 
     # --- the movement: ATH-T1..T6, ATH-T10 -----------------------------------------------------
@@ -321,9 +328,9 @@ class AthosState(State):
     def _relocate_problem(self, f: int, to: int) -> str | None:
         """ATH-T7, ATH-P1, ATH-V3: a tile without monk and stone to a free field."""
         names = self.board.names
-        if self.phase == Phase.RELOCATED:
+        if self.phase == RELOCATED:
             return "only one tile is relocated per Athos stone (ATH-T7)"
-        if self.phase != Phase.STONE:
+        if self.phase != STONE:
             return self._stone_time()
         if not self.stones_left[self.seat]:
             return "you have no Athos stone left (ATH-T7)"
@@ -350,7 +357,7 @@ class AthosState(State):
         when one is possible."""
         g = self.game
         names = self.board.names
-        if self.phase not in (Phase.STONE, Phase.RELOCATED):
+        if self.phase not in (STONE, RELOCATED):
             return self._stone_time()
         if not self.stones_left[self.seat]:
             return "you have no Athos stone left (ATH-T7)"
@@ -361,15 +368,15 @@ class AthosState(State):
                 return f"field {names[f]} has no tile; the stone goes on a tile (ATH-T7)"
             if self.occupants[f]:
                 return f"a monk stands on the bare field {names[f]} (ATH-V3)"
-        if self.phase == Phase.STONE and _fast.relocations(self, any_one=True):
+        if self.phase == STONE and _fast.relocations(self, any_one=True):
             return "first relocate a tile (relocate f>g), then put the stone (ATH-T7)"
         return None
 
     # --- the placement: ATH-T8, ATH-V2; the end of the turn: ATH-T9 ----------------------------
     def _place_phase_problem(self, move: Move) -> str | None:
-        if self.phase == Phase.MOVE:
+        if self.phase == MOVE:
             return "end the movement first (end-move), then place tiles (ATH-T8)"
-        if self.phase == Phase.RELOCATED:
+        if self.phase == RELOCATED:
             return "after a relocation the Athos stone must be put (ATH-T7)"
         return self.place_problem(move.field, move.open_side, move.terrain)
 
@@ -391,7 +398,7 @@ class AthosState(State):
             return f"an Athos stone stands on {names[f]}: no tile may be placed there (ATH-V3)"
         if self.supply[t] == 0:
             return f"the {b.terrains[t]} tiles are used up (ATH-T8)"
-        if self.phase != Phase.HANDICAP:
+        if self.phase != HANDICAP:
             limit = self._turn_limit_problem(open_side, t)
             if limit is not None:
                 return limit
@@ -402,7 +409,7 @@ class AthosState(State):
     def _other_terrain_problem(self, f: int, open_side: bool, terrain: int) -> str | None:
         """ATH-V2 (amended 2026-11-25): only a handicap tile may be of another terrain."""
         name = self.board.names[f]
-        if self.phase != Phase.HANDICAP:
+        if self.phase != HANDICAP:
             return f"tiles are placed on fields of their own terrain (ATH-T8): write 'place {name}'"
         if self.game.original_rules:
             return "by the rulings of 2026-11-23 a handicap tile is of the field's terrain (ATH-V2)"
@@ -427,11 +434,11 @@ class AthosState(State):
     def _end_turn_problem(self) -> str | None:
         """ATH-T9: every turn ends with end-turn, after the movement and the stone."""
         phase = self.phase
-        if phase in (Phase.STONE, Phase.PLACE):
+        if phase in (STONE, PLACE):
             return None
-        if phase == Phase.MOVE:
+        if phase == MOVE:
             return "end the movement first (end-move)"
-        if phase == Phase.RELOCATED:
+        if phase == RELOCATED:
             return "after a relocation the Athos stone must be put (ATH-T7)"
         return "the handicap tiles are placed first (ATH-V2)"
 
@@ -439,26 +446,26 @@ class AthosState(State):
     def _apply(self, action: int) -> None:
         move = self.game.moves[action]
         kind = move.kind
-        if kind is Kind.STEP:
+        if kind is moves.STEP:
             self._step(move.field, move.to)
-        elif kind is Kind.FLIP:
+        elif kind is moves.FLIP:
             f = move.field
             self.points -= FLIP_COST
             self._set_tile(f, OPEN if self.tile[f] == RUBBLE else RUBBLE, self.tile_terrain[f])
             self._tiles_changed()
-        elif kind is Kind.END_MOVE:
+        elif kind is moves.END_MOVE:
             self.unused[self.seat] = self.points  # ATH-E2
             self.points = 0
-            self.phase = Phase.STONE
-        elif kind is Kind.RELOCATE:
+            self.phase = STONE
+        elif kind is moves.RELOCATE:
             f, to = move.field, move.to
             self._set_tile(to, self.tile[f], self.tile_terrain[f])
             self._set_tile(f, NO_TILE, -1)
-            self.phase = Phase.RELOCATED
+            self.phase = RELOCATED
             self._tiles_changed()
-        elif kind is Kind.STONE:
+        elif kind is moves.STONE:
             self._put_stone(move.field)
-        elif kind is Kind.PLACE:
+        elif kind is moves.PLACE:
             self._place(move)
         else:
             self._end_turn()
@@ -500,7 +507,7 @@ class AthosState(State):
         else:
             self.stone[f] = self.seat
         self.stones_left[self.seat] -= 1
-        self.phase = Phase.PLACE
+        self.phase = PLACE
         self._relocation_parts = {}
 
     def _place(self, move: Move) -> None:
@@ -511,14 +518,14 @@ class AthosState(State):
         self._set_tile(f, OPEN if move.open_side else RUBBLE, t)
         self.supply[t] -= 1
         self._tiles_changed()
-        if self.phase == Phase.HANDICAP:
+        if self.phase == HANDICAP:
             self.handicap_left -= 1
             if self.handicap_left == 0 or not _fast.handicap_actions(self):
                 self._start_turn(0)
             return
         self.placed[t] += 1
         self.placed_total += 1
-        self.phase = Phase.PLACE
+        self.phase = PLACE
 
     def _end_turn(self) -> None:
         """ATH-T9; ATH-E1 the final round, ATH-E3 the round limit."""
@@ -526,14 +533,14 @@ class AthosState(State):
         if self.seat < g.num_players - 1:
             self._start_turn(self.seat + 1)
         elif self.final_round or self.round >= g.round_limit:
-            self.phase = Phase.OVER
+            self.phase = OVER
         else:
             self.round += 1
             self._start_turn(0)
 
     def _start_turn(self, seat: int) -> None:
         self.seat = seat
-        self.phase = Phase.MOVE
+        self.phase = MOVE
         self.points = MOVEMENT_POINTS
         self.placed = [0] * len(self.board.terrains)
         self.placed_total = 0
@@ -585,7 +592,7 @@ class AthosState(State):
 
     def returns(self) -> list[float]:
         g = self.game
-        if self.phase != Phase.OVER:
+        if self.phase != OVER:
             return [0.0] * g.num_players
         ranks = self.side_ranks()
         return returns_from_ranks([ranks[g.side_of[p]] for p in range(g.num_players)])
@@ -606,7 +613,7 @@ class AthosState(State):
         }
 
     def result_text(self) -> str:
-        if self.phase != Phase.OVER:
+        if self.phase != OVER:
             return "the game is not over"
         g = self.game
         ranks = self.side_ranks()
@@ -629,7 +636,7 @@ class AthosState(State):
     def evaluate(self) -> list[float]:
         """How far each side is from the summit against the opponents, in (-1, 1)
         (:func:`heuristic.evaluate`); ``returns()`` at the end."""
-        if self.phase == Phase.OVER:
+        if self.phase == OVER:
             return self.returns()
         return heuristic.evaluate(self)
 
