@@ -11,7 +11,8 @@ Format 1 (documented in docs/formats.md)::
 who made each one (-1 for chance). ``result`` is filled in when the game ends:
 ``{"returns": [...], "scores": [...], "text": "orange wins"}``, with ``"settled": true`` when the
 game was adjudicated before its end because its result could no longer change
-(``State.settled_result``), and ``"resigned": SEAT`` when a player resigned (the web app).
+(``State.settled_result``), ``"resigned": SEAT`` when a player resigned and ``"timeout": SEAT``
+when a player's time ran out (the web app's clocks).
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ class Record:
 
         A game that is not over after its moves may still have a result: a settled one (the
         state's ``settled_result()`` must give the same returns) or a resignation (the resigning
-        seat last, the others sharing first place)."""
+        seat last, the others sharing first place) or a loss on time (``timeout``, ranked alike)."""
         if self.result is None:
             return
         stated = self.result.get("returns", [])
@@ -152,7 +153,7 @@ class Record:
         ):
             raise RecordError("the record's result has no list of numbers in 'returns'")
         n = state.game.num_players
-        resigned = self.result.get("resigned")
+        resigned = self.result.get("resigned", self.result.get("timeout"))
         if state.is_terminal():
             expected, how = state.returns(), "the moves give"
         elif self.result.get("settled") is True:
@@ -162,7 +163,8 @@ class Record:
             expected, how = list(settled[0]), "the settled position gives"
         elif isinstance(resigned, int) and not isinstance(resigned, bool) and 0 <= resigned < n:
             expected = returns_from_ranks([1 if p == resigned else 0 for p in range(n)])
-            how = f"the resignation of {state.game.player_name(resigned)} gives"
+            what = "resignation" if "resigned" in self.result else "loss on time"
+            how = f"the {what} of {state.game.player_name(resigned)} gives"
         else:
             raise RecordError("the record states a result but the game is not over after its moves")
         if [float(x) for x in stated] != [float(x) for x in expected]:

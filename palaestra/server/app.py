@@ -59,6 +59,8 @@ def create_app(
         hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, searcher=queue)
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
+        hub.clocks.every = config.clock_sweep_seconds
+        hub.abandon_after = config.abandon_after_seconds
         app.state.hub = hub
         await hub.start()
         try:

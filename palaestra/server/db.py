@@ -51,6 +51,10 @@ class GameRow(Base):
     hints: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
     creator_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     secret: Mapped[str | None] = mapped_column(sa.String(128), nullable=True)
+    #: the game's clock (palaestra/server/service/clock.py; None: no time control)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    #: when the running clock's flag falls (seconds since the epoch; None: no clock runs)
+    deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True, index=True)
 
 
 class StorageError(PalaestraError):
@@ -166,6 +170,8 @@ class StoredGame:
     hints: bool = False
     creator_hash: str | None = None
     secret: str | None = None
+    clock: dict[str, Any] | None = None
+    deadline: float | None = None
 
 
 def _stored(row: GameRow) -> StoredGame:
@@ -186,6 +192,8 @@ def _stored(row: GameRow) -> StoredGame:
         bool(row.hints),
         row.creator_hash,
         row.secret,
+        None if row.clock is None else dict(row.clock),
+        row.deadline,
     )
 
 
@@ -229,6 +237,8 @@ class Store:
                     hints=game.hints,
                     creator_hash=game.creator_hash,
                     secret=game.secret,
+                    clock=game.clock,
+                    deadline=game.deadline,
                 )
             )
 
@@ -244,6 +254,8 @@ class Store:
         record: dict[str, Any],
         snapshot: dict[str, Any],
         seats: list[dict[str, Any]] | None = None,
+        clock: dict[str, Any] | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Write a new state; refuses (StorageError) if the row is not at ``expect_version``."""
         values: dict[str, Any] = {
@@ -253,6 +265,8 @@ class Store:
             "record": record,
             "snapshot": snapshot,
             "updated_at": datetime.now(UTC),
+            "clock": clock,
+            "deadline": deadline,
         }
         if seats is not None:
             values["seats"] = seats
@@ -267,16 +281,56 @@ class Store:
 
     @guarded
     def update_seats(
-        self, game_id: str, seats: list[dict[str, Any]], *, expect_version: int, version: int
+        self,
+        game_id: str,
+        seats: list[dict[str, Any]],
+        *,
+        expect_version: int,
+        version: int,
+        clock: dict[str, Any] | None = None,
+        deadline: float | None = None,
     ) -> None:
         with self.engine.begin() as conn:
             result = conn.execute(
                 sa.update(GameRow)
                 .where(GameRow.id == game_id, GameRow.version == expect_version)
-                .values(seats=seats, version=version, updated_at=datetime.now(UTC))
+                .values(
+                    seats=seats,
+                    version=version,
+                    updated_at=datetime.now(UTC),
+                    clock=clock,
+                    deadline=deadline,
+                )
             )
             if result.rowcount != 1:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
+
+    @guarded
+    def abandon_idle(self, before: datetime, limit: int = 500) -> list[tuple[str, int]]:
+        """Mark ``active`` games unchanged since ``before`` as ``abandoned`` (kept, not deleted).
+
+        Each game is marked by its own update guarded by the version read, like every other
+        change: a move stored meanwhile wins and the game stays active, and of several processes
+        sweeping at once exactly one marks it. Returns ``(id, new version)`` of the games this
+        call marked (at most ``limit``; the next sweep takes the rest)."""
+        with self.engine.connect() as conn:
+            candidates = conn.execute(
+                sa.select(GameRow.id, GameRow.version)
+                .where(GameRow.status == "active", GameRow.updated_at < before)
+                .order_by(GameRow.updated_at)
+                .limit(limit)
+            ).all()
+        marked = []
+        for game_id, version in candidates:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    sa.update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == version, GameRow.status == "active")
+                    .values(status="abandoned", version=version + 1, updated_at=datetime.now(UTC))
+                )
+            if result.rowcount == 1:
+                marked.append((str(game_id), int(version) + 1))
+        return marked
 
     @guarded
     def get(self, game_id: str) -> StoredGame | None:
@@ -297,6 +351,19 @@ class Store:
         query = sa.select(GameRow.id).order_by(GameRow.created_at)
         if status is not None:
             query = query.where(GameRow.status == status)
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+    @guarded
+    def due(self, now: float, limit: int = 100) -> list[str]:
+        """Active games whose running clock's flag has fallen by ``now`` (earliest first; one
+        range scan of the ``deadline`` index)."""
+        query = (
+            sa.select(GameRow.id)
+            .where(GameRow.deadline <= now, GameRow.status == "active")
+            .order_by(GameRow.deadline)
+            .limit(limit)
+        )
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 

@@ -26,6 +26,11 @@ class Settings:
     ws_total: int = 2000
     #: games untouched this long (seconds) and not watched are dropped from memory (kept stored)
     idle_evict_seconds: float = 300.0
+    #: how often (seconds) each process asks the database for games whose clock ran out
+    clock_sweep_seconds: float = 0.5
+    #: active games nobody changed this long (seconds; default 30 days) become ``abandoned``:
+    #: kept and shown, but no move is accepted any more; 0 turns this off
+    abandon_after_seconds: float = 30 * 24 * 3600.0
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
 

@@ -16,7 +16,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "palaestra" / "server" / "static"
-SOURCES = [STATIC / "app.js", *sorted((ROOT / "palaestra" / "games").glob("*/web/board.js"))]
+SOURCES = [
+    STATIC / "app.js",
+    STATIC / "clock.js",
+    *sorted((ROOT / "palaestra" / "games").glob("*/web/board.js")),
+]
 LITERAL = r'"((?:[^"\\]|\\.)*)"'
 
 

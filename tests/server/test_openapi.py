@@ -9,6 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from palaestra.server.api.errors import CODES
+from tests.server.test_abandoned import age, sweep
 from tests.server.test_api import HUMANS, INVITED, code_of, create
 
 #: routes that cannot fail on input and touch no database
@@ -68,7 +69,7 @@ def test_every_operation_documents_its_answer_and_its_errors(client: TestClient)
     assert {"GameView", "CreatedGame", "GameSummary", "ErrorBody"} <= set(schemas)
 
 
-def test_every_error_answered_in_a_round_of_misuse_is_documented(client: TestClient) -> None:
+def test_every_error_answered_in_a_round_of_misuse_is_documented(client: TestClient, db_url: str) -> None:
     """Each error answer below must be documented by its route, with its status and its code."""
     schema = client.get("/openapi.json").json()
     seen: list[tuple[str, str, int, str]] = []
@@ -123,6 +124,18 @@ def test_every_error_answered_in_a_round_of_misuse_is_documented(client: TestCli
     call("POST", g + "/resign", gid, json={"token": token})
     call("GET", g + "/hint", gid, headers={"X-Seat-Token": token})
     call("GET", g + "/analysis?ply=7", gid)
+    # an abandoned game (tests/server/test_abandoned.py): every change refused
+    left = create(client, seats=INVITED, seed=None, hints=True)
+    lid, ltoken = left["id"], left["seats"][0]["token"]
+    age(db_url, lid, days=2)
+    assert sweep(client) == 1
+    call("POST", g + "/actions", lid, json={"token": ltoken, "ply": 0, "action": 1})
+    call("POST", g + "/resign", lid, json={"token": ltoken})
+    call("POST", g + "/undo", lid, json={"token": ltoken, "ply": 0})
+    call("POST", g + "/join", lid, json={"code": code_of(left, 1)})
+    call("GET", g + "/hint", lid, headers={"X-Seat-Token": ltoken})
+    call("POST", g + "/seats/{seat}/invitation", lid, headers={"X-Creator-Token": left["creator_token"]})
+    assert sum(1 for *_, err in seen if err == "game_abandoned") == 6
     statuses = {s for *_, s, _ in seen}
     assert {400, 403, 404, 409, 410, 413, 422} <= statuses, statuses
     for method, template, status, err in seen:

@@ -15,6 +15,7 @@ from palaestra.server.api.guards import limit
 from palaestra.server.api.models import CreateGame
 from palaestra.server.api.responses import CreatedGame, GameSummary, GameView, Legal, Meta, RecordDoc, Replay
 from palaestra.server.api.web import games_meta
+from palaestra.server.service import clock
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -36,6 +37,7 @@ async def meta(hub: HubDep) -> dict[str, Any]:
         "games": games,
         "ai_levels": hub.levels,
         "languages": list(LANGUAGES),  # of the UI and the rules pages (issue 21)
+        "time_controls": clock.meta(),
     }
 
 
@@ -55,7 +57,13 @@ async def list_games(hub: HubDep, limit: Annotated[int, Query(ge=1, le=200)] = 5
     summary="Create a game",
     response_model=CreatedGame,
     responses=errors(
-        "bad_options", "option_not_allowed", "bad_seats", "seed_not_allowed", body=True, limited=True
+        "bad_options",
+        "option_not_allowed",
+        "bad_seats",
+        "seed_not_allowed",
+        "bad_time_control",
+        body=True,
+        limited=True,
     ),
     dependencies=[Depends(limit("create"))],
 )
@@ -67,6 +75,7 @@ async def create_game(hub: HubDep, body: CreateGame) -> dict[str, Any]:
         body.seed,
         public=body.public,
         hints=body.hints,
+        time_control=None if body.time_control is None else body.time_control.model_dump(),
     )
     seats = [
         {"seat": i, "kind": session.seats[i].kind, "token": token, "invite": invite_link(session.id, code)}

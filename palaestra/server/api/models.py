@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, BeforeValidator, Field
 
+from palaestra.server.service import clock
+
 #: the largest seed a client may choose (stored in a signed 64-bit column)
 MAX_SEED = 2**63 - 1
 #: plies, actions and option numbers: far beyond any game, well inside 64 bits
@@ -75,6 +77,41 @@ class SeatSpec(Strict):
     joined: bool = Field(False, description="true for the creator's own seat")
 
 
+OnTimeout = Literal["lose", "ai"]
+AiLevel = Annotated[Text, Field(max_length=32)] | None
+
+
+class PerMove(Strict):
+    """A time for each turn (what is left of a turn is not carried over)."""
+
+    type: Literal["per_move"]
+    seconds: int = Field(
+        ge=clock.PER_MOVE_SECONDS[0], le=clock.PER_MOVE_SECONDS[1], description="seconds for each turn"
+    )
+    on_timeout: OnTimeout = Field("lose", description="'lose': the seat loses; 'ai': the AI plays the turn")
+    ai_level: AiLevel = Field(None, description="the AI that plays a turn out of time (see /api/meta)")
+
+
+class Fischer(Strict):
+    """A total time for the game, plus an increment after each turn."""
+
+    type: Literal["fischer"]
+    seconds: int = Field(
+        ge=clock.FISCHER_SECONDS[0], le=clock.FISCHER_SECONDS[1], description="each seat's time at the start"
+    )
+    increment: int = Field(
+        0,
+        ge=clock.FISCHER_INCREMENT[0],
+        le=clock.FISCHER_INCREMENT[1],
+        description="seconds added after each turn",
+    )
+    on_timeout: OnTimeout = Field("lose", description="'lose': the seat loses; 'ai': the AI plays the turn")
+    ai_level: AiLevel = Field(None, description="the AI that plays a turn out of time (see /api/meta)")
+
+
+TimeControlSpec = Annotated[PerMove | Fischer, Field(discriminator="type")]
+
+
 class CreateGame(Strict):
     game: Annotated[Text, Field(max_length=64)] = Field(description="a game name from /api/meta")
     options: dict[Annotated[Text, Field(max_length=64)], OptionValue | None] = Field(
@@ -90,6 +127,9 @@ class CreateGame(Strict):
     )
     public: bool = Field(False, description="list the game in the lobby")
     hints: bool = Field(False, description="allow hints in a game between people")
+    time_control: TimeControlSpec | None = Field(
+        None, description="a clock for the game (see /api/meta's time_controls); none if left out"
+    )
 
 
 class JoinSeat(Strict):

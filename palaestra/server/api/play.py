@@ -15,7 +15,7 @@ from palaestra.server.service.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
 
-TURN = ("game_not_found", "wrong_token", "game_over", "stale_action", "conflict")
+TURN = ("game_not_found", "wrong_token", "game_over", "game_abandoned", "stale_action", "conflict")
 
 
 @router.post(
@@ -23,7 +23,14 @@ TURN = ("game_not_found", "wrong_token", "game_over", "stale_action", "conflict"
     summary="Play an action for a seat",
     response_model=GameView,
     responses=errors(
-        *TURN, "bad_request", "not_your_turn", "illegal_action", "bad_notation", body=True, limited=True
+        *TURN,
+        "bad_request",
+        "not_your_turn",
+        "illegal_action",
+        "bad_notation",
+        "out_of_time",
+        body=True,
+        limited=True,
     ),
     dependencies=[Depends(limit("actions"))],
 )
@@ -36,7 +43,7 @@ async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> dict[str, Any
     "/resign",
     summary="Resign a seat (ends the game)",
     response_model=GameView,
-    responses=errors("game_not_found", "wrong_token", "game_over", "conflict", body=True),
+    responses=errors("game_not_found", "wrong_token", "game_over", "game_abandoned", "conflict", body=True),
 )
 async def resign(hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
     return (await hub.play.resign(game_id, body.token)).view()
@@ -46,7 +53,7 @@ async def resign(hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
     "/undo",
     summary="Take back your own last action of this turn",
     response_model=GameView,
-    responses=errors(*TURN, "cannot_undo", body=True, limited=True),
+    responses=errors(*TURN, "cannot_undo", "out_of_time", body=True, limited=True),
     dependencies=[Depends(limit("actions"))],
 )
 async def undo(hub: HubDep, game_id: GameId, body: Undo) -> dict[str, Any]:
@@ -57,7 +64,15 @@ async def undo(hub: HubDep, game_id: GameId, body: Undo) -> dict[str, Any]:
     "/hint",
     summary="The strong agent's top moves for the seat to move",
     response_model=list[Hint],
-    responses=errors("game_not_found", "wrong_token", "hints_off", "no_hint", "ai_unavailable", limited=True),
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "hints_off",
+        "no_hint",
+        "game_abandoned",
+        "ai_unavailable",
+        limited=True,
+    ),
     dependencies=[Depends(limit("hints"))],
 )
 async def hint(

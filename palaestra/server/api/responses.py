@@ -42,6 +42,35 @@ class Chance(Out):
     secret: str | None = Field(description="revealed once the game is over")
 
 
+class TimeControl(Out):
+    type: str = Field(description="'per_move' or 'fischer'")
+    seconds: float = Field(description="per move: each turn's time; fischer: each seat's time at the start")
+    increment: float | None = Field(None, description="fischer: seconds added after each turn")
+    on_timeout: str = Field(description="'lose' or 'ai' (the AI plays a turn whose time ran out)")
+    ai_level: str | None = Field(None, description="the AI level that plays such a turn")
+
+
+class SeatClock(Out):
+    seat: int
+    remaining: float = Field(description="seconds left at `since` (the last change)")
+    left: float = Field(description="seconds left at `now` (when this view was made)")
+    running: bool = Field(description="this seat's clock runs")
+    timeouts: int = Field(description="turns the AI played for this seat after its time ran out")
+
+
+class ClockView(Out):
+    """A game's clock, kept by the server: count down from `left` with the time since the view
+    arrived (never the client's own wall clock)."""
+
+    control: TimeControl
+    since: str = Field(description="the server's time of the clock's last change (ISO 8601, UTC)")
+    now: str = Field(description="the server's time when this view was made")
+    deadline: str | None = Field(description="when the running clock's flag falls (server time)")
+    autoplay: int | None = Field(description="the seat whose turn the AI plays after its time ran out")
+    flagged: int | None = Field(description="the seat that lost on time")
+    seats: list[SeatClock]
+
+
 class GameView(Out):
     """Everything a client shows: the same for players and spectators (tokens never appear)."""
 
@@ -57,7 +86,10 @@ class GameView(Out):
     public: bool = Field(description="listed in the lobby")
     ply: int = Field(description="moves so far (chance draws included)")
     version: int = Field(description="bumped on every change")
-    status: str = Field(description="'active' or 'finished'")
+    status: str = Field(
+        description="'active', 'finished' or 'abandoned' (nobody moved for abandon_after_seconds: "
+        "kept, no move accepted)"
+    )
     current_player: int = Field(description="the seat to move (negative: chance or nobody)")
     to_move: str | None
     scores: list[Number]
@@ -68,6 +100,7 @@ class GameView(Out):
     moves: list[dict[str, Any]] = Field(description="the record's moves: player, move (notation), at")
     legal: list[dict[str, Any]] = Field(description="action and move of each legal action of a person")
     undo: int | None = Field(description="the seat that may take back the last action now")
+    clock: ClockView | None = Field(None, description="each seat's clock (None: no time control)")
     web: dict[str, Any] | None = Field(description="the renderer's static data (board geometry)")
     state: dict[str, Any]
     text: str = Field(description="the position as text")
@@ -176,3 +209,6 @@ class Meta(Out):
     games: list[dict[str, Any]] = Field(description="name, title, options, seatings, renderer, undo")
     ai_levels: list[str]
     languages: list[str]
+    time_controls: dict[str, Any] = Field(
+        description="clocks a game can be created with: kinds with bounds (seconds), presets, on_timeout"
+    )

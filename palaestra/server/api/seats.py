@@ -15,7 +15,14 @@ from palaestra.server.api.responses import Invitation, Joined
 router = APIRouter(prefix="/api/games/{game_id}", tags=["seats"])
 
 MANAGE = errors(
-    "game_not_found", "not_creator", "no_such_seat", "game_over", "no_invitation", "seat_taken", "conflict"
+    "game_not_found",
+    "not_creator",
+    "no_such_seat",
+    "game_over",
+    "game_abandoned",
+    "no_invitation",
+    "seat_taken",
+    "conflict",
 )
 
 
@@ -27,6 +34,7 @@ MANAGE = errors(
         "game_not_found",
         "wrong_token",
         "game_over",
+        "game_abandoned",
         "invitation_used",
         "invitation_revoked",
         "conflict",

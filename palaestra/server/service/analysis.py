@@ -77,6 +77,8 @@ class Analyst:
     @staticmethod
     def _hintable(session: Session) -> None:
         state = session.state
+        if session.status == "abandoned":
+            session.check_playable()  # 409 game_abandoned
         if state.is_terminal() or state.is_chance_node() or session.status != "active":
             raise ApiError(409, "no_hint", "there is no move to hint at now")
 

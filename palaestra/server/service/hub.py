@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
 from palaestra.server.broker import Broker
-from palaestra.server.db import Store
+from palaestra.server.db import StorageError, Store
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
+from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.runner import MoveQueue, ServerMoves
@@ -51,11 +53,15 @@ class Hub:
         self.sessions = Sessions(store, broker)
         self.moves = ServerMoves(self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue)
         self.seats = SeatService(self.sessions, self.levels, self.moves.kick)
-        self.play = PlayService(self.sessions, self.moves.kick)
+        self.clocks = ClockKeeper(self.sessions, self.moves.kick)
+        self.play = PlayService(self.sessions, self.moves.kick, self.clocks.flag)
         self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher)
-        #: how often (seconds) idle games are evicted
+        #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
+        #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
+        self.abandon_after = 0.0
         self._sweeper: asyncio.Task[None] | None = None
+        self._clock_keeper: asyncio.Task[None] | None = None
 
     # --- start and stop ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -63,6 +69,7 @@ class Hub:
         game is looked at once and kept in memory only if it has such a move to play; the others
         are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
         await self.sessions.broker.start(self.sessions.on_notice)
+        await self.abandon_idle()  # before resuming: an abandoned game is not resumed
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
                 session = await self.sessions.get(game_id)
@@ -73,16 +80,39 @@ class Hub:
             if not session.waiting_for_server():
                 self.sessions.evict(session)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        # flags that fell while no server ran are acted on by its first sweep (docs/web.md)
+        self._clock_keeper = asyncio.get_running_loop().create_task(self.clocks.run())
 
     async def _sweep(self) -> None:
         while not self.moves.closing:
             await asyncio.sleep(self.evict_every)
             self.sessions.evict_idle()
+            await self.abandon_idle()
+
+    async def abandon_idle(self) -> int:
+        """Mark the active games nobody changed for ``abandon_after`` seconds as ``abandoned``
+        (docs/web.md, "Abandoned games"). The database decides, game by game under the version
+        guard (palaestra/server/db.py ``Store.abandon_idle``): safe across restarts and with many
+        processes on one database. A game this process holds is reloaded and pushed; the others
+        hear of it by a change notice. Returns how many games this call marked."""
+        if self.abandon_after <= 0:
+            return 0
+        cutoff = datetime.now(UTC) - timedelta(seconds=self.abandon_after)
+        try:
+            marked = await asyncio.to_thread(self.store.abandon_idle, cutoff)
+        except StorageError as err:  # the database is away: the next sweep tries again
+            log.warning("abandoned games could not be marked now: %s", err)
+            return 0
+        for game_id, version in marked:
+            log.info("game %s abandoned: nobody changed it for %.0f s", game_id, self.abandon_after)
+            await self.sessions.changed_elsewhere(game_id, version)
+        return len(marked)
 
     async def stop(self) -> None:
         """Stop the server's moves and tell every websocket that the server goes away."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._clock_keeper):
+            if task is not None:
+                task.cancel()
         await self.moves.stop()
         self.sessions.close_watchers()
         await self.sessions.stop_background()

@@ -17,6 +17,7 @@ from palaestra.core.game import Game, State
 from palaestra.core.record import Record
 from palaestra.core.registry import game_class, load_game
 from palaestra.server.db import StoredGame
+from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.session import Seat, Session
 from palaestra.server.webhooks import web_module
@@ -84,6 +85,12 @@ def session_from_stored(stored: StoredGame) -> Session:
     created = _aware(stored.created_at)
     updated = _aware(stored.updated_at)
     undo_stack: list[tuple[State, int]] = []
+    clock = None
+    if stored.clock is not None:
+        try:
+            clock = Clock.from_json(stored.clock)
+        except (KeyError, TypeError, ValueError) as err:
+            raise ApiError(500, "broken_game", f"game {stored.id} has a broken clock: {err}") from None
     moves = record.moves
     if (
         stored.status == "active"
@@ -111,6 +118,7 @@ def session_from_stored(stored: StoredGame) -> Session:
         hints=stored.hints,
         creator_hash=stored.creator_hash,
         secret=stored.secret,
+        clock=clock,
     )
 
 
@@ -137,4 +145,6 @@ def stored_from_session(session: Session) -> StoredGame:
         hints=session.hints,
         creator_hash=session.creator_hash,
         secret=session.secret,
+        clock=None if session.clock is None else session.clock.to_json(),
+        deadline=None if session.clock is None else session.clock.deadline(),
     )

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from palaestra.core.errors import NotationError, PalaestraError
 from palaestra.core.game import returns_from_ranks
 from palaestra.core.record import now
+from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
@@ -24,22 +25,34 @@ from palaestra.server.webhooks import can_undo
 class PlayService:
     """The actions of the seats of every game of a :class:`Sessions`."""
 
-    def __init__(self, sessions: Sessions, kick: Callable[[Session], None]) -> None:
+    def __init__(
+        self,
+        sessions: Sessions,
+        kick: Callable[[Session], None],
+        flag: Callable[[Session], Awaitable[bool]] | None = None,
+    ) -> None:
         self.sessions = sessions
         self.kick = kick
+        #: acts on a clock whose time is up (palaestra/server/service/clocks.py)
+        self.flag = flag
 
     async def act(self, game_id: str, token: str, ply: int, action: int | None, move: str | None) -> Session:
         if (action is None) == (move is None):
             raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
         session = await self.sessions.get(game_id)
         try:
-            await self._act(session, token, ply, action, move)
+            try:
+                await self._act(session, token, ply, action, move)
+            except ApiError as err:
+                if err.code != "conflict":
+                    raise
+                # another process changed the game since we read it; it is reloaded now, so the
+                # action is judged again on the current game (still right, or now stale)
+                await self._act(session, token, ply, action, move)
         except ApiError as err:
-            if err.code != "conflict":
-                raise
-            # another process changed the game since we read it; it is reloaded now, so the
-            # action is judged again on the current game (still right, or now stale)
-            await self._act(session, token, ply, action, move)
+            if err.code == "out_of_time" and self.flag is not None:
+                await self.flag(session)  # the fall is stored and announced before the answer
+            raise
         await self.sessions.broadcast(session)
         self.kick(session)
         return session
@@ -51,8 +64,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             if ply != session.ply:
                 raise ApiError(
                     409,
@@ -67,6 +79,7 @@ class PlayService:
                     f"it is {who(session.game, session.state.current_player)}'s turn, "
                     f"not {session.game.player_name(seat)}'s",
                 )
+            self._check_time(session, seat)
             state = session.state
             if move is not None:
                 try:
@@ -80,6 +93,12 @@ class PlayService:
                 raise ApiError(422, "illegal_action", state.explain_illegal(action))
             await self.sessions.apply(session, action)
 
+    def _check_time(self, session: Session, seat: int) -> None:
+        """Refuse a seat's action once its time has run out (or while the AI plays its turn)."""
+        clock = session.clock
+        if clock is not None and (clock.autoplay == seat or clock.out_of_time(session.now()) == seat):
+            raise out_of_time(session, seat)
+
     async def resign(self, game_id: str, token: str) -> Session:
         """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
         session = await self.sessions.get(game_id)
@@ -87,8 +106,7 @@ class PlayService:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             record = copy.deepcopy(session.record)
             ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
             who = session.game.player_name(seat)
@@ -110,12 +128,21 @@ class PlayService:
         and undoable actions reveal nothing), so the stored record stays replayable; the game's
         ``version`` still goes up, so every client sees the change."""
         session = await self.sessions.get(game_id)
+        try:
+            await self._undo(session, token, ply)
+        except ApiError as err:
+            if err.code == "out_of_time" and self.flag is not None:
+                await self.flag(session)
+            raise
+        await self.sessions.broadcast(session)
+        return session
+
+    async def _undo(self, session: Session, token: str, ply: int) -> None:
         async with session.lock:
             seat = session.seat_of(token)
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
-            if session.status != "active" or session.state.is_terminal():
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             if ply != session.ply:
                 raise ApiError(
                     409,
@@ -123,6 +150,7 @@ class PlayService:
                     f"this undo was meant for move {ply}, but the game is at move {session.ply}; "
                     "reload and try again",
                 )
+            self._check_time(session, seat)
             moves = session.record.moves
             if not moves or moves[-1].player != seat or session.state.current_player != seat:
                 raise ApiError(409, "cannot_undo", "only your own last action, while it is still your turn")
@@ -143,5 +171,3 @@ class PlayService:
             await self.sessions.write(session, before.clone(), record, "active")
             if from_stack:
                 session.undo_stack.pop()
-        await self.sessions.broadcast(session)
-        return session

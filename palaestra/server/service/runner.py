@@ -143,10 +143,11 @@ class ServerMoves:
                 raise
 
     def agent(self, session: Session, player: int) -> Agent:
-        """The agent of an AI seat (made once per session, seeded from the game)."""
+        """The agent of an AI seat, or of a seat whose turn the AI plays because its time ran out
+        (made once per session, seeded from the game)."""
         agent = session.agents.get(player)
         if agent is None:
-            level = session.seats[player].level or "random"
+            level = session.ai_level(player)
             agent = self.agent_factory(level, session.seed + 7919 * (player + 1))
             session.agents[player] = agent
         return agent

@@ -21,6 +21,7 @@ from typing import Any
 
 from palaestra.core.record import Record
 from palaestra.server import fairness
+from palaestra.server.service.clock import Clock, TimeControl
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import load_server_game, stored_from_session
 from palaestra.server.service.session import Seat, Session, hash_token, same_secret
@@ -55,10 +56,13 @@ class SeatService:
         *,
         public: bool = False,
         hints: bool = False,
+        time_control: Mapping[str, Any] | None = None,
     ) -> tuple[Session, Created]:
         """A new game. The creator gets the tokens of the seats they hold (``joined``), an
-        invitation code for each other human seat, and a creator token (to manage invitations)."""
+        invitation code for each other human seat, and a creator token (to manage invitations).
+        ``time_control`` (bounds checked by the API's model) gives the game a clock."""
         game = load_server_game(game_name, options)
+        control = self._time_control(time_control, seats)
         if len(seats) != game.num_players:
             raise ApiError(
                 400,
@@ -123,17 +127,44 @@ class SeatService:
             creator_hash=creator_hash,
             secret=secret,
         )
+        if control is not None:
+            now = self.sessions.now()
+            clock = Clock.new(control, game.num_players, now)
+            session.clock = clock.advance(session.timed_seat(state, "active", made), now)
         await asyncio.to_thread(self.sessions.store.insert, stored_from_session(session))
         self.sessions.add(session)
         self.kick(session)
         return session, created
 
+    def _time_control(
+        self, doc: Mapping[str, Any] | None, seats: list[Mapping[str, Any]]
+    ) -> TimeControl | None:
+        """The game's time control; the AI that plays a turn whose time ran out is the level
+        chosen, else the level of the game's first AI seat, else the gentlest offered."""
+        if not doc:
+            return None
+        level = doc.get("ai_level")
+        if level is not None and level not in self.levels:
+            raise ApiError(
+                400,
+                "bad_time_control",
+                f"unknown AI level {level!r} for turns out of time (levels: {', '.join(self.levels)})",
+            )
+        if doc.get("on_timeout") == "ai" and level is None:
+            chosen = [
+                s.get("level") for s in seats if s.get("kind") == "ai" and s.get("level") in self.levels
+            ]
+            gentle = next(
+                (lv for lv in ("casual", "beginner", "random") if lv in self.levels), self.levels[0]
+            )
+            level = chosen[0] if chosen else gentle
+        return TimeControl.from_json({**doc, "ai_level": level})
+
     async def join(self, game_id: str, code: str, name: str | None) -> tuple[int, str]:
         """Take the seat of an invitation: the code is used up, the joiner gets a fresh token."""
         session = await self.sessions.get(game_id)
         async with session.lock:
-            if session.status != "active":
-                raise ApiError(409, "game_over", "the game is over: nobody can join it any more")
+            session.check_playable("the game is over: nobody can join it any more")
             digest = hash_token(code)
             seat = next(
                 (
@@ -177,8 +208,7 @@ class SeatService:
                 raise ApiError(403, "not_creator", "only the game's creator manages its invitations")
             if not 0 <= seat < len(session.seats):
                 raise ApiError(404, "no_such_seat", f"the game has seats 0 to {len(session.seats) - 1}")
-            if session.status != "active":
-                raise ApiError(409, "game_over", "the game is over")
+            session.check_playable()
             current = session.seats[seat]
             if current.kind != "human" or current.creator:
                 raise ApiError(409, "no_invitation", "this seat is not offered by invitation")

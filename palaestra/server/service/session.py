@@ -13,7 +13,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,6 +22,8 @@ from palaestra.ai.base import Agent
 from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.record import Record
 from palaestra.server import fairness
+from palaestra.server.service.clock import Clock
+from palaestra.server.service.errors import ApiError
 from palaestra.server.webhooks import can_undo, web_data
 
 #: how many positions before the last actions a session keeps in memory for undo
@@ -119,7 +121,7 @@ class Session:
     seed: int
     state: State
     record: Record
-    status: str  # "active" | "finished"
+    status: str  # "active" | "finished" | "abandoned" (nobody moved for ``abandon_after_seconds``)
     created_at: datetime
     updated_at: datetime
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -139,6 +141,10 @@ class Session:
     creator_hash: str | None = None
     #: the chance secret (None: a game from before issue 17, drawing from its seed)
     secret: str | None = None
+    #: the game's clock (None: no time control; palaestra/server/service/clock.py)
+    clock: Clock | None = None
+    #: the server's time (seconds since the epoch); the tests give another
+    now: Callable[[], float] = field(default=time.time, repr=False)
 
     def adopt(self, row: Session) -> None:
         """Take over what ``row`` (the same game, just loaded from the database) holds: another
@@ -153,6 +159,7 @@ class Session:
         self.public = row.public
         self.hints = row.hints
         self.secret = row.secret
+        self.clock = row.clock
         self.analyses.clear()
 
     @property
@@ -193,12 +200,54 @@ class Session:
                 return index
         return None
 
+    def check_playable(self, over: str = "the game is over") -> None:
+        """Refuse a change of a game that is no longer played: 409 ``game_abandoned`` (nobody
+        moved for a long time, docs/web.md "Abandoned games") or 409 ``game_over``."""
+        if self.status == "abandoned":
+            raise ApiError(
+                409,
+                "game_abandoned",
+                "nobody moved in this game for a long time, so it was set aside as abandoned: "
+                "it is kept to look at, but it cannot go on",
+            )
+        if self.status != "active" or self.state.is_terminal():
+            raise ApiError(409, "game_over", over)
+
     def waiting_for_server(self) -> bool:
-        """True if the next action is the server's (chance or an AI seat)."""
+        """True if the next action is the server's (chance, an AI seat, or a seat whose time ran
+        out and whose turn the AI plays)."""
         if self.status != "active" or self.state.is_terminal():
             return False
         player = self.state.current_player
+        if self.clock is not None and self.clock.autoplay == player:
+            return True
         return player == CHANCE or (0 <= player < len(self.seats) and self.seats[player].kind == "ai")
+
+    def ai_level(self, player: int) -> str:
+        """The level of the AI that plays for ``player`` (an AI seat, or a seat out of time)."""
+        seat = self.seats[player]
+        if seat.kind == "ai":
+            return seat.level or "random"
+        control = self.clock.control if self.clock is not None else None
+        return (control.ai_level if control is not None else None) or "random"
+
+    def timed_seat(self, state: State, status: str, seats: list[Seat]) -> int | None:
+        """The seat whose clock runs in this position: a person to move in a game that goes on,
+        once every invited player has joined (None: chance, an AI seat, over, not started)."""
+        if status != "active" or state.is_terminal():
+            return None
+        if any(s.kind == "human" and not s.joined for s in seats):
+            return None
+        player = state.current_player
+        return player if 0 <= player < len(seats) and seats[player].kind == "human" else None
+
+    def clock_after(self, state: State, status: str, seats: list[Seat] | None = None) -> Clock | None:
+        """The clock once ``state`` (with ``status`` and ``seats``) is the game's position now."""
+        if self.clock is None:
+            return None
+        if status != "active":
+            return self.clock.stop(self.now())
+        return self.clock.advance(self.timed_seat(state, status, seats or self.seats), self.now())
 
     def undo_seat(self) -> int | None:
         """The seat that may take back the last action now (None: nothing to undo).
@@ -228,6 +277,7 @@ class Session:
             and not state.is_terminal()
             and 0 <= player < len(self.seats)
             and self.seats[player].kind == "human"
+            and not (self.clock is not None and self.clock.autoplay == player)
         )
         legal = (
             [{"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()]
@@ -258,6 +308,7 @@ class Session:
             "moves": [m.to_json() for m in self.record.moves],
             "legal": legal,
             "undo": self.undo_seat() if human_to_move else None,
+            "clock": None if self.clock is None else self.clock.view(self.now()),
             "web": web_data(self.game),
             "state": state.to_json(),
             "text": state.render(),

@@ -32,6 +32,7 @@ from palaestra.core.game import State
 from palaestra.core.record import Record
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, VersionConflict
+from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
 from palaestra.server.service.session import UNDO_DEPTH, Seat, Session, showable
@@ -55,6 +56,8 @@ class Sessions:
         self.idle_seconds = 300.0
         #: called after every applied action (the app counts them for /metrics)
         self.on_action: Callable[[], None] = lambda: None
+        #: the server's time for the clocks (seconds since the epoch); tests give their own
+        self.now: Callable[[], float] = time.time
 
     # --- loading ----------------------------------------------------------------------------
     async def get(self, game_id: str) -> Session:
@@ -78,10 +81,12 @@ class Sessions:
             if stored is None:
                 raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
             session = await asyncio.to_thread(session_from_stored, stored)
+            session.now = self.now
             self.loaded[game_id] = session
             return session
 
     def add(self, session: Session) -> None:
+        session.now = self.now
         self.loaded[session.id] = session
 
     # --- eviction ---------------------------------------------------------------------------
@@ -140,9 +145,13 @@ class Sessions:
         session.adopt(await asyncio.to_thread(session_from_stored, stored))
         return True
 
-    async def write(self, session: Session, state: State, record: Record, status: str) -> None:
+    async def write(
+        self, session: Session, state: State, record: Record, status: str, clock: Clock | None = None
+    ) -> None:
         """Store first (version-guarded), then change memory. A database failure raises
-        StorageError (a clean 503 at the edge), a lost race a 409 ``conflict``."""
+        StorageError (a clean 503 at the edge), a lost race a 409 ``conflict``. The clock goes on
+        from the new position (``clock_after``) unless the caller gives it (a flag fall)."""
+        clock = clock or session.clock_after(state, status)
         try:
             await asyncio.to_thread(
                 self.store.update,
@@ -153,16 +162,21 @@ class Sessions:
                 status=status,
                 record=record.to_json(),
                 snapshot=state.to_json(),
+                clock=None if clock is None else clock.to_json(),
+                deadline=None if clock is None else clock.deadline(),
             )
         except VersionConflict:
             raise await self.lost_race(session) from None
         session.state = state
         session.record = record
         session.status = status
+        session.clock = clock
         session.updated_at = datetime.now(UTC)
         session.version += 1
 
     async def write_seats(self, session: Session, seats: list[Seat]) -> None:
+        """Store changed seats (a clock starts once the last invited player has joined)."""
+        clock = session.clock_after(session.state, session.status, seats)
         try:
             await asyncio.to_thread(
                 self.store.update_seats,
@@ -170,10 +184,13 @@ class Sessions:
                 [s.to_json() for s in seats],
                 expect_version=session.version,
                 version=session.version + 1,
+                clock=None if clock is None else clock.to_json(),
+                deadline=None if clock is None else clock.deadline(),
             )
         except VersionConflict:
             raise await self.lost_race(session) from None
         session.seats = seats
+        session.clock = clock
         session.updated_at = datetime.now(UTC)
         session.version += 1
 
@@ -215,6 +232,18 @@ class Sessions:
         message = {"type": "state", "game": session.view()}
         for queue in list(session.subscribers):
             queue.put_nowait(message)
+
+    async def changed_elsewhere(self, game_id: str, version: int) -> None:
+        """The row of ``game_id`` was changed outside a session (the abandon sweep): a loaded game
+        takes the row and is pushed; the other processes are told."""
+        session = self.loaded.get(game_id)
+        if session is not None:
+            await self._follow(session)
+        if self.broker.shared:
+            try:
+                await self.broker.publish(game_id, version)
+            except Exception:  # stored already: the others see it on their next read
+                log.exception("game %s: the change could not be announced", game_id)
 
     def on_notice(self, game_id: str, version: int | None) -> None:
         """Another process changed ``game_id`` (to ``version``; None: perhaps): reload, push."""

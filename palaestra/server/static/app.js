@@ -11,6 +11,7 @@
 
 import { t, playerName, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n.js";
 import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
+import { clockFields, clockBadge, tickClocks, autoplayText, controlText } from "/static/clock.js";
 
 const app = document.getElementById("app");
 const toastEl = document.getElementById("toast");
@@ -47,6 +48,8 @@ const ERROR_TEXT = {
   bad_seats: "The seats are not valid.",
   seed_not_allowed: "A seed can only be chosen for games without invited players.",
   bad_ply: "There is no such move in this game.",
+  bad_time_control: "This clock setting is not valid.",
+  out_of_time: "Your time ran out.",
   wrong_token: "This browser holds no seat in this game.",
   not_creator: "Only the creator of the game can do that.",
   hints_off: "Hints are off in this game.",
@@ -56,6 +59,7 @@ const ERROR_TEXT = {
   stale_action: "The game moved on in the meantime: look and try again.",
   not_your_turn: "It is not your turn",
   game_over: "The game is over.",
+  game_abandoned: "Nobody moved in this game for a long time: it was set aside and cannot go on.",
   no_hint: "There is nothing to hint at.",
   cannot_undo: "This cannot be taken back.",
   not_finished: "The AI's view is shown once the game is over.",
@@ -237,7 +241,7 @@ async function homePage() {
     const who = g.seats.map((s) => seatName(s) || playerName(s.player_name)).join(" · ");
     const item = el("li", { "data-game": g.id },
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
-      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? t("finished") : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
+      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? t("finished") : g.status === "abandoned" ? t("abandoned") : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
       el("span", { class: "muted small", text: who }),
       g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, t("replay")) : null);
     if (entry) mineList.append(item);
@@ -300,10 +304,12 @@ function buildNewGameForm(card, m) {
   const nameInput = el("input", { name: "name", placeholder: t("your name"), id: "your-name", value: myName(), maxlength: 40 });
   const optionsBox = el("div", { id: "options" });
   const seatsBox = el("div", { id: "seats" });
+  const clock = clockFields(m.time_controls);  // issue 21: an optional clock
   form.append(
     el("div", { class: "field" }, el("label", { for: "game-select", text: t("Game") }), gameSelect),
     el("div", { class: "field" }, el("label", { for: "your-name", text: t("Your name") }), nameInput),
     optionsBox,
+    clock.box,
     el("h3", { text: t("Seats") }),
     seatsBox,
     el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, t("Start game"))));
@@ -422,7 +428,10 @@ function buildNewGameForm(card, m) {
       return { kind: "ai", level: c.slice(3) };
     });
     try {
-      const created = await api("/api/games", { method: "POST", body: { game: g.name, options, seats } });
+      const body = { game: g.name, options, seats };
+      const timeControl = clock.value();
+      if (timeControl) body.time_control = timeControl;
+      const created = await api("/api/games", { method: "POST", body });
       const tokens = {};
       const invites = {};
       created.seats.forEach((s, i) => {
@@ -493,6 +502,7 @@ async function gamePage(id) {
   const resignButton = el("button", { class: "secondary", id: "resign", type: "button" }, t("Resign"));
   const undoButton = el("button", { class: "secondary", id: "undo", type: "button", title: t("take back your last action of this turn") }, t("Undo"));
   const invitesBox = el("div", { id: "invites" });
+  const clockLine = el("div", { class: "muted small", id: "clock-control" });
   const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintList);
 
   app.replaceChildren(el("div", { class: "game" },
@@ -500,7 +510,7 @@ async function gamePage(id) {
       el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
     statusTop, resultBox, boardBox),
     el("aside", { class: "side" },
-      el("div", { class: "card" }, statusBox, playersBox),
+      el("div", { class: "card" }, statusBox, playersBox, clockLine),
       invitesBox,
       legalCard,
       mySeats.length ? actions : el("p", { class: "muted small", text: t("You are watching this game.") }),
@@ -587,7 +597,8 @@ async function gamePage(id) {
   });
 
   function draw() {
-    const myTurn = view.status === "active" && mySeats.includes(view.current_player);
+    const autoplay = autoplayText(view);  // the AI plays a turn whose time ran out
+    const myTurn = view.status === "active" && mySeats.includes(view.current_player) && !autoplay;
     // players and scores
     const teams = gameModule && gameModule.teamsOf ? gameModule.teamsOf(view) : null;
     // an invitation whose guest has joined is done: hide it (finding 11)
@@ -602,11 +613,15 @@ async function gamePage(id) {
         mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
         s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,
         teams ? el("span", { class: "tag team", "data-team": teams[i], text: t(teams[i]) }) : null),
+      clockBadge(view, i),
       el("span", { class: "score", text: formatScore(view.scores[i]) }))));
+    clockLine.textContent = view.clock ? controlText(view.clock.control) : "";
     // status
     statusBox.className = "status" + (myTurn ? " mine" : "");
     if (view.status === "finished") statusBox.textContent = t("Game over");
+    else if (view.status === "abandoned") statusBox.textContent = t("Abandoned: nobody moved for a long time");
     else if (view.current_player === -1) statusBox.textContent = t("Drawing…");
+    else if (autoplay) statusBox.textContent = autoplay;
     else if (myTurn) statusBox.textContent = t("Your turn ({name})", { name: playerName(view.to_move) });
     else {
       const seat = view.seats[view.current_player];
@@ -663,7 +678,8 @@ async function gamePage(id) {
   }
   connect();
   const ping = setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
-  cleanup = () => { closed = true; clearInterval(ping); if (socket) socket.close(); board.destroy && board.destroy(); };
+  const stopClocks = tickClocks(playersBox, () => view.clock && view.clock.control);
+  cleanup = () => { closed = true; clearInterval(ping); stopClocks(); if (socket) socket.close(); board.destroy && board.destroy(); };
 }
 
 // mark move N (0-based) of a move list as the current one and scroll the list to it (finding 8)
@@ -685,6 +701,7 @@ function followList(list, index) {
 export function resultText(result, seats, options = {}) {
   const names = seats.map((s) => playerName(s.player_name));
   if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
+  if (result.timeout !== undefined && result.timeout !== null) return t("{name} ran out of time and loses", { name: names[result.timeout] });
   const returns = result.returns || [];
   const best = Math.max(...returns);
   const winners = returns.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
