@@ -1,6 +1,7 @@
-"""What Athos tells the AI: the evaluation of a position and the AI levels (docs/athos.md,
-*Scores, returns, evaluation*; docs/ai.md, *Levels*). The rules never use this module: their
-distances are the rubble-free ones of ATH-E3 (``AthosState.distances``)."""
+"""What Athos tells the AI: the evaluation of a position and its weights (docs/athos.md, *Scores,
+returns, evaluation*; docs/ai.md, *Levels*; the AI levels themselves are declared in info.py).
+The rules never use this module: their distances are the rubble-free ones of ATH-E3
+(``AthosState.distances``)."""
 
 from __future__ import annotations
 
@@ -12,17 +13,6 @@ from palaestra.games.athos.constants import FLIP_COST, Phase
 if TYPE_CHECKING:  # the rules import this module; the type only for the checker
     from palaestra.games.athos.rules import AthosState
 
-#: the turn planner of the expert with 3 and 4 players (docs/ai.md)
-_TURN_PLANNER = "turn:width=5,replies=4,cap=100,reply_cap=100,time=6"
-#: the AI levels, as measured in docs/ai.md (``GameInfo.levels``, read by info.py)
-LEVELS = {
-    "casual": "greedy:epsilon=0.15",
-    "casual/3": "greedy:epsilon=0.25",
-    "strong": "greedy",
-    "expert": "turn:width=3,replies=3,cap=100,reply_cap=100,time=6",
-    "expert/3": _TURN_PLANNER,
-    "expert/4": _TURN_PLANNER,
-}
 #: larger than any distance on a board
 UNREACHABLE = 1 << 20
 #: the remaining distance of a side with all monks arrived: minus this share of the points its
