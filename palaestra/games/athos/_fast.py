@@ -251,11 +251,14 @@ def _can_clear(state: AthosState, x: int, points: int) -> bool:
     free ordinary field, a start field or the summit) within ``points`` steps?"""
     if points <= 0:
         return False
-    n = state.board.n
-    occupants = state.occupants
-    return any(
-        steps and (w >= n or occupants[w] == 0)
-        for w, steps in walk(state.board.adj, [x], state.rubble, points)
+    board = state.board
+    n = board.n
+    occupants, rubble = state.occupants, state.rubble
+    for w in board.adj[x]:  # the usual answer, one step away
+        if not rubble[w] and (w >= n or occupants[w] == 0):
+            return True
+    return points > 1 and any(
+        steps and (w >= n or occupants[w] == 0) for w, steps in walk(board.adj, [x], rubble, points)
     )
 
 

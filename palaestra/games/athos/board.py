@@ -49,8 +49,8 @@ def walk(
     ``blocked`` (a node may be entered only if ``blocked[node]`` is false; the sources themselves
     are not checked), yielding ``(node, steps)`` in order of steps from the nearest source (the
     sources first, at 0), at most ``limit`` steps (-1: no limit). A caller may stop early."""
-    seen = set(sources)
-    frontier = sorted(seen)
+    frontier = list(dict.fromkeys(sources))
+    seen = set(frontier)
     for node in frontier:
         yield node, 0
     steps = 0

@@ -27,6 +27,9 @@ MAX_PLAYERS = 4
 COLOURS = ("red", "blue", "green", "yellow")
 #: the most movement points a player can have: 6 and the bonuses of its three arrivals (ATH-T6)
 MAX_POINTS = MOVEMENT_POINTS + sum(BONUS[:MONKS])
+#: ATH-E3: the default round limit, and the largest one an option may set
+ROUND_LIMIT = 150
+MAX_ROUND_LIMIT = 100_000
 #: the most handicap tiles (ATH-V2): every tile of the supply
 MAX_HANDICAP = TILES_PER_TERRAIN * TERRAINS
 #: most actions in one turn: 14 steps (6 points + 8 bonus), end-move, relocate, stone, 8 tiles, end-turn

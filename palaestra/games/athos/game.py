@@ -22,10 +22,13 @@ from palaestra.games.athos.constants import (
     FLIP_COST,
     LIMITS,
     MAX_HANDICAP,
+    MAX_PLAYERS,
+    MAX_ROUND_LIMIT,
     MAX_TURN_ACTIONS,
     MONKS,
     MOVEMENT_POINTS,
     PHASE_NAMES,
+    ROUND_LIMIT,
     STARTS,
     STONES,
     TEAM_ORDER,
@@ -88,7 +91,7 @@ class AthosGame(Game):
     name: ClassVar[str] = "athos"
     title: ClassVar[str] = "Athos"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("players", int, 2, "number of players (ATH-S1)", minimum=2, maximum=4),
+        Option("players", int, 2, "number of players (ATH-S1)", minimum=min(STARTS), maximum=MAX_PLAYERS),
         Option("teams", bool, False, "ATH-V1 teams: 4 players, A+B against D+E, seats A, D, B, E"),
         Option(
             "handicap_player",
@@ -96,7 +99,7 @@ class AthosGame(Game):
             None,
             "ATH-V2: the seat (0 = first) that places handicap tiles",
             minimum=0,
-            maximum=3,
+            maximum=MAX_PLAYERS - 1,
         ),
         Option(
             "handicap_tiles",
@@ -108,7 +111,12 @@ class AthosGame(Game):
         ),
         Option("bare_stone", bool, False, "ATH-V3: an Athos stone may stand on a bare free field"),
         Option(
-            "round_limit", int, 150, "ATH-E3: the game ends after this many rounds", minimum=1, maximum=100000
+            "round_limit",
+            int,
+            ROUND_LIMIT,
+            "ATH-E3: the game ends after this many rounds",
+            minimum=1,
+            maximum=MAX_ROUND_LIMIT,
         ),
         Option("order", str, None, "ATH-S2: seat order as start-field letters, e.g. DB or ECA"),
         Option("board", str, None, "a board file (default: Palaestra's own board)", server=False),
@@ -138,7 +146,7 @@ class AthosGame(Game):
         self.start_of = [b.start_ids[START_LETTERS.index(s)] for s in self.seats]
         #: side of each seat: the player itself, or its team (0: A+B, 1: D+E)
         self.side_of = [(0 if s in FIRST_TEAM else 1) if self.teams else p for p, s in enumerate(self.seats)]
-        self.num_sides = 2 if self.teams else n
+        self.num_sides = len(set(self.side_of))
         self.members = [[p for p in range(n) if self.side_of[p] == s] for s in range(self.num_sides)]
         self.max_tiles, self.max_per_terrain = LIMITS[n]
         #: the action space (moves.py) and the move of every id

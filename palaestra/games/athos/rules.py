@@ -19,7 +19,6 @@ is rubble (``rubble``), its rubble-free neighbours (``open_adj``), the player of
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from palaestra.core.errors import NotationError
@@ -660,7 +659,3 @@ class AthosState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {"position": self.to_position()}
-
-    @classmethod
-    def from_position(cls, game: AthosGame, doc: Mapping[str, Any]) -> AthosState:
-        return game._from_position(doc)
