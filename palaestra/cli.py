@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -13,12 +12,15 @@ from typing import Annotated, Any
 
 import typer
 
-from palaestra.core.errors import NotationError, PalaestraError
-from palaestra.core.game import Game, State
+from palaestra.core.chance import CHANCE_RULE, ChanceSource
+from palaestra.core.driver import check_draws
+from palaestra.core.errors import PalaestraError
+from palaestra.core.game import Game
 from palaestra.core.info import GameInfo
 from palaestra.core.record import Record, load_state_file
 from palaestra.core.registry import game_info, game_infos, load_game
 from palaestra.i18n.help import Command, Group
+from palaestra.terminal import TerminalGame, score_line
 
 app = typer.Typer(
     cls=Group,  # --help in the user's language (palaestra/i18n/help.py)
@@ -146,11 +148,6 @@ def _default_record_path(game: Game) -> Path:
     return Path(f"palaestra-{game.name}-{stamp}.json")
 
 
-PLAY_HELP = """Type a move in the game's notation (`moves` lists the legal ones).
-Commands: moves, board (the full board and its key), info (the details under the board),
-labels (space names on/off), score, help, quit (saves and leaves; Ctrl-C and Ctrl-D too)."""
-
-
 def _remembered_opponents(rec: Record) -> tuple[str, int] | None:
     """(agent spec, your seat) of a record started with --vs: its players read you, AGENT, AGENT..."""
     if rec.players.count("you") != 1:
@@ -207,168 +204,34 @@ def play(
     `help` the commands. Every screen fits the terminal. Ctrl-C, end of input or `quit` saves
     the record; --resume FILE continues it against the same opponents.
     """
-    from palaestra.ai import make_agent
-    from palaestra.i18n import LANGUAGES, plain, player_name, result_sentence, system_language, tr
-    from palaestra.terminal import Screen
+    from palaestra.i18n import LANGUAGES, system_language, tr
 
     if lang is not None and lang not in LANGUAGES:
         raise PalaestraError(f"--lang is one of {', '.join(LANGUAGES)}, not {lang!r}")
     lang = lang or system_language()
-
     if resume is not None:
-        rec = Record.load(resume)
+        rec, path = Record.load(resume), record or resume
         if rec.game != game_name.lower():
             raise PalaestraError(f"{resume} is a record of {rec.game}, not {game_name}")
-        state = rec.replay()
-        rec.check_result(state)
-        rec.finish_if_over(state, adjudicate=True)  # a record of the game settled before this
-        game = state.game
-        path = record or resume
         remembered = _remembered_opponents(rec)
         if vs is None and remembered is not None:
-            vs, remembered_seat = remembered
-            seat = remembered_seat if seat is None else seat
+            vs, seat = remembered[0], remembered[1] if seat is None else seat
         replayed = (
             "resumed {path}: 1 move replayed" if len(rec.moves) == 1 else "resumed {path}: {n} moves replayed"
         )
         resumed = tr(replayed, lang, path=resume, n=len(rec.moves))
     else:
         game = build_game(game_name, players, variant, option, ctx.args)
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
         names = [game.player_name(p) for p in range(game.num_players)]
         if vs is not None:
             names = [("you" if p == (seat or 0) else vs) for p in range(game.num_players)]
-        rec = Record.start(game, names, seed)
-        state = rec.initial_state()
-        path = record or _default_record_path(game)
-        resumed = ""
-    seat = seat or 0
-    if vs is not None and not 0 <= seat < game.num_players:
-        raise PalaestraError(f"seat is 0 to {game.num_players - 1}, not {seat}")
-    agents = {}
-    if vs is not None:
-        for p in range(game.num_players):
-            if p != seat:
-                agents[p] = make_agent(vs, seed=None if rec.seed is None else rec.seed + p)
-    chance_rng = random.Random(f"{rec.seed}:{len(rec.moves)}")
-    labels = False
-    rec.save(path)
-    screen = Screen(game.name, lang=lang)
-    if resumed:
-        screen.say(resumed)
-    screen.say(tr("recording to {path}; `help` lists the commands", lang, path=path))
-    details: list[str] = []
-    try:
-        while not rec.over:
-            player = state.current_player
-            if state.is_chance_node():
-                action = state.sample_chance(chance_rng)
-                text = state.action_to_string(action)
-                rec.apply(state, action)
-                rec.save(path)  # stored before it is shown
-                _tell_move(screen, "", text)
-                continue
-            if player in agents:
-                action = agents[player].select_action(state)
-                text = state.action_to_string(action)
-                rec.apply(state, action)
-                rec.save(path)
-                _tell_move(screen, f"{player_name(game.player_name(player), lang)} ({vs})", text)
-                continue
-            details = screen.show(state.render(labels=labels))
-            try:
-                text = input(f"{player_name(game.player_name(player), lang)}> ").strip()
-            except EOFError:
-                text = "quit"
-            if not text:
-                continue
-            if text in ("quit", "exit"):
-                break
-            if text == "help":
-                screen.say(tr(PLAY_HELP, lang))
-                continue
-            if text == "moves":
-                screen.say(
-                    tr("legal moves:", lang)
-                    + " "
-                    + "  ".join(state.action_to_string(a) for a in state.legal_actions())
-                )
-                continue
-            if text == "board":
-                screen.page(state.render(labels=labels).splitlines(), input)
-                continue
-            if text == "info":
-                screen.say("\n".join(details) if details else tr("everything is on the screen", lang))
-                continue
-            if text == "labels":
-                labels = not labels
-                continue
-            if text == "score":
-                screen.say(_score_line(state, lang))
-                continue
-            try:
-                action = state.string_to_action(text)
-                rec.apply(state, action)
-            except PalaestraError as err:
-                screen.say(typer.style(f"  {_refusal(err, lang)}", fg=typer.colors.YELLOW))
-                continue
-            rec.save(path)
-    except KeyboardInterrupt:
-        typer.echo("")
-    rec.save(path)
-    if rec.result is not None:
-        names = [game.player_name(p) for p in range(game.num_players)]
-        # English: the engine's own sentence (it says why: settled, round limit) without ruling IDs
-        result = plain(rec.result["text"]) if lang == "en" else ""
-        teams = bool(game.options.get("teams"))
-        result = result or result_sentence(rec.result["returns"], names, lang, teams=teams)
-        screen.say(tr("game over: {result}", lang, result=result) + f"  ({_score_line(state, lang)})")
-        screen.say(tr("record saved to {path}", lang, path=path))
-        screen.show(state.render(labels=False))
-    else:
-        again = f"palaestra play {game.name} --resume {path}"
-        if vs is not None:  # the same command works without them; they are shown to be clear
-            again += f" --vs {vs}" + (f" --seat {seat}" if seat else "")
-        typer.echo(tr("game saved to {path}; continue with: {command}", lang, path=path, command=again))
-
-
-def _tell_move(screen: Any, who: str, text: str) -> None:
-    """A move of an agent or of chance for the next screen; one player's moves share a line."""
-    prefix = f"  {who}: " if who else "  "
-    if screen.messages and screen.messages[-1].startswith(prefix) and who:
-        screen.messages[-1] += f", {text}"
-    else:
-        screen.say(prefix + text)
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        rec, path, resumed = Record.start(game, names, seed), record or _default_record_path(game), ""
+    TerminalGame(rec, path, lang, vs, seat or 0).run(resumed)
 
 
 def _moves(n: int) -> str:
     return f"{n} move{'' if n == 1 else 's'}"
-
-
-def _score_line(state: State, lang: str = "en") -> str:
-    from palaestra.i18n import player_name
-
-    g = state.game
-    return ", ".join(f"{player_name(g.player_name(p), lang)} {s:g}" for p, s in enumerate(state.scores()))
-
-
-RULING_ID = re.compile(r"\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b")
-
-
-def _refusal(err: PalaestraError, lang: str) -> str:
-    """A refused move in plain words (finding 9); the engine's reason without its ruling IDs (in
-    English: the engines explain in English)."""
-    from palaestra.i18n import plain, tr
-
-    if isinstance(err, NotationError):
-        sentence = tr("This move cannot be read.", lang)
-    else:
-        sentence = tr("This move is not allowed here.", lang)
-    reason = plain(str(err))
-    rulings = RULING_ID.findall(str(err))
-    cite = f" [{', '.join(rulings)}]" if rulings else ""  # at hand for whoever looks them up
-    return (f"{sentence} ({reason})" if reason else sentence) + cite
 
 
 # --------------------------------------------------------------------------------------------
@@ -386,9 +249,9 @@ def replay(
     typer.echo(f"{_moves(len(rec.moves))} replayed")
     _check_draws(record, rec)
     if state.is_terminal():
-        typer.echo(f"result: {state.result_text()}  ({_score_line(state)})")
+        typer.echo(f"result: {state.result_text()}  ({score_line(state)})")
     elif rec.result is not None:  # checked above: settled or resigned
-        typer.echo(f"result: {rec.result.get('text', '')}  ({_score_line(state)})")
+        typer.echo(f"result: {rec.result.get('text', '')}  ({score_line(state)})")
     else:
         typer.echo(
             f"game not finished; {state.game.player_name(state.current_player)} to move"
@@ -405,6 +268,7 @@ def _check_draws(path: Path, rec: Record) -> None:
 
     chance = read_json(path).get("chance")
     if not isinstance(chance, dict):
+        _check_seeded_draws(rec)
         return
     if chance.get("secret") is None:
         typer.echo("draws: committed, not revealed yet (the game goes on)")
@@ -413,6 +277,21 @@ def _check_draws(path: Path, rec: Record) -> None:
     typer.echo(f"draws {'fair' if verdict.fair else 'NOT FAIR'}: {verdict.message}")
     if not verdict.fair:
         raise typer.Exit(1)
+
+
+def _check_seeded_draws(rec: Record) -> None:
+    """A record of the current chance rule with a seed (``palaestra play``, the arena): say whether
+    its draws are the ones the rule draws from the seed (a record's draws may come from elsewhere,
+    a research loop: it replays all the same)."""
+    if rec.chance_rule != CHANCE_RULE or rec.seed is None:
+        return
+    start = rec.chance_rule_from or 0
+    count, problem = check_draws(rec, ChanceSource.from_seed(rec.seed), start)
+    if problem is not None:
+        typer.echo(f"draws: not those of seed {rec.seed} by {CHANCE_RULE}: {problem}")
+    elif count:
+        since = f" from move {start + 1} on" if start else ""
+        typer.echo(f"draws: all {count}{since} are those of seed {rec.seed} by {CHANCE_RULE}")
 
 
 @app.command(cls=Command)
@@ -426,7 +305,7 @@ def score(
     if as_json:
         typer.echo(json.dumps(state.score_details()))
     else:
-        typer.echo(_score_line(state))
+        typer.echo(score_line(state))
 
 
 @app.command(cls=Command, context_settings=GAME_FLAGS, epilog=GAME_FLAGS_EPILOG)

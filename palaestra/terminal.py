@@ -1,4 +1,5 @@
-"""Screens for ``palaestra play``: every screen fits the terminal (an 80×24 one included).
+"""``palaestra play``: the game in the terminal (:class:`TerminalGame`, the core driver with a
+prompt per person) and its screens: every screen fits the terminal (an 80×24 one included).
 
 A screen is the board, made compact enough to fit, the messages of the last step (the other
 players' moves, an error, the output of ``help`` or ``moves``) and the prompt. On a terminal each
@@ -14,10 +15,17 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
-from palaestra.core.errors import PalaestraError
+import typer
+
+from palaestra.core.chance import ChanceSource
+from palaestra.core.driver import ChanceDrawn, Driver, Event, GameOver, Seat
+from palaestra.core.errors import IllegalActionError, NotationError, PalaestraError
+from palaestra.core.game import State
 from palaestra.core.info import TerminalView
+from palaestra.core.record import Record
 from palaestra.core.registry import game_info
 from palaestra.i18n import tr
 
@@ -161,3 +169,172 @@ class Screen:
             board = [*board[: room - 1], tr("… {n} more line(s): `board` shows them", self.lang, n=hidden)]
         self._emit([*board, *messages])
         return more
+
+
+# --- the game: palaestra play ------------------------------------------------------------------
+PLAY_HELP = """Type a move in the game's notation (`moves` lists the legal ones).
+Commands: moves, board (the full board and its key), info (the details under the board),
+labels (space names on/off), score, help, quit (saves and leaves; Ctrl-C and Ctrl-D too)."""
+
+
+class TerminalGame:
+    """``palaestra play``: the core driver (palaestra/core/driver.py) with a prompt for each
+    person's seat and agents for the others; the record is saved after every action, before it
+    is shown."""
+
+    def __init__(self, rec: Record, path: Path, lang: str, vs: str | None, seat: int) -> None:
+        from palaestra.ai import make_agent
+
+        state = rec.replay()
+        rec.check_result(state)
+        rec.finish_if_over(state, adjudicate=True)  # a record of the game settled before this
+        rec.continue_drawing()  # a record of an older chance rule draws by the current one now
+        self.rec, self.path, self.lang, self.vs, self.seat = rec, path, lang, vs, seat
+        self.game = game = state.game
+        if vs is not None and not 0 <= seat < game.num_players:
+            raise PalaestraError(f"seat is 0 to {game.num_players - 1}, not {seat}")
+        self.agents = {
+            p: make_agent(vs, seed=None if rec.seed is None else rec.seed + p)
+            for p in range(game.num_players)
+            if vs is not None and p != seat
+        }
+        seats: dict[int, Seat] = {p: self.ask for p in range(game.num_players)}
+        seats.update({p: agent.select_action for p, agent in self.agents.items()})
+        self.driver = Driver(state, ChanceSource.from_seed(rec.seed), seats, record=rec)
+        self.driver.listeners.append(self.tell)
+        self.labels = False
+        self.details: list[str] = []
+        self.screen = Screen(game.name, lang=lang)
+
+    def run(self, resumed: str) -> None:
+        from palaestra.i18n import tr
+
+        self.rec.save(self.path)
+        if resumed:
+            self.screen.say(resumed)
+        self.screen.say(tr("recording to {path}; `help` lists the commands", self.lang, path=self.path))
+        try:
+            self.driver.run()
+        except KeyboardInterrupt:
+            typer.echo("")
+        self.rec.save(self.path)
+        self.farewell()
+
+    def tell(self, event: Event) -> None:
+        """Store every action, then show the draws and the agents' moves."""
+        from palaestra.i18n import player_name
+
+        if isinstance(event, GameOver):
+            return
+        self.rec.save(self.path)  # stored before it is shown
+        if isinstance(event, ChanceDrawn):
+            tell_move(self.screen, "", event.text)
+        elif event.player in self.agents:
+            who = f"{player_name(self.game.player_name(event.player), self.lang)} ({self.vs})"
+            tell_move(self.screen, who, event.text)
+
+    def ask(self, state: State) -> int | None:
+        """A person's seat: the prompt, until a legal move (``None``: quit)."""
+        from palaestra.i18n import player_name
+
+        prompt = f"{player_name(self.game.player_name(state.current_player), self.lang)}> "
+        while True:
+            self.details = self.screen.show(state.render(labels=self.labels))
+            try:
+                text = input(prompt).strip()
+            except EOFError:
+                text = "quit"
+            if text in ("quit", "exit"):
+                return None
+            if not text or self.command(text, state):
+                continue
+            try:
+                action = state.string_to_action(text)
+                if not state.is_legal(action):
+                    raise IllegalActionError(state.explain_illegal(action))
+            except PalaestraError as err:
+                self.screen.say(typer.style(f"  {refusal(err, self.lang)}", fg=typer.colors.YELLOW))
+                continue
+            return action
+
+    def command(self, text: str, state: State) -> bool:
+        """Run a prompt command (``help``, ``moves``, ...); False if ``text`` is none."""
+        from palaestra.i18n import tr
+
+        lang, screen = self.lang, self.screen
+        commands: dict[str, Callable[[], None]] = {
+            "help": lambda: screen.say(tr(PLAY_HELP, lang)),
+            "moves": lambda: screen.say(
+                tr("legal moves:", lang)
+                + " "
+                + "  ".join(state.action_to_string(a) for a in state.legal_actions())
+            ),
+            "board": lambda: screen.page(state.render(labels=self.labels).splitlines(), input),
+            "info": lambda: screen.say(
+                "\n".join(self.details) if self.details else tr("everything is on the screen", lang)
+            ),
+            "labels": self.toggle_labels,
+            "score": lambda: screen.say(score_line(state, lang)),
+        }
+        command = commands.get(text)
+        if command is not None:
+            command()
+        return command is not None
+
+    def toggle_labels(self) -> None:
+        self.labels = not self.labels
+
+    def farewell(self) -> None:
+        """The result and the final board, or how to continue the game."""
+        from palaestra.i18n import plain, result_sentence, tr
+
+        rec, game, lang, path = self.rec, self.game, self.lang, self.path
+        if rec.result is None:
+            again = f"palaestra play {game.name} --resume {path}"
+            if self.vs is not None:  # the same command works without them; they are shown to be clear
+                again += f" --vs {self.vs}" + (f" --seat {self.seat}" if self.seat else "")
+            typer.echo(tr("game saved to {path}; continue with: {command}", lang, path=path, command=again))
+            return
+        names = [game.player_name(p) for p in range(game.num_players)]
+        # English: the engine's own sentence (it says why: settled, round limit) without ruling IDs
+        result = plain(rec.result["text"]) if lang == "en" else ""
+        teams = bool(game.options.get("teams"))
+        result = result or result_sentence(rec.result["returns"], names, lang, teams=teams)
+        state = self.driver.state
+        self.screen.say(tr("game over: {result}", lang, result=result) + f"  ({score_line(state, lang)})")
+        self.screen.say(tr("record saved to {path}", lang, path=path))
+        self.screen.show(state.render(labels=False))
+
+
+def tell_move(screen: Any, who: str, text: str) -> None:
+    """A move of an agent or of chance for the next screen; one player's moves share a line."""
+    prefix = f"  {who}: " if who else "  "
+    if screen.messages and screen.messages[-1].startswith(prefix) and who:
+        screen.messages[-1] += f", {text}"
+    else:
+        screen.say(prefix + text)
+
+
+def score_line(state: State, lang: str = "en") -> str:
+    from palaestra.i18n import player_name
+
+    g = state.game
+    return ", ".join(f"{player_name(g.player_name(p), lang)} {s:g}" for p, s in enumerate(state.scores()))
+
+
+RULING_ID = re.compile(r"\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b")
+
+
+def refusal(err: PalaestraError, lang: str) -> str:
+    """A refused move in plain words (finding 9); the engine's reason without its ruling IDs (in
+    English: the engines explain in English)."""
+    from palaestra.i18n import plain, tr
+
+    if isinstance(err, NotationError):
+        sentence = tr("This move cannot be read.", lang)
+    else:
+        sentence = tr("This move is not allowed here.", lang)
+    reason = plain(str(err))
+    rulings = RULING_ID.findall(str(err))
+    cite = f" [{', '.join(rulings)}]" if rulings else ""  # at hand for whoever looks them up
+    return (f"{sentence} ({reason})" if reason else sentence) + cite

@@ -41,6 +41,7 @@ tools take it as it is).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -97,7 +98,7 @@ def spiel_name(name: str) -> str:
 def _unset_value(option: Option) -> ParamValue:
     if option.kind is int:
         return UNSET_INT
-    if option.kind is str:
+    if option.kind in (str, dict):
         return UNSET_STR
     raise TypeError(f"option {option.name!r}: a {option.kind.__name__} option needs a default")
 
@@ -106,7 +107,7 @@ def parameter_specification(game_cls: type[Game]) -> dict[str, ParamValue]:
     """OpenSpiel parameters (name -> default) for the options of a game class."""
     spec: dict[str, ParamValue] = {}
     for option in game_cls.OPTIONS:
-        if option.kind not in (bool, int, str):
+        if option.kind not in (bool, int, str, dict):
             raise TypeError(f"option {option.name!r} has a kind OpenSpiel cannot carry")
         if option.default is None:
             unset = _unset_value(option)
@@ -119,7 +120,7 @@ def parameter_specification(game_cls: type[Game]) -> dict[str, ParamValue]:
             spec[option.name] = unset
         elif isinstance(option.default, str):
             spec[option.name] = escape_text(option.default)
-        else:
+        elif isinstance(option.default, bool | int):
             spec[option.name] = option.default
     return spec
 
@@ -137,6 +138,10 @@ def options_from_parameters(game_cls: type[Game], params: Mapping[str, Any]) -> 
         elif option.kind is str:
             # OpenSpiel reads a game string's "12" as a number: a text option takes it back as text
             options[key] = unescape_text(value) if isinstance(value, str) else str(value)
+        elif option.kind is dict and isinstance(value, str):
+            # a document travels as its JSON text; a shipped document's name as the name
+            text = unescape_text(value)
+            options[key] = json.loads(text) if text.startswith("{") else text
         else:
             options[key] = value
     return options
@@ -146,7 +151,9 @@ def parameters_from_options(game: Game) -> dict[str, ParamValue]:
     """OpenSpiel parameters describing a Palaestra game's options (every option present)."""
     params = parameter_specification(type(game))
     for key, value in game.options.items():
-        if isinstance(value, str):
+        if isinstance(value, dict):  # a document (Option kind dict) as its JSON text
+            params[key] = escape_text(json.dumps(value, separators=(",", ":"), sort_keys=True))
+        elif isinstance(value, str):
             params[key] = escape_text(value)
         elif value is not None:
             params[key] = value

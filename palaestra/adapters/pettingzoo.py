@@ -28,8 +28,10 @@ through the core protocol. What it maps:
   ``num_distinct_actions`` with 1 on the legal actions of the agent to act (all zeros for the
   others and at the end).
 * **Chance.** Chance nodes (a tile drawn, a set-up drawn at random) never reach the
-  agents: the environment resolves them with its own generator, seeded by ``reset(seed=...)``, so
-  a seed replays the same game for the same actions.
+  agents: the environment draws them by Palaestra's one chance-seeding rule
+  (palaestra/core/chance.py) from the game's seed, so ``reset(seed=S)`` draws what
+  ``palaestra play --seed S``, the web app and the arena draw for the same actions; ``reset()``
+  without a seed takes the next game's seed from a generator seeded by the last ``reset(seed)``.
 * **Rewards.** 0 until the end, then the game's ``returns()`` (1 win, -1 loss, 0 draw; more
   players: ``returns_from_ranks``); every agent is terminated at the end.
 * **Rendering.** ``render_mode="ansi"`` returns the game's text view (``State.render``),
@@ -48,6 +50,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from palaestra.core.chance import ChanceSource
 from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.registry import game_info, load_game
 
@@ -104,6 +107,7 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
         }
 
         self._rng = random.Random()
+        self._chance = ChanceSource.from_seed(None)
         self.state: State = self.game.new_initial_state()
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -127,7 +131,10 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(seed)
             for p, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + p)
+        else:  # the next game of a seeded sequence (or a fresh one): its seed from the generator
+            seed = self._rng.randrange(2**31)
         self.state = self.game.new_initial_state(seed)
+        self._chance = ChanceSource.from_seed(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -154,7 +161,7 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
 
     def _resolve_chance(self) -> None:
         while self.state.current_player == CHANCE:
-            self.state.apply_action(self.state.sample_chance(self._rng))
+            self.state.apply_action(self._chance.draw(self.state))
 
     def _after_move(self, mover: str) -> None:
         """Set rewards, terminations and the next agent after a move (or a reset)."""

@@ -39,16 +39,19 @@ import multiprocessing as mp
 import random
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter, thread_time
 from typing import Any
 
 from palaestra.ai.base import Agent, make_agent
+from palaestra.core.chance import ChanceSource
+from palaestra.core.driver import Driver
 from palaestra.core.errors import OptionError
-from palaestra.core.game import Game, returns_from_ranks
+from palaestra.core.game import Game, State, is_int, returns_from_ranks
 from palaestra.core.record import Record
 
 Z95 = 1.959963984540054
@@ -295,6 +298,110 @@ def _on_alarm(signum: int, frame: object) -> None:
     raise _MoveTimeout
 
 
+class _SeatFailed(Exception):
+    """An agent failed its move (raised, illegal action, too slow): it loses the game."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+class _Seats:
+    """The agents of one game as the driver's seats (palaestra/core/driver.py): each decision is
+    timed, checked against ``legal_actions()`` and the time limit; a failure raises
+    :class:`_SeatFailed`. With a time limit on the main thread, SIGALRM stops a move that runs
+    far over it (``move_time_limit`` plus at least a second)."""
+
+    def __init__(self, index: int, agents: list[Agent], seats: list[int], limit: float | None) -> None:
+        self.index, self.agents, self.seats, self.limit = index, agents, seats, limit
+        n = len(agents)
+        self.decisions, self.cpu, self.longest = [0] * n, [0.0] * n, [0.0] * n
+        self.hard_stop = (
+            limit is not None
+            and threading.current_thread() is threading.main_thread()
+            and hasattr(signal, "setitimer")
+        )
+
+    def seat(self, seat: int) -> Callable[[State], int]:
+        return lambda state: self.decide(seat, state)
+
+    def fail(self, seat: int, kind: str, message: str) -> _SeatFailed:
+        return _SeatFailed(Failure(self.index, seat, self.seats[seat], kind, message))
+
+    def decide(self, seat: int, state: State) -> int:
+        start, cpu_start = perf_counter(), thread_time()
+        try:
+            action = self._ask(self.agents[seat], state)
+        except _MoveTimeout:
+            raise self.fail(seat, "timeout", f"stopped after {perf_counter() - start:.1f} s") from None
+        except Exception as err:
+            raise self.fail(seat, "exception", f"{type(err).__name__}: {err}") from None
+        elapsed = perf_counter() - start
+        self.decisions[seat] += 1
+        self.cpu[seat] += thread_time() - cpu_start
+        self.longest[seat] = max(self.longest[seat], elapsed)
+        if self.limit is not None and elapsed > self.limit:
+            raise self.fail(seat, "timeout", f"took {elapsed:.2f} s for a move (limit {self.limit:g} s)")
+        if not is_int(action) or action not in state.legal_actions():
+            raise self.fail(seat, "illegal", f"played {action!r}: {state.explain_illegal(action)}")
+        return action
+
+    def _ask(self, agent: Agent, state: State) -> int:
+        if not self.hard_stop:
+            return agent.select_action(state.clone())
+        assert self.limit is not None
+        signal.setitimer(signal.ITIMER_REAL, self.limit + max(1.0, self.limit))
+        try:
+            return agent.select_action(state.clone())
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    @contextmanager
+    def playing(self) -> Iterator[None]:
+        """The game's time: the alarm handler installed (with a hard stop); agents closed after."""
+        old_handler: Any = signal.signal(signal.SIGALRM, _on_alarm) if self.hard_stop else None
+        try:
+            yield
+        finally:
+            if self.hard_stop:
+                signal.signal(signal.SIGALRM, old_handler)
+            for agent in self.agents:
+                agent.close()
+
+
+def _drive(driver: Driver, index: int, limit: int) -> Failure | None:
+    """Play the driver's game to its end; the failure that stopped it, if any."""
+    try:
+        while not driver.over:
+            if len(driver.state.history) >= limit:
+                return Failure(index, None, None, "game-error", f"no end after {limit} actions")
+            driver.step()
+    except _SeatFailed as failed:
+        return failed.failure
+    except Exception as err:  # the game itself failed
+        return Failure(index, None, None, "game-error", f"{type(err).__name__}: {err}")
+    return None
+
+
+def _returns_and_scores(
+    driver: Driver, failure: Failure | None
+) -> tuple[list[float] | None, list[float] | None]:
+    """Per seat: the game's returns (a failing seat ranks last), and its scores; ``None`` for a
+    game error."""
+    n = driver.state.game.num_players
+    if failure is not None and failure.seat is None:
+        return None, None
+    try:
+        scores = [float(x) for x in driver.state.scores()]
+    except Exception:
+        scores = [0.0] * n
+    if failure is not None:
+        return returns_from_ranks([1 if s == failure.seat else 0 for s in range(n)]), scores
+    if driver.result is not None:
+        return list(driver.result.returns), scores
+    return [float(x) for x in driver.state.returns()], scores
+
+
 def play_game(
     game: Game,
     agents: list[str],
@@ -304,118 +411,26 @@ def play_game(
     move_time_limit: float | None = None,
     adjudicate: bool = True,
 ) -> GameOutcome:
-    """Play game ``index`` of a match (the unit of work of :func:`run_match`)."""
+    """Play game ``index`` of a match (the unit of work of :func:`run_match`): the core driver
+    with the agents as its seats, chance drawn by the one seeding rule from the game's seed."""
     k = len(agents)
     seats = seat_assignment(k, game.num_players, index)
     seed = derive_seed(match_seed, "game", index // k)
-    chance_rng = random.Random(derive_seed(seed, "chance"))
-    players: list[Agent] = [
-        make_agent(agents[a], seed=derive_seed(seed, "agent", s)) for s, a in enumerate(seats)
-    ]
+    players = [make_agent(agents[a], seed=derive_seed(seed, "agent", s)) for s, a in enumerate(seats)]
     for agent in players:
         agent.reset()
-    state = game.new_initial_state(seed)
     record = Record.start(game, [agents[a] for a in seats], seed) if record_dir is not None else None
-    failure: Failure | None = None
-    settled: list[float] | None = None  # the returns of an adjudicated game
-    decisions = [0] * game.num_players
-    cpu = [0.0] * game.num_players
-    longest = [0.0] * game.num_players
-    hard_stop = (
-        move_time_limit is not None
-        and threading.current_thread() is threading.main_thread()
-        and hasattr(signal, "setitimer")
+    table = _Seats(index, players, seats, move_time_limit)
+    driver = Driver(
+        game.new_initial_state(seed),
+        ChanceSource.from_seed(seed),
+        {s: table.seat(s) for s in range(game.num_players)},
+        record=record,
+        adjudicate=adjudicate,
     )
-    old_handler: Any = None
-    if hard_stop:
-        old_handler = signal.signal(signal.SIGALRM, _on_alarm)
-    try:
-        limit = game.max_game_length()
-        while not state.is_terminal() and failure is None:
-            if len(state.history) >= limit:
-                failure = Failure(index, None, None, "game-error", f"no end after {limit} actions")
-                break
-            if state.is_chance_node():
-                action = state.sample_chance(chance_rng)
-            else:
-                seat = state.current_player
-                agent = players[seat]
-                start = perf_counter()
-                cpu_start = thread_time()
-                try:
-                    if hard_stop:
-                        assert move_time_limit is not None
-                        signal.setitimer(signal.ITIMER_REAL, move_time_limit + max(1.0, move_time_limit))
-                    try:
-                        action = agent.select_action(state.clone())
-                    finally:
-                        if hard_stop:
-                            signal.setitimer(signal.ITIMER_REAL, 0)
-                except _MoveTimeout:
-                    failure = Failure(
-                        index, seat, seats[seat], "timeout", f"stopped after {perf_counter() - start:.1f} s"
-                    )
-                    break
-                except Exception as err:
-                    failure = Failure(index, seat, seats[seat], "exception", f"{type(err).__name__}: {err}")
-                    break
-                elapsed = perf_counter() - start
-                decisions[seat] += 1
-                cpu[seat] += thread_time() - cpu_start
-                longest[seat] = max(longest[seat], elapsed)
-                if move_time_limit is not None and elapsed > move_time_limit:
-                    failure = Failure(
-                        index,
-                        seat,
-                        seats[seat],
-                        "timeout",
-                        f"took {elapsed:.2f} s for a move (limit {move_time_limit:g} s)",
-                    )
-                    break
-                if (
-                    not isinstance(action, int)
-                    or isinstance(action, bool)
-                    or action not in state.legal_actions()
-                ):
-                    failure = Failure(
-                        index,
-                        seat,
-                        seats[seat],
-                        "illegal",
-                        f"played {action!r}: {state.explain_illegal(action)}",
-                    )
-                    break
-            if record is not None:
-                record.apply(state, action, adjudicate=False)  # adjudicated below, tested once
-            else:
-                state.apply_action(action)
-            if adjudicate and not state.is_terminal():
-                result = state.settled_result()
-                if result is not None:
-                    settled = list(result[0])
-                    if record is not None:
-                        record.finish_if_over(state, adjudicate=True)
-                    break
-    except Exception as err:  # the game itself failed
-        failure = Failure(index, None, None, "game-error", f"{type(err).__name__}: {err}")
-    finally:
-        if hard_stop:
-            signal.signal(signal.SIGALRM, old_handler)
-        for agent in players:
-            agent.close()
-    returns: list[float] | None
-    scores: list[float] | None
-    if failure is not None and failure.seat is None:
-        returns = scores = None
-    else:
-        try:
-            scores = [float(x) for x in state.scores()]
-        except Exception:
-            scores = [0.0] * game.num_players
-        if failure is not None:
-            returns = returns_from_ranks([1 if s == failure.seat else 0 for s in range(game.num_players)])
-        else:
-            returns = [float(x) for x in (settled if settled is not None else state.returns())]
+    with table.playing():
+        failure = _drive(driver, index, game.max_game_length())
+    returns, scores = _returns_and_scores(driver, failure)
     path = None
     if record is not None and record_dir is not None:
         target = Path(record_dir) / f"game-{index:05d}.json"
@@ -427,13 +442,13 @@ def play_game(
         seats,
         returns,
         scores,
-        len(state.history),
+        len(driver.state.history),
         failure,
         path,
-        settled is not None,
-        decisions,
-        [round(x, 4) for x in cpu],
-        [round(x, 4) for x in longest],
+        driver.result is not None and driver.result.settled,
+        table.decisions,
+        [round(x, 4) for x in table.cpu],
+        [round(x, 4) for x in table.longest],
     )
 
 
@@ -475,22 +490,14 @@ def run_match(
     of ``workers`` CPUs started here for the match, or the address of a running cluster; the
     games and results are those of the same match in one process.
     """
-    if not 2 <= len(agents) <= game.num_players and not (len(agents) == 1 == game.num_players):
-        raise OptionError(f"{game.name} has {game.num_players} seats: give 2 to {game.num_players} agents")
-    if n < 1:
-        raise OptionError("a match has at least 1 game")
-    if workers < 1:
-        raise OptionError("workers is at least 1")
-    for spec in agents:  # a bad spec is the caller's mistake: say so before playing
-        make_agent(spec, seed=0)
+    _check_match(game, agents, n, workers)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     if record_dir is not None:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-    outcomes: list[GameOutcome | None] = [None] * n
-    done = 0
     if progress is not None:
         progress(0, n)
+    outcomes: list[GameOutcome]
     if ray is not None:
         from palaestra.ai.cluster import play_games_on_ray
 
@@ -506,29 +513,59 @@ def run_match(
             adjudicate=adjudicate,
             progress=progress,
         )
-    elif workers == 1 or n == 1:
-        for i in range(n):
-            outcomes[i] = play_game(game, agents, i, seed, record_dir, move_time_limit, adjudicate)
-            done += 1
-            if progress is not None:
-                progress(done, n)
     else:
-        methods = mp.get_all_start_methods()
-        ctx = mp.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(max_workers=min(workers, n), mp_context=ctx) as pool:
-            futures: dict[Future[GameOutcome], int] = {
-                pool.submit(play_game, game, agents, i, seed, record_dir, move_time_limit, adjudicate): i
-                for i in range(n)
-            }
-            for fut in as_completed(futures):
-                i = futures[fut]
-                try:
-                    outcomes[i] = fut.result()
-                except Exception as err:  # the worker process died
-                    outcomes[i] = lost_game(game, agents, i, seed, err)
-                done += 1
-                if progress is not None:
-                    progress(done, n)
+        args = (record_dir, move_time_limit, adjudicate)
+        outcomes = _play_games(game, agents, n, seed, workers, args, progress)
     return MatchResult(
         game.name, dict(game.options), list(agents), n, seed, [o for o in outcomes if o is not None]
     )
+
+
+def _check_match(game: Game, agents: list[str], n: int, workers: int) -> None:
+    """Refuse a match that cannot be played, before playing (a bad spec is the caller's mistake)."""
+    if not 2 <= len(agents) <= game.num_players and not (len(agents) == 1 == game.num_players):
+        raise OptionError(f"{game.name} has {game.num_players} seats: give 2 to {game.num_players} agents")
+    if n < 1:
+        raise OptionError("a match has at least 1 game")
+    if workers < 1:
+        raise OptionError("workers is at least 1")
+    for spec in agents:
+        make_agent(spec, seed=0)
+
+
+def _play_games(
+    game: Game,
+    agents: list[str],
+    n: int,
+    seed: int,
+    workers: int,
+    args: tuple[Path | None, float | None, bool],
+    progress: Callable[[int, int], None] | None,
+) -> list[GameOutcome]:
+    """The ``n`` games in this process, or in ``workers`` processes (``args``: the rest of
+    :func:`play_game`'s arguments), in game order."""
+    outcomes: list[GameOutcome | None] = [None] * n
+    done = 0
+    if workers == 1 or n == 1:
+        for i in range(n):
+            outcomes[i] = play_game(game, agents, i, seed, *args)
+            done += 1
+            if progress is not None:
+                progress(done, n)
+        return [o for o in outcomes if o is not None]
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(max_workers=min(workers, n), mp_context=ctx) as pool:
+        futures: dict[Future[GameOutcome], int] = {
+            pool.submit(play_game, game, agents, i, seed, *args): i for i in range(n)
+        }
+        for fut in as_completed(futures):
+            i = futures[fut]
+            try:
+                outcomes[i] = fut.result()
+            except Exception as err:  # the worker process died
+                outcomes[i] = lost_game(game, agents, i, seed, err)
+            done += 1
+            if progress is not None:
+                progress(done, n)
+    return [o for o in outcomes if o is not None]

@@ -93,6 +93,9 @@ def _parameters(agent_name: str) -> set[str] | None:
     factory = AGENTS.get(agent_name)
     if factory is None:
         return None
+    declared = getattr(factory, "PARAMETERS", None)  # an agent whose settings are a dataclass
+    if declared is not None:
+        return set(declared)
     try:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):

@@ -37,16 +37,16 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from time import perf_counter, thread_time
-from typing import Any
+from typing import Any, ClassVar
 
 from palaestra.ai.base import Agent, game_heuristic, register_agent
 from palaestra.ai.greedy import action_values
 from palaestra.core.errors import OptionError
-from palaestra.core.game import CHANCE, TERMINAL, Game, State, sample_outcome
+from palaestra.core.game import CHANCE, TERMINAL, Game, State, is_int, sample_outcome
 
 
 class Node:
@@ -90,75 +90,110 @@ class SearchStats:
 RootStats = dict[int, tuple[int, float]]
 
 
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _whole_at_least(low: int) -> Callable[[object], bool]:
+    return lambda v: is_int(v) and v >= low
+
+
+def _seconds(v: object) -> bool:
+    return v is None or (_number(v) and float(v) > 0)  # type: ignore[arg-type]
+
+
+def _between(low: float, high: float) -> Callable[[object], bool]:
+    return lambda v: _number(v) and low <= float(v) <= high  # type: ignore[arg-type]
+
+
+#: parameter -> (the check of a given value, what it must be: for the message)
+_CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "iterations": (lambda v: v is None or _whole_at_least(1)(v), "a whole number of at least 1"),
+    "time": (_seconds, "a number of seconds above 0"),
+    "turn_time": (_seconds, "a number of seconds above 0"),
+    "c": (_number, "a number"),
+    "rollout_depth": (lambda v: v is None or _whole_at_least(0)(v), "0 or more (or none)"),
+    "epsilon": (_between(0.0, 1.0), "between 0 and 1"),
+    "widen": (lambda v: v is None or (_number(v) and float(v) > 0), "above 0 (or none)"),  # type: ignore[arg-type]
+    "widen_alpha": (_number, "a number"),
+    "order": (lambda v: v in ("random", "eval"), "random or eval"),
+    "eval_cap": (_whole_at_least(1), "a whole number of at least 1"),
+    "workers": (_whole_at_least(1), "a whole number of at least 1"),
+    "reuse": (lambda v: isinstance(v, bool) or v in (0, 1), "true or false"),
+    "contempt": (_between(0.0, 2.0), "between 0 and 2"),
+    "clock": (lambda v: v in ("wall", "cpu"), "wall or cpu"),
+    "heuristic": (lambda v: v is None or isinstance(v, str), "the name of a heuristic of the game"),
+}
+_FLOATS = ("time", "turn_time", "c", "epsilon", "widen", "widen_alpha", "contempt")
+
+
+@dataclass(frozen=True)
+class MCTSSettings:
+    """The parameters of an :class:`MCTSAgent` (the module docstring says what each does).
+
+    Without ``iterations``, ``time`` or ``turn_time`` a search makes 1000 iterations.
+    :meth:`parse` is the one place they are checked."""
+
+    iterations: int | None = None
+    time: float | None = None
+    c: float = 1.4
+    rollout_depth: int | None = None
+    epsilon: float = 0.0
+    widen: float | None = None
+    widen_alpha: float = 0.5
+    order: str = "random"
+    eval_cap: int = 24
+    workers: int = 1
+    reuse: bool = True
+    turn_time: float | None = None
+    contempt: float = 0.0
+    clock: str = "wall"
+    heuristic: str | None = None
+
+    @classmethod
+    def parse(cls, params: Mapping[str, object]) -> MCTSSettings:
+        """Settings from parameters (an agent spec's, or keywords); a parameter that is unknown
+        or out of range raises :class:`OptionError` naming it and what it must be."""
+        values = dict(params)
+        for name, value in values.items():
+            if name not in _CHECKS:
+                raise OptionError(f"mcts has no parameter {name!r} (parameters: {', '.join(_CHECKS)})")
+            check, wanted = _CHECKS[name]
+            if not check(value):
+                raise OptionError(f"mcts: {name} is {wanted}, not {value!r}")
+        for name in _FLOATS:
+            if values.get(name) is not None:
+                values[name] = float(values[name])  # type: ignore[arg-type]
+        if "reuse" in values:
+            values["reuse"] = bool(values["reuse"])
+        if all(values.get(k) is None for k in ("iterations", "time", "turn_time")):
+            values["iterations"] = 1000
+        return cls(**values)  # type: ignore[arg-type]
+
+
 class MCTSAgent(Agent):
     """UCT with chance nodes, max^n values, progressive widening, tree reuse and root workers."""
 
     name = "mcts"
+    #: the parameters it takes (the levels pass on only these): the fields of :class:`MCTSSettings`
+    PARAMETERS: ClassVar[frozenset[str]] = frozenset(_CHECKS)
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        iterations: int | None = None,
-        time: float | None = None,
-        c: float = 1.4,
-        rollout_depth: int | None = None,
-        epsilon: float = 0.0,
-        widen: float | None = None,
-        widen_alpha: float = 0.5,
-        order: str = "random",
-        eval_cap: int = 24,
-        workers: int = 1,
-        reuse: bool = True,
-        turn_time: float | None = None,
-        contempt: float = 0.0,
-        clock: str = "wall",
-        heuristic: str | None = None,
-    ) -> None:
+    def __init__(self, seed: int | None = None, settings: MCTSSettings | None = None, **params: Any) -> None:
+        """``MCTSAgent(seed, iterations=500, c=1.2)``: the parameters of :class:`MCTSSettings`
+        (checked by its one parser), or ``settings`` already made."""
         super().__init__(seed)
-        if iterations is None and time is None and turn_time is None:
-            iterations = 1000
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise OptionError(f"mcts: iterations is a whole number of at least 1, not {iterations}")
-        if time is not None and not time > 0:
-            raise OptionError(f"mcts: time is a number of seconds above 0, not {time}")
-        if turn_time is not None and not turn_time > 0:
-            raise OptionError(f"mcts: turn_time is a number of seconds above 0, not {turn_time}")
-        if rollout_depth is not None and rollout_depth < 0:
-            raise OptionError(f"mcts: rollout_depth is 0 or more (or none), not {rollout_depth}")
-        if not 0.0 <= epsilon <= 1.0:
-            raise OptionError(f"mcts: epsilon is between 0 and 1, not {epsilon}")
-        if widen is not None and not widen > 0:
-            raise OptionError(f"mcts: widen is above 0 (or none), not {widen}")
-        if order not in ("random", "eval"):
-            raise OptionError(f"mcts: order is random or eval, not {order!r}")
-        if not 0.0 <= contempt <= 2.0:
-            raise OptionError(f"mcts: contempt is between 0 and 2, not {contempt}")
-        if not isinstance(workers, int) or workers < 1:
-            raise OptionError(f"mcts: workers is a whole number of at least 1, not {workers}")
-        if clock not in ("wall", "cpu"):
-            raise OptionError(f"mcts: clock is wall or cpu, not {clock!r}")
-        self.clock = clock
+        s = settings if settings is not None else MCTSSettings.parse(params)
+        self.settings = s
+        self.iterations, self.time, self.turn_time, self.clock = s.iterations, s.time, s.turn_time, s.clock
+        self.c, self.rollout_depth, self.epsilon, self.contempt = s.c, s.rollout_depth, s.epsilon, s.contempt
+        self.widen, self.widen_alpha, self.order, self.eval_cap = s.widen, s.widen_alpha, s.order, s.eval_cap
+        self.workers, self.reuse = s.workers, s.reuse
         #: the game's named heuristic (``game_heuristic``) instead of ``State.evaluate``
-        self.heuristic = heuristic
+        self.heuristic = s.heuristic
         self._value: Callable[[State], list[float]] = _evaluate
         self._value_for: Game | None = None
         #: what ``time`` and ``turn_time`` count: wall seconds, or CPU seconds of the searching thread
-        self._now = thread_time if clock == "cpu" else perf_counter
-        self.iterations = iterations
-        self.time = float(time) if time is not None else None
-        self.c = float(c)
-        self.rollout_depth = rollout_depth
-        self.epsilon = float(epsilon)
-        self.widen = float(widen) if widen is not None else None
-        self.widen_alpha = float(widen_alpha)
-        self.order = order
-        if not isinstance(eval_cap, int) or eval_cap < 1:
-            raise OptionError(f"mcts: eval_cap is a whole number of at least 1, not {eval_cap}")
-        self.eval_cap = eval_cap
-        self.workers = workers
-        self.reuse = bool(reuse)
-        self.turn_time = float(turn_time) if turn_time is not None else None
-        self.contempt = float(contempt)
+        self._now = thread_time if s.clock == "cpu" else perf_counter
         self._budget = self.time if self.turn_time is None else min(self.time or math.inf, self.turn_time)
         self._turn_next: list[int] | None = None  # the history right after our last action
         self._turn_player = -1

@@ -19,12 +19,14 @@ A game is pure rules: no I/O, no printing, no global state.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeGuard
 
+from palaestra.core.chance import ChanceSource
 from palaestra.core.errors import IllegalActionError, OptionError, PositionError, RecordError
 
 #: ``current_player`` at a chance node (same value as OpenSpiel's kChancePlayerId).
@@ -32,7 +34,9 @@ CHANCE = -1
 #: ``current_player`` once the game is over (same value as OpenSpiel's kTerminalPlayerId).
 TERMINAL = -4
 
-OptionValue = bool | int | str
+OptionValue = bool | int | str | dict[str, Any]
+#: the largest document option (``Option(kind=dict)``) a game takes unless it says otherwise
+DOCUMENT_BYTES = 64 * 1024
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -55,8 +59,12 @@ def set_bits(mask: int) -> list[int]:
 class Option:
     """One option of a game: a variant switch, the player count, a board file, ...
 
-    ``kind`` is ``bool``, ``int`` or ``str``. Boolean options are *variants* (``--variant NAME``
-    on the command line). ``choices`` restricts the values; ``minimum``/``maximum`` bound ints.
+    ``kind`` is ``bool``, ``int``, ``str`` or ``dict``. Boolean options are *variants* (``--variant
+    NAME`` on the command line). ``choices`` restricts the values; ``minimum``/``maximum`` bound ints.
+    A ``dict`` option is a *document*: a JSON object the game validates itself (a board, ...), or
+    one of ``choices``, the names of the documents the game ships; it is data, never a path, so the
+    web app passes it through, and a record holds it, so the game replays anywhere. A document is
+    at most ``maximum`` bytes as compact JSON (default :data:`DOCUMENT_BYTES`).
     ``None`` as default means "not set" (for example a board file or a set-up drawn at random).
     ``server=False`` marks an option that names something on the machine (a file): the command
     line may use it, the web app refuses it (a request must never make the server open a file).
@@ -81,27 +89,12 @@ class Option:
             if self.default is None:
                 return None
             raise OptionError(f"option {self.name!r} needs a value")
+        if self.kind is dict:
+            return self._document_or_name(value)
         if self.kind is bool:
-            if isinstance(value, bool):
-                parsed: OptionValue = value
-            elif isinstance(value, str) and value.lower() in ("1", "true", "yes", "on"):
-                parsed = True
-            elif isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
-                parsed = False
-            else:
-                raise OptionError(f"option {self.name!r} is on or off, not {value!r}")
+            parsed: OptionValue = self._flag(value)
         elif self.kind is int:
-            if isinstance(value, bool):
-                raise OptionError(f"option {self.name!r} is a whole number, not {value!r}")
-            try:
-                number = int(value)  # type: ignore[call-overload]
-            except (TypeError, ValueError):
-                raise OptionError(f"option {self.name!r} is a whole number, not {value!r}") from None
-            if self.minimum is not None and number < self.minimum:
-                raise OptionError(f"option {self.name!r} is at least {self.minimum}, not {number}")
-            if self.maximum is not None and number > self.maximum:
-                raise OptionError(f"option {self.name!r} is at most {self.maximum}, not {number}")
-            parsed = number
+            parsed = self._number(value)
         else:
             if not isinstance(value, str):
                 raise OptionError(f"option {self.name!r} is a text, not {value!r}")
@@ -110,6 +103,53 @@ class Option:
             allowed = ", ".join(str(c) for c in self.choices)
             raise OptionError(f"option {self.name!r} is one of {allowed}, not {parsed!r}")
         return parsed
+
+    def _flag(self, value: object) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
+            return False
+        raise OptionError(f"option {self.name!r} is on or off, not {value!r}")
+
+    def _number(self, value: object) -> int:
+        if isinstance(value, bool):
+            raise OptionError(f"option {self.name!r} is a whole number, not {value!r}")
+        try:
+            number: int = int(value)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            raise OptionError(f"option {self.name!r} is a whole number, not {value!r}") from None
+        if self.minimum is not None and number < self.minimum:
+            raise OptionError(f"option {self.name!r} is at least {self.minimum}, not {number}")
+        if self.maximum is not None and number > self.maximum:
+            raise OptionError(f"option {self.name!r} is at most {self.maximum}, not {number}")
+        return number
+
+    def _document_or_name(self, value: object) -> OptionValue:
+        """A document option: one of the shipped names (``choices``) or a JSON object."""
+        if not isinstance(value, str):
+            return self._document(value)
+        if self.choices is not None and value in self.choices:
+            return value
+        allowed = " or ".join(str(c) for c in self.choices or ())
+        named = f"one of {allowed} or " if allowed else ""
+        raise OptionError(f"option {self.name!r} is {named}a document (a JSON object), not {value!r:.80}")
+
+    def _document(self, value: object) -> dict[str, Any]:
+        """A document option's JSON object, as plain JSON data (a copy), within its size bound."""
+        if not isinstance(value, Mapping):
+            raise OptionError(f"option {self.name!r} is a document (a JSON object), not {value!r:.80}")
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+            size = len(text.encode("utf-8"))
+        except (TypeError, ValueError, RecursionError) as err:
+            raise OptionError(f"option {self.name!r} is not a JSON document: {err}") from None
+        limit = self.maximum if self.maximum is not None else DOCUMENT_BYTES
+        if size > limit:
+            raise OptionError(f"option {self.name!r}: the document has {size} bytes, at most {limit}")
+        doc: dict[str, Any] = json.loads(text)
+        return doc
 
 
 #: The versions of RULINGS.md, named by the date of their amendment, oldest first. A game whose
@@ -384,12 +424,13 @@ class State(ABC):
         """
 
     def sample_chance(self, rng: random.Random | None = None) -> int:
-        """Sample a chance outcome: from ``rng``, or deterministically from the seed and the ply."""
+        """Sample a chance outcome: from ``rng``, or by the one chance-seeding rule from the
+        state's seed and the ply (:mod:`palaestra.core.chance`, as every driver draws)."""
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise IllegalActionError("this is not a chance node")
         if rng is None:
-            rng = random.Random(hash((self.seed or 0, len(self.history))))
+            rng = ChanceSource.from_seed(self.seed).rng(len(self.history))
         return sample_outcome(outcomes, rng)
 
     # --- results -----------------------------------------------------------------------------

@@ -13,6 +13,8 @@ who made each one (-1 for chance). ``result`` is filled in when the game ends:
 game was adjudicated before its end because its result could no longer change
 (``State.settled_result``), ``"resigned": SEAT`` when a player resigned and ``"timeout": SEAT``
 when a player's time ran out (the web app's clocks).
+``"chance_rule"`` names the chance-seeding rule its draws follow (:mod:`palaestra.core.chance`;
+absent in records written before rules were named, which replay all the same).
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from palaestra.core.chance import CHANCE_RULE
 from palaestra.core.errors import PalaestraError, PositionError, RecordError
-from palaestra.core.game import RULES_ORIGINAL, Game, State, returns_from_ranks
+from palaestra.core.game import RULES_ORIGINAL, Game, State, is_int, returns_from_ranks
 from palaestra.core.registry import load_game
 
 FORMAT = 1
@@ -63,13 +66,28 @@ class Record:
     result: dict[str, Any] | None = None
     started: str | None = None
     ended: str | None = None
+    #: the chance-seeding rule its draws follow (:mod:`palaestra.core.chance`); ``None``: a record
+    #: written before rules were named (its draws replay all the same: they are stored)
+    chance_rule: str | None = None
+    #: set when a record of another rule was continued: the draws from this move on follow
+    #: ``chance_rule``, the ones before it the older rule
+    chance_rule_from: int | None = None
 
     # --- building ----------------------------------------------------------------------------
     @classmethod
     def start(cls, game: Game, players: list[str] | None = None, seed: int | None = None) -> Record:
         names = players or [game.player_name(p) for p in range(game.num_players)]
         options = {k: v for k, v in game.options.items() if v is not None}
-        return cls(game.name, options, list(names), seed, started=now())
+        return cls(game.name, options, list(names), seed, started=now(), chance_rule=CHANCE_RULE)
+
+    def continue_drawing(self) -> None:
+        """Before more actions are added to a record of another (or no named) chance rule: the
+        draws from here on follow the current rule, and the record says from which move."""
+        if self.chance_rule == CHANCE_RULE:
+            return
+        if self.moves:
+            self.chance_rule_from = len(self.moves)
+        self.chance_rule = CHANCE_RULE
 
     def make_game(self) -> Game:
         """The record's game. A record of a game with a ``rules`` option that names no version was
@@ -91,8 +109,12 @@ class Record:
         player = state.current_player
         text = state.action_to_string(action)
         state.apply_action(action)
-        self.moves.append(Move(player, text, now()))
+        self.write_move(player, text)
         self.finish_if_over(state, adjudicate)
+
+    def write_move(self, player: int, text: str) -> None:
+        """Write down an action already applied (``player`` -1 for chance), in notation."""
+        self.moves.append(Move(player, text, now()))
 
     def finish_if_over(self, state: State, adjudicate: bool = False) -> None:
         """Write the result when the game is over, or, with ``adjudicate``, when its result can
@@ -100,16 +122,18 @@ class Record:
         if self.result is not None:
             return
         if state.is_terminal():
-            self.result = {
-                "returns": state.returns(),
-                "scores": state.scores(),
-                "text": state.result_text(),
-            }
+            self.finish(state, state.returns(), state.result_text())
         elif adjudicate and (settled := state.settled_result()) is not None:
             returns, text = settled
-            self.result = {"returns": list(returns), "scores": state.scores(), "text": text, "settled": True}
-        else:
+            self.finish(state, list(returns), text, settled=True)
+
+    def finish(self, state: State, returns: list[float], text: str, settled: bool = False) -> None:
+        """Write the result (once): the returns, the state's scores and a sentence."""
+        if self.result is not None:
             return
+        self.result = {"returns": list(returns), "scores": state.scores(), "text": text}
+        if settled:
+            self.result["settled"] = True
         self.ended = now()
 
     @property
@@ -172,7 +196,7 @@ class Record:
 
     # --- JSON --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "format": FORMAT,
             "game": self.game,
             "options": dict(self.options),
@@ -183,6 +207,11 @@ class Record:
             "moves": [m.to_json() for m in self.moves],
             "result": self.result,
         }
+        if self.chance_rule is not None:
+            doc["chance_rule"] = self.chance_rule
+        if self.chance_rule_from is not None:
+            doc["chance_rule_from"] = self.chance_rule_from
+        return doc
 
     @classmethod
     def from_json(cls, doc: Any) -> Record:
@@ -190,35 +219,21 @@ class Record:
             raise RecordError("a record is a JSON object")
         if doc.get("format") != FORMAT:
             raise RecordError(f"unknown record format {doc.get('format')!r} (this version reads {FORMAT})")
-        game = doc.get("game")
-        if not isinstance(game, str):
-            raise RecordError("a record names its game in 'game'")
+        game = _field(doc, "game", str, "a record names its game in 'game'")
         options = doc.get("options", {})
         if not isinstance(options, Mapping):
             raise RecordError("'options' is a JSON object")
-        players = doc.get("players", [])
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        players = _field(doc, "players", list, "'players' is a list of names", [])
+        if not all(isinstance(p, str) for p in players):
             raise RecordError("'players' is a list of names")
         seed = doc.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        if seed is not None and not is_int(seed):
             raise RecordError("'seed' is a whole number or null")
-        raw_moves = doc.get("moves")
-        if not isinstance(raw_moves, list):
-            raise RecordError("'moves' is a list")
-        moves = []
-        for i, m in enumerate(raw_moves):
-            if (
-                not isinstance(m, Mapping)
-                or not isinstance(m.get("move"), str)
-                or not isinstance(m.get("player"), int)
-                or isinstance(m.get("player"), bool)
-            ):
-                raise RecordError(f"move {i + 1} is not of the form {{'player': 0, 'move': '...'}}")
-            at = m.get("at")
-            moves.append(Move(m["player"], m["move"], at if isinstance(at, str) else None))
+        moves = [_move_from_json(i, m) for i, m in enumerate(_field(doc, "moves", list, "'moves' is a list"))]
         result = doc.get("result")
         if result is not None and not isinstance(result, Mapping):
             raise RecordError("'result' is a JSON object or null")
+        rule_from = doc.get("chance_rule_from")
         return cls(
             game,
             dict(options),
@@ -226,8 +241,10 @@ class Record:
             seed,
             moves,
             dict(result) if result is not None else None,
-            doc.get("started") if isinstance(doc.get("started"), str) else None,
-            doc.get("ended") if isinstance(doc.get("ended"), str) else None,
+            _text(doc, "started"),
+            _text(doc, "ended"),
+            _text(doc, "chance_rule"),
+            rule_from if is_int(rule_from) else None,
         )
 
     def save(self, path: str | Path) -> None:
@@ -237,6 +254,29 @@ class Record:
     @classmethod
     def load(cls, path: str | Path) -> Record:
         return cls.from_json(read_json(path))
+
+
+_T = TypeVar("_T")
+
+
+def _field(doc: Mapping[str, Any], key: str, kind: type[_T], message: str, default: Any = None) -> _T:
+    """``doc[key]`` if it is a ``kind`` (or absent with a ``default``), else a :class:`RecordError`."""
+    value = doc.get(key, default)
+    if not isinstance(value, kind):
+        raise RecordError(message)
+    return value
+
+
+def _text(doc: Mapping[str, Any], key: str) -> str | None:
+    value = doc.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _move_from_json(index: int, m: Any) -> Move:
+    if not isinstance(m, Mapping) or not isinstance(m.get("move"), str) or not is_int(m.get("player")):
+        raise RecordError(f"move {index + 1} is not of the form {{'player': 0, 'move': '...'}}")
+    at = m.get("at")
+    return Move(m["player"], m["move"], at if isinstance(at, str) else None)
 
 
 def _who(game: Game, player: int) -> str:

@@ -7,15 +7,14 @@ def serve(
     host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, redis_url: str | None = None
 ) -> None:
     """Run the web app until interrupted (the database is migrated at start)."""
-    import uvicorn
-
     from palaestra.server.app import create_app
     from palaestra.server.db import default_database_url
+    from palaestra.server.serving import run
 
     url = database_url or default_database_url()
     shared = f", Redis: {_safe(redis_url)}" if redis_url else ""
     print(f"Palaestra on http://{host}:{port}/  (database: {_safe(url)}{shared})", flush=True)
-    uvicorn.run(create_app(url, redis_url=redis_url), host=host, port=port, log_level="info")
+    run(create_app(url, redis_url=redis_url), host, port)
 
 
 def _safe(url: str) -> str:

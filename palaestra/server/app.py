@@ -29,6 +29,19 @@ from palaestra.server.service.hub import Hub
 from palaestra.server.settings import Settings
 
 
+async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
+    """Close every websocket of ``app`` with 1001 ("going away") and wait until they are closed
+    (at most ``timeout`` seconds): the server is about to stop (palaestra/server/serving.py)."""
+    hub: Hub | None = getattr(app.state, "hub", None)
+    if hub is None:
+        return
+    hub.sessions.close_watchers()
+    guards: Guards = app.state.guards
+    end = time.monotonic() + timeout
+    while sum(guards.sockets.values()) > 0 and time.monotonic() < end:
+        await asyncio.sleep(0.02)
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -56,7 +69,14 @@ def create_app(
             await queue.start()
         broker = make_broker(redis_url)
         broker.observe = guards.notice_delay.observe
-        hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, searcher=queue)
+        hub = Hub(
+            store,
+            ai_delay=ai_delay,
+            broker=broker,
+            queue=queue,
+            searcher=queue,
+            search_workers=config.search_workers,
+        )
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
         hub.clocks.every = config.clock_sweep_seconds

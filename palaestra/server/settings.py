@@ -31,6 +31,9 @@ class Settings:
     #: active games nobody changed this long (seconds; default 30 days) become ``abandoned``:
     #: kept and shown, but no move is accepted any more; 0 turns this off
     abandon_after_seconds: float = 30 * 24 * 3600.0
+    #: AI searches (AI moves, hints, analysis) running at once in this process; more wait their
+    #: turn, round-robin between games (palaestra/server/service/pool.py)
+    search_workers: int = 2
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
 

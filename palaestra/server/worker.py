@@ -203,7 +203,7 @@ def make_worker(
         broker: Broker = RedisBroker(redis_url)
         queue = ArqQueue(redis_url)
         queue.pool = ctx["redis"]  # the worker's own connection pool
-        hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue)
+        hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, search_workers=jobs)
         await broker.start(lambda game_id, version: None)  # announces only; hears nothing
         runtime = Runtime(hub, queue)
         ctx["palaestra"] = runtime

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from palaestra.cli import PLAY_HELP, app
+from palaestra.cli import app
 from palaestra.i18n import (
     COLOUR_WORDS,
     LANGUAGES,
@@ -24,6 +24,7 @@ from palaestra.i18n import (
     tr,
 )
 from palaestra.i18n.help import STANDARD_TEXTS, help_language, help_texts
+from palaestra.terminal import PLAY_HELP
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "palaestra" / name for name in ("cli.py", "terminal.py", "i18n/__init__.py")]

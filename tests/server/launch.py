@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import sys
 
-import uvicorn
-
 from palaestra.core import registry
 from palaestra.server.app import create_app
+from palaestra.server.serving import run
 
 
 def main() -> None:
@@ -28,7 +27,7 @@ def main() -> None:
     ai_delay = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
     redis_url = sys.argv[4] if len(sys.argv) > 4 else None
     app = create_app(url, ai_delay=ai_delay, redis_url=redis_url)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    run(app, "127.0.0.1", port, log_level="warning")  # as `palaestra serve` runs it
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +22,7 @@ from hypothesis import strategies as st
 from palaestra.core.errors import RecordError
 from palaestra.core.record import Record
 from palaestra.server.app import create_app
+from palaestra.server.db import make_engine
 from palaestra.server.service.clock import Clock, TimeControl
 from palaestra.server.service.hub import Hub
 from palaestra.server.settings import Settings
@@ -368,3 +372,62 @@ def test_a_record_whose_loss_on_time_disagrees_with_the_ranking_is_refused(clien
         record.check_result(record.replay())
     record.result["returns"] = [-1.0, 1.0]
     record.check_result(record.replay())
+
+
+def test_with_three_players_a_fall_ends_the_game_like_a_resignation(
+    timed: tuple[TestClient, FakeTime],
+) -> None:
+    """Athos with 3 players (docs/web.md, "Clocks"): the seat out of time ranks last, the two
+    others share first place, and the record says why."""
+    client, fake = timed
+    seats = [{"kind": "human", "joined": True}] * 3
+    created = create(
+        client, game="athos", options={"players": 3}, seats=seats, seed=None, time_control=PER_MOVE_30
+    )
+    gid = created["id"]
+    first = created["game"]["current_player"]
+    assert [s["running"] for s in created["game"]["clock"]["seats"]] == [i == first for i in range(3)]
+    fake.now += 30
+    assert sweep(client) == 1
+    view = client.get(f"/api/games/{gid}").json()
+    returns = view["result"]["returns"]
+    assert view["status"] == "finished" and view["result"]["timeout"] == first
+    assert returns[first] < min(r for i, r in enumerate(returns) if i != first)
+    assert len({r for i, r in enumerate(returns) if i != first}) == 1
+    record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
+    record.check_result(record.replay())
+
+
+def test_migration_0004_down_and_up_again_leaves_games_without_a_clock(db_url: str) -> None:
+    """Migration 0004 adds ``clock`` and ``deadline``; taken back (downgrade to 0003) and applied
+    again, the rows it meets are games without a clock, which load and play as before."""
+    with TestClient(app_without_sweeps(db_url)) as client:
+        created = create(client, time_control=PER_MOVE_30)
+        gid, t0 = created["id"], created["seats"][0]["token"]
+        assert hub_of(client).store.get(gid).deadline is not None  # type: ignore[union-attr]
+    engine = make_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", "palaestra.server:migrations")
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003")
+        assert "clock" not in {c["name"] for c in sa.inspect(connection).get_columns("games")}
+    engine.dispose()
+    with TestClient(app_without_sweeps(db_url)) as client:  # upgrades to head at start
+        view = client.get(f"/api/games/{gid}").json()
+        assert view["clock"] is None and view["status"] == "active"
+        assert play(client, gid, t0, 0, move="take 1").status_code == 200
+
+
+def test_a_row_that_does_not_load_does_not_stop_the_sweep(timed: tuple[TestClient, FakeTime]) -> None:
+    client, fake = timed
+    bad = create(client, time_control=PER_MOVE_30)["id"]
+    good = create(client, time_control=PER_MOVE_30)["id"]
+    hub = hub_of(client)
+    hub.sessions.evict(hub.loaded[bad])
+    with hub.store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE games SET record = :r WHERE id = :i"), {"r": '{"format": 99}', "i": bad})
+    fake.now += 31
+    assert sweep(client) == 1 and hub.clocks.broken == {bad}
+    assert client.get(f"/api/games/{good}").json()["result"]["timeout"] == 0
+    assert sweep(client) == 0  # the broken one is not tried again

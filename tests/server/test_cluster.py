@@ -291,3 +291,35 @@ def test_hints_and_analysis_are_searched_by_the_worker(cluster: Cluster) -> None
     # a hint in a finished game is refused as in one process
     r = httpx.get(f"{cluster.b.url}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[0]}, timeout=40)
     assert r.status_code == 409 and r.json()["error"] == "no_hint"
+
+
+def test_a_flag_fall_is_acted_on_once_by_the_processes_and_the_ai_turn_by_the_worker(
+    cluster: Cluster,
+) -> None:
+    """Issue 21, clocks: both web processes sweep for flags that fell; one writes each fall (the
+    version guard), both push it, and a turn out of time is played by the worker's AI. Real time:
+    5 s a move, the shortest control."""
+    games = {}
+    for mode in ("lose", "ai"):
+        control = {"type": "per_move", "seconds": 5, "on_timeout": mode, "ai_level": "random"}
+        r = httpx.post(
+            cluster.a.url + "/api/games",
+            json={"game": "nim", "options": {"stones": 7}, "seats": HUMANS, "time_control": control},
+            timeout=10,
+        )
+        assert r.status_code == 201, r.text
+        games[mode] = r.json()["id"]
+    with socket(cluster.a, games["lose"]) as on_a, socket(cluster.b, games["lose"]) as on_b:
+        for ws in (on_a, on_b):
+            over = receive_until(ws, lambda g: g["status"] == "finished", timeout=20)
+            assert over["result"]["timeout"] == 0 and over["clock"]["flagged"] == 0
+            assert over["version"] == 1  # one write: the fall, by one of the two processes
+    with socket(cluster.b, games["ai"]) as on_b:
+        played = receive_until(on_b, lambda g: g["ply"] >= 1, timeout=20)
+    assert played["status"] == "active" and played["moves"][0]["player"] == 0
+    # every turn so far was a fall then the worker's move, each written once (if the test is slow,
+    # seat 1's time may have run out too: the same holds)
+    pending = 0 if played["clock"]["autoplay"] is None else 1
+    assert played["version"] == 2 * played["ply"] + pending
+    assert sum(s["timeouts"] for s in played["clock"]["seats"]) == played["ply"] + pending
+    assert played["clock"]["seats"][0]["timeouts"] == 1

@@ -101,6 +101,11 @@ def test_every_error_answered_in_a_round_of_misuse_is_documented(client: TestCli
     call("POST", "/api/games", json={"game": "nim", "seats": [{}]})
     call("POST", "/api/games", json={"game": "nim", "seats": INVITED, "seed": 3})
     call("POST", "/api/games", json={"game": "athos", "options": {"board": "/etc/passwd"}, "seats": [{}, {}]})
+    call(
+        "POST", "/api/games", json={"game": "athos", "options": {"layout": {"format": 2}}, "seats": [{}, {}]}
+    )
+    deep = '{"game": "athos", "options": {"layout": ' + '{"a":' * 5000 + "1" + "}" * 5000 + "}}"
+    call("POST", "/api/games", content=deep.encode(), headers={"content-type": "application/json"})
     call("POST", g + "/actions", gid, json={"token": "bad", "ply": 0, "action": 1})
     call("POST", g + "/actions", gid, json={"token": token, "ply": 5, "action": 1})
     call("POST", g + "/actions", gid, json={"token": token, "ply": 0, "action": 99})

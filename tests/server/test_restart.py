@@ -87,3 +87,32 @@ def test_killed_server_process_resumes_mid_game(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["ply"] == view["ply"] + 1
     finally:
         server.stop()
+
+
+def test_a_running_clock_survives_a_killed_server_process(tmp_path: Path) -> None:
+    """Issue 21: the clock is in the row; after kill -9 and a new start the seat to move has the
+    same deadline (its clock kept running meanwhile: docs/web.md, "Clocks")."""
+    db_url = f"sqlite:///{tmp_path / 'clock.sqlite3'}"
+    server = ServerProcess(db_url).start()
+    try:
+        seats = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]
+        control = {"type": "fischer", "seconds": 600, "increment": 5}
+        body = {"game": "nim", "seats": seats, "time_control": control}
+        created = httpx.post(server.url + "/api/games", json=body, timeout=10).json()
+        gid, token = created["id"], created["seats"][0]["token"]
+        r = httpx.post(
+            f"{server.url}/api/games/{gid}/actions",
+            json={"token": token, "ply": 0, "move": "take 1"},
+            timeout=10,
+        )
+        assert r.status_code == 200
+        before = r.json()["clock"]
+        assert before["seats"][1]["running"] and before["deadline"] is not None
+        server.kill()
+        server = ServerProcess(db_url).start()
+        after = httpx.get(f"{server.url}/api/games/{gid}", timeout=10).json()["clock"]
+        assert after["deadline"] == before["deadline"] and after["since"] == before["since"]
+        assert after["seats"][1]["running"] and after["seats"][1]["left"] <= before["seats"][1]["left"]
+        assert after["seats"][0]["left"] == before["seats"][0]["left"] <= 605
+    finally:
+        server.stop()

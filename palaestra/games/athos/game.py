@@ -15,6 +15,7 @@ from palaestra.core.errors import OptionError, PositionError, RecordError
 from palaestra.core.game import RULES_ORIGINAL, Game, Option, rules_option
 from palaestra.games.athos import display, position
 from palaestra.games.athos.board import START_LETTERS, Board, load_board
+from palaestra.games.athos.layout import LAYOUT_OPTION, layout_board
 from palaestra.games.athos.constants import (
     BONUS,
     COLOURS,
@@ -120,6 +121,7 @@ class AthosGame(Game):
         ),
         Option("order", str, None, "ATH-S2: seat order as start-field letters, e.g. DB or ECA"),
         Option("board", str, None, "a board file (default: Palaestra's own board)", server=False),
+        LAYOUT_OPTION,
         rules_option(),
     )
 
@@ -141,6 +143,8 @@ class AthosGame(Game):
         self.seats = self._seat_order(o["order"])
         board_path = o["board"]
         self.board = _board(str(board_path) if board_path is not None else None)
+        if o["layout"] is not None:  # the board as data: a shipped name or a document
+            self.board = layout_board(o["layout"], board_path)
         b = self.board
         #: node id of each seat's start field
         self.start_of = [b.start_ids[START_LETTERS.index(s)] for s in self.seats]

@@ -93,7 +93,9 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": safe}, status_code=status)
 
 
-HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+#: statuses of Starlette's and FastAPI's own errors (400: a body FastAPI could not parse, such as
+#: JSON nested too deep for the parser)
+HTTP_CODES = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
 def install_handlers(app: FastAPI) -> None:

@@ -65,6 +65,12 @@ class Guards:
         self.active = Gauge(
             "palaestra_games_active", "loaded games still being played", registry=self.registry
         )
+        self.searches_waiting = Gauge(
+            "palaestra_searches_waiting", "AI searches waiting for the search pool", registry=self.registry
+        )
+        self.searches_running = Gauge(
+            "palaestra_searches_running", "AI searches running in the search pool", registry=self.registry
+        )
         self.websockets = Gauge("palaestra_websockets", "open websockets", registry=self.registry)
         self.rejected = Counter(
             "palaestra_rate_limited", "requests refused by a rate limit", ["what"], registry=self.registry

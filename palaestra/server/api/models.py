@@ -8,7 +8,7 @@ printable characters. Numbers stay within 64 bits. A request that breaks a bound
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, BeforeValidator, Field
 
@@ -61,6 +61,9 @@ OptionValue = (
     bool
     | Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
     | Annotated[Text, Field(max_length=OPTION_TEXT_LENGTH)]
+    # a document option (Option kind dict: an Athos board, ...): passed to the game, which
+    # validates it; bounded by the body's size (max_body_bytes) and the option's own bound
+    | dict[str, Any]
 )
 
 

@@ -37,6 +37,8 @@ async def metrics(hub: HubDep, guards: GuardsDep) -> Response:
     loaded = hub.sessions.loaded
     guards.loaded.set(len(loaded))
     guards.active.set(sum(1 for s in loaded.values() if s.status == "active"))
+    guards.searches_waiting.set(hub.pool.waiting)
+    guards.searches_running.set(hub.pool.running)
     queue = hub.moves.queue
     if queue is not None:
         with contextlib.suppress(Exception):  # Redis away: the gauge keeps its last value

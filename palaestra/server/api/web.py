@@ -82,7 +82,7 @@ def games_meta() -> list[dict[str, Any]]:
         counts: list[int] = []
         players = next((o for o in cls.OPTIONS if o.name == "players"), None)
         if players is not None and players.choices:
-            counts = [int(c) for c in players.choices]
+            counts = [int(c) for c in players.choices]  # type: ignore[arg-type]
         elif players is not None and players.minimum is not None and players.maximum is not None:
             counts = list(range(players.minimum, players.maximum + 1))
         seatings = []

@@ -1,5 +1,6 @@
 """Help from the AI and looking back: hints for the seat to move, the AI's view of the moves of a
-finished game, and the position after any ply. Every search runs in a worker thread, or, with a
+finished game, and the position after any ply. Every search runs in the bounded search pool
+(palaestra/server/service/pool.py: worker threads, fair between games), or, with a
 ``searcher`` (``palaestra serve --redis-url``), on a ``palaestra worker`` process: the checks
 (token, hints allowed, game over) are made here, the search there (palaestra/server/worker.py)."""
 
@@ -13,6 +14,7 @@ from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
 from palaestra.core.errors import OptionError, RecordError
 from palaestra.server.service.errors import ApiError
+from palaestra.server.service.pool import SearchPool
 from palaestra.server.service.session import Session, who
 from palaestra.server.service.sessions import Sessions
 
@@ -54,7 +56,9 @@ class Analyst:
         levels: list[str],
         agent_factory: Callable[[str, int | None], Agent] = make_agent,
         searcher: Searcher | None = None,
+        pool: SearchPool | None = None,
     ) -> None:
+        self.pool = pool or SearchPool()
         self.sessions = sessions
         self.levels = levels
         self.agent_factory = agent_factory
@@ -88,7 +92,7 @@ class Analyst:
         state = session.state.clone()
         level = next((lv for lv in HINT_LEVELS if lv in self.levels), "random")
         agent = self.agent_factory(level, session.seed + session.ply)
-        ranked = await asyncio.to_thread(agent.analyse, state, top)
+        ranked = await self.pool.run(session.id, lambda: agent.analyse(state, top))
         return [
             {"action": a, "move": state.action_to_string(a), "value": float(v), "agent": level}
             for a, v in ranked
@@ -157,7 +161,7 @@ class Analyst:
                 out["played_value"] = values[played]
             return out
 
-        return await asyncio.to_thread(build)
+        return await self.pool.run(session.id, build)
 
     async def replay(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position after the first ``ply`` moves of a game."""

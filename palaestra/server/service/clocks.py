@@ -50,16 +50,24 @@ class ClockKeeper:
         #: how often (seconds) the database is asked for games whose time ran out
         self.every = 0.5
         self.falls = 0
+        #: games whose row does not load (logged once; they stay as they are)
+        self.broken: set[str] = set()
 
     async def sweep(self) -> int:
         """Act on every flag that has fallen by now; returns how many were acted on here."""
         acted = 0
         for game_id in await asyncio.to_thread(self.sessions.store.due, self.sessions.now()):
+            if game_id in self.broken:
+                continue
             try:
                 session = await self.sessions.get(game_id)
                 if await self.flag(session):
                     acted += 1
-            except (ApiError, StorageError) as err:
+            except ApiError as err:
+                if err.status >= 500:  # a row that does not load: said once, not every sweep
+                    self.broken.add(game_id)
+                log.error("game %s: its clock cannot be acted on: %s", game_id, err.message)
+            except StorageError as err:
                 log.warning("game %s: its clock could not be acted on (%s); again next sweep", game_id, err)
         return acted
 

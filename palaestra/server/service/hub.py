@@ -6,12 +6,14 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``seats`` (seats.py): creating games, seat tokens, invitations;
 - ``play`` (play.py): actions, resignation, undo;
 - ``moves`` (runner.py): the server's own moves (chance, AI);
+- ``pool`` (pool.py): the bounded, fair pool every search runs in;
 - ``analyst`` (analysis.py): hints, analysis, replays.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -24,6 +26,7 @@ from palaestra.server.service.analysis import Analyst, Searcher, available_level
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.play import PlayService
+from palaestra.server.service.pool import SearchPool
 from palaestra.server.service.runner import MoveQueue, ServerMoves
 from palaestra.server.service.seats import SeatService
 from palaestra.server.service.session import Session
@@ -47,15 +50,20 @@ class Hub:
         broker: Broker | None = None,
         queue: MoveQueue | None = None,
         searcher: Searcher | None = None,
+        search_workers: int = 2,
     ) -> None:
         self.store = store
         self.levels = available_levels()
         self.sessions = Sessions(store, broker)
-        self.moves = ServerMoves(self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue)
+        #: every search of this process (AI moves, hints, analysis): bounded, fair between games
+        self.pool = SearchPool(search_workers)
+        self.moves = ServerMoves(
+            self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue, pool=self.pool
+        )
         self.seats = SeatService(self.sessions, self.levels, self.moves.kick)
         self.clocks = ClockKeeper(self.sessions, self.moves.kick)
         self.play = PlayService(self.sessions, self.moves.kick, self.clocks.flag)
-        self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher)
+        self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher, self.pool)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
@@ -110,10 +118,14 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop the server's moves and tell every websocket that the server goes away."""
-        for task in (self._sweeper, self._clock_keeper):
-            if task is not None:
-                task.cancel()
+        tasks = [t for t in (self._sweeper, self._clock_keeper) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:  # let them unwind
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.moves.stop()
+        self.pool.close()
         self.sessions.close_watchers()
         await self.sessions.stop_background()
 

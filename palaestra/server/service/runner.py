@@ -2,9 +2,12 @@
 
 ``kick(session)`` starts a runner task for a game whose next move is the server's (no-op if one
 runs), or, with a ``queue`` (``palaestra serve --redis-url``), asks a ``palaestra worker`` for
-the move (palaestra/server/worker.py): then this process never searches. The runner samples
-chance from the game's secret (palaestra/server/fairness.py) and asks the seat's agent in a
-worker thread, so the event loop stays responsive. A move that cannot be
+the move (palaestra/server/worker.py): then this process never searches. The runner asks the core
+driver's :func:`~palaestra.core.driver.next_action` for each move: chance drawn by the one
+seeding rule from the game's secret (palaestra/server/fairness.py), or the seat's agent through
+the bounded search pool (palaestra/server/service/pool.py: worker threads, fair between games; the
+AI's reply to a person goes before AI-against-AI games), so the event loop stays responsive. A
+move that cannot be
 stored (database down, disk full) is retried with back-off until it is: no game is left stuck.
 """
 
@@ -18,9 +21,11 @@ from typing import Protocol
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
+from palaestra.core.driver import Seat, next_action
 from palaestra.core.game import CHANCE
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import ApiError
+from palaestra.server.service.pool import SearchPool
 from palaestra.server.service.session import Session
 from palaestra.server.service.sessions import Sessions
 
@@ -46,9 +51,12 @@ class ServerMoves:
         ai_delay: float = 0.4,
         agent_factory: Callable[[str, int | None], Agent] = make_agent,
         queue: MoveQueue | None = None,
+        pool: SearchPool | None = None,
     ) -> None:
         self.sessions = sessions
         self.queue = queue
+        #: where the AI's searches run (at most ``pool.size`` at once, fair between games)
+        self.pool = pool or SearchPool()
         self._submitting: set[asyncio.Task[None]] = set()
         #: the least time an AI move takes (so people can follow it)
         self.ai_delay = ai_delay
@@ -97,14 +105,19 @@ class ServerMoves:
         if the row moved on without us (the session then holds the current row)."""
         ply = session.ply
         player = session.state.current_player
+        chance = session.chance_source()
         if player == CHANCE:
-            action = session.state.sample_chance(session.chance_rng(ply))
+            action = next_action(session.state, chance, {})
         else:
-            agent = self.agent(session, player)
+            seats: dict[int, Seat] = {player: self.agent(session, player).select_action}
             snapshot = session.state.clone()
-            action, _ = await asyncio.gather(
-                asyncio.to_thread(agent.select_action, snapshot), asyncio.sleep(self.ai_delay)
+            person_waits = any(seat.kind == "human" for seat in session.seats)
+            search = self.pool.run(
+                session.id, lambda: next_action(snapshot, chance, seats), urgent=person_waits
             )
+            action, _ = await asyncio.gather(search, asyncio.sleep(self.ai_delay))
+        if action is None:  # not the server's move after all (an agent gave none)
+            return True
         return await self._store(session, ply, action)
 
     async def _submit(self, game_id: str, version: int) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -19,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from palaestra.ai.base import Agent
+from palaestra.core.chance import ChanceSource
 from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.record import Record
 from palaestra.server import fairness
@@ -171,10 +171,12 @@ class Session:
         (every human seat is the creator's), or when the creator allowed them."""
         return self.hints or all(s.kind != "human" or s.creator for s in self.seats)
 
-    def chance_rng(self, ply: int) -> random.Random:
+    def chance_source(self) -> ChanceSource:
+        """The draws of this game: the one chance-seeding rule (palaestra/core/chance.py) keyed by
+        its secret, or by its seed for a game from before the secrets (issue 17)."""
         if self.secret is None:
-            return random.Random(f"{self.seed}:{ply}")
-        return fairness.chance_rng(self.secret, ply)
+            return ChanceSource.from_seed(self.seed)
+        return ChanceSource(self.secret)
 
     def chance(self) -> dict[str, Any] | None:
         return fairness.chance_doc(self.secret, revealed=self.status != "active")

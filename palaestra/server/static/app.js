@@ -11,7 +11,7 @@
 
 import { t, playerName, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n.js";
 import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
-import { clockFields, clockBadge, tickClocks, autoplayText, controlText } from "/static/clock.js";
+import { clockFields, clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
 
 const app = document.getElementById("app");
 const toastEl = document.getElementById("toast");
@@ -374,6 +374,7 @@ function buildNewGameForm(card, m) {
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
     for (const o of g.options) {
+      if (o.kind === "dict") continue;  // a document option (an Athos board): through the API only
       let input;
       const id = `opt-${o.name}`;
       const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
@@ -416,6 +417,7 @@ function buildNewGameForm(card, m) {
     const options = {};
     for (const o of g.options) {
       const input = optionInputs[o.name];
+      if (input === undefined) continue;
       if (o.kind === "bool") { if (input.checked !== Boolean(o.default)) options[o.name] = input.checked; continue; }
       if (input.value === "") continue;
       const value = o.kind === "int" ? Number(input.value) : input.value;
@@ -613,6 +615,7 @@ async function gamePage(id) {
         mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
         s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,
         teams ? el("span", { class: "tag team", "data-team": teams[i], text: t(teams[i]) }) : null),
+      timeoutsTag(view, i),
       clockBadge(view, i),
       el("span", { class: "score", text: formatScore(view.scores[i]) }))));
     clockLine.textContent = view.clock ? controlText(view.clock.control) : "";
@@ -629,6 +632,8 @@ async function gamePage(id) {
     }
     statusTop.textContent = statusBox.textContent;
     statusTop.className = statusBox.className + " status-top";
+    const running = view.clock && view.clock.seats.find((c) => c.running);
+    if (running) statusTop.append(" ", clockBadge(view, running.seat));  // on a phone, above the board
     statusBox.dataset.ply = view.ply;
     statusBox.dataset.version = view.version;
     statusBox.dataset.mine = myTurn ? "1" : "0";
@@ -678,7 +683,7 @@ async function gamePage(id) {
   }
   connect();
   const ping = setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
-  const stopClocks = tickClocks(playersBox, () => view.clock && view.clock.control);
+  const stopClocks = tickClocks(app, () => view.clock && view.clock.control);
   cleanup = () => { closed = true; clearInterval(ping); stopClocks(); if (socket) socket.close(); board.destroy && board.destroy(); };
 }
 

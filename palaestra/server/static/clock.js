@@ -103,6 +103,13 @@ export function tickClocks(root, controlOf) {
   return () => clearInterval(timer);
 }
 
+// how often the AI played a turn for a seat whose time ran out (null: never, or no clock)
+export function timeoutsTag(view, seat) {
+  const n = view.clock ? view.clock.seats[seat].timeouts : 0;
+  if (!n) return null;
+  return el("span", { class: "tag timeouts", "data-seat": seat, title: t("the AI played a turn for this player whose time ran out"), text: t("AI played {n}×", { n }) });
+}
+
 // the status line while the AI plays a turn whose time ran out (null: it does not)
 export function autoplayText(view) {
   const seat = view.clock && view.clock.autoplay;

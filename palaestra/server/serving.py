@@ -1,0 +1,33 @@
+"""Running the app under uvicorn with a graceful end for websockets.
+
+On SIGTERM or Ctrl+C uvicorn closes every open websocket itself with code 1012 ("service
+restart") before the app's shutdown runs. :class:`Server` first tells the app's websockets that the
+server goes away, so each closes with 1001 ("going away", what docs/web.md promises and what the
+UI reconnects on), and only then lets uvicorn shut down.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import uvicorn
+from fastapi import FastAPI
+
+from palaestra.server.app import close_websockets
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server; at shutdown the app's websockets close with 1001 first."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+        super().__init__(config)
+        self.palaestra_app = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await close_websockets(self.palaestra_app)
+        await super().shutdown(sockets)
+
+
+def run(app: FastAPI, host: str, port: int, log_level: str = "info") -> None:
+    """Serve ``app`` until SIGINT/SIGTERM (like ``uvicorn.run``)."""
+    Server(uvicorn.Config(app, host=host, port=port, log_level=log_level), app).run()
