@@ -94,7 +94,7 @@ def create_app(
     app = FastAPI(
         title="Palaestra",
         version=__version__,
-        description="Play Athos, Archimedes and Agamemnon: games, seats, actions, records, live updates.",
+        description="Play board games: games, seats, actions, records, live updates.",
         lifespan=lifespan,
     )
     app.state.guards = guards

@@ -54,7 +54,10 @@ class GameRow(Base):
     #: the game's clock (palaestra/server/service/clock.py; None: no time control)
     clock: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
     #: when the running clock's flag falls (seconds since the epoch; None: no clock runs)
-    deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True, index=True)
+    deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+
+    #: the clock sweep's query (``Store.due``): active games by deadline, one range scan
+    __table_args__ = (sa.Index("ix_games_status_deadline", "status", "deadline"),)
 
 
 class StorageError(PalaestraError):

@@ -13,8 +13,9 @@ from palaestra.ai import make_agent
 from palaestra.ai.base import game_heuristic
 from palaestra.core.errors import OptionError
 from palaestra.core.registry import load_game
-from palaestra.games.agamemnon.game import _WEFTS, AgamemnonState
+from palaestra.games.agamemnon._fast import WEFTS
 from palaestra.games.agamemnon.heuristic import OUTLOOK_SCALE, outlook
+from palaestra.games.agamemnon.rules import AgamemnonState
 
 
 def _positions(seed: int, loom: bool) -> list[AgamemnonState]:
@@ -50,7 +51,7 @@ def test_a_board_with_no_free_space_left_is_judged_by_its_live_score(seed: int) 
     # with no free space no string can be joined any more: every string counts in full for its
     # leader, so the value is the live score margin, squashed (Weft-only strings left out)
     for state in _positions(seed, False)[:-1]:
-        if state._masks[_WEFTS]:
+        if state.fast_position()[1][WEFTS]:
             break
         p0, p1 = state.scores()
         closed = state.clone()

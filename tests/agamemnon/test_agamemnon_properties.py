@@ -136,7 +136,7 @@ def check_round_trips(state: AgamemnonState) -> None:
     assert from_pos.scores() == state.scores()
     assert from_pos.score_details() == state.score_details()
     assert from_pos.is_terminal() == state.is_terminal()
-    if not state._aside and not state._pending:
+    if not state.aside and not state.named_stacks:
         # no set-aside tiles or named stacks pending: the position is the whole state
         assert from_pos.legal_actions() == state.legal_actions()
         assert from_pos.current_player == state.current_player

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from palaestra.core.game import random_playout, sample_outcome
-from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
-from palaestra.games.agamemnon.game import SPEARS, _points
+from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState, _fast
+from palaestra.games.agamemnon.tiles import SPEARS
 
 
 def position(tiles: list[tuple[int, int, str]], **fields: Any) -> AgamemnonState:
@@ -349,11 +349,11 @@ def test_aga_sc1_to_sc4_engine_agrees_with_the_reference_along_random_games(
         # ... equals a fresh computation, and the flood fill used for finished games
         if step % fresh_every == 0:
             clone = state.clone()
-            clone._inc = None
+            clone._live = None
             assert clone.scores() == points
             assert clone.evaluate() == pytest.approx(state.evaluate())
             assert state._maps is not None
-            assert [float(x) for x in _points(state._maps, state._masks, game.ends)] == points
+            assert [float(x) for x in _fast.points(state._maps, state._masks, game.ends)] == points
 
 
 # --- AGA-SC3 leadership further down the ranks ------------------------------------------------------
@@ -427,9 +427,7 @@ def test_aga_sc1_to_sc4_the_strings_cache_gives_the_same_scores_when_full(
 ) -> None:
     """The from-scratch score caches the strings of each part of the board per game; a tiny limit
     (cleared all the time) and a shared cache over Warp swaps still give the reference scores."""
-    import palaestra.games.agamemnon.game as engine
-
-    monkeypatch.setattr(engine, "_MEMO_LIMIT", 3)
+    monkeypatch.setattr(_fast, "MEMO_LIMIT", 3)
     for loom in (False, True):
         game = AgamemnonGame(loom=loom)
         for seed in range(3):
@@ -443,5 +441,5 @@ def test_aga_sc1_to_sc4_the_strings_cache_gives_the_same_scores_when_full(
                 for _, conns, ctrl in reference_strings(state):
                     if ctrl is not None:
                         points[ctrl] += len(conns)
-                assert list(_points(state._maps, state._masks, game.ends)) == points
-            assert len(game._strings_memo) <= 3
+                assert list(_fast.points(state._maps, state._masks, game.ends)) == points
+            assert len(game.strings_memo) <= 3

@@ -15,7 +15,8 @@ from palaestra.core.errors import PositionError, RecordError
 from palaestra.core.game import RULES_ORIGINAL
 from palaestra.core.record import Record
 from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
-from palaestra.games.agamemnon.game import SETUP_NAMES, SWAP_BASE
+from palaestra.games.agamemnon.moves import SWAP_START
+from palaestra.games.agamemnon.tiles import SETUP_NAMES
 
 
 def loom_position(
@@ -60,7 +61,8 @@ def test_aga_t4_a_warp_never_moves_a_tile_back_onto_a_connection_an_earlier_warp
     # issue 16: set-up I,II,III; black's Warp on 0 moved the strength tile of 0-1 onto 0-4 (class IV)
     state = loom_position("I,II,III", TILES, warp=1, moved=("0-1", "0-4"))
     assert offered(state) == ["noswap", "swap 1-4 1-5"]
-    assert state.explain_illegal(state.string_to_action("swap 1-4 1-5")) == "swap 1-4 1-5: it is legal"
+    # a legal action is explained in the core's words
+    assert state.explain_illegal(state.string_to_action("swap 1-4 1-5")) == "swap 1-4 1-5 is legal"
     for text in ("swap 0-1 1-4", "swap 0-1 1-5"):
         action = state.string_to_action(text)
         assert not state.is_legal(action)
@@ -108,10 +110,10 @@ def play_loom(setup: int, seed: int) -> AgamemnonState:
             continue
         legal = state.legal_actions()
         if state.phase == "warp":
-            swaps = [a for a in legal if a >= SWAP_BASE]
+            swaps = [a for a in legal if a >= SWAP_START]
             kinds = [k for _, _, k in state.connection_kinds()]
             for a in swaps:
-                c1, c2, _ = board.pairs[a - SWAP_BASE]
+                c1, c2, _ = board.pairs[a - SWAP_START]
                 for target in (c1, c2):
                     if kinds[target] == "empty":
                         text = state.action_to_string(a)
@@ -155,9 +157,9 @@ def old_record_with_a_now_illegal_swap() -> Record:
                 continue
             legal = state.legal_actions()
             if state.phase == "warp":
-                targets = current.warp_targets(state._out)
+                targets = current.warp_targets(-1 if state.out_of_play is None else state.out_of_play)
                 kinds = [k for _, _, k in state.connection_kinds()]
-                pairs = [game.board.pairs[a - SWAP_BASE][:2] for a in legal[1:]]
+                pairs = [game.board.pairs[a - SWAP_START][:2] for a in legal[1:]]
                 banned = [
                     a
                     for a, pair in zip(legal[1:], pairs, strict=True)

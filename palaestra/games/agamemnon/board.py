@@ -28,9 +28,20 @@ from pathlib import Path
 
 from palaestra.core.errors import BoardFileError
 
+#: the kinds of string tile (AGA-B1), and ``EMPTY``: a loom connection without one (AGA-B2)
 KIND_NAMES = ("strength", "force", "leadership", "empty")
+STRENGTH, FORCE, LEADERSHIP, EMPTY = range(len(KIND_NAMES))
+STRING_KINDS = (STRENGTH, FORCE, LEADERSHIP)
+#: one letter per kind, for the text view
+KIND_LETTERS = "SFL-"
+#: the loom's symbol classes (AGA-B2)
 CLASS_NAMES = ("I", "II", "III", "IV")
 SIDES = ("front", "loom")
+#: the most spaces and connections a side may have (the action ids and the observation hold these)
+MAX_SPACES = 33
+MAX_CONNECTIONS = 66
+#: spaces in play a side needs: 30 tiles and 2 spaces left empty (AGA-T1)
+SPACES_IN_PLAY = 32
 
 
 @dataclass(frozen=True)
@@ -92,41 +103,79 @@ class Board:
         return found[0]
 
 
-def parse_boards(text: str, source: str = "boards.txt") -> dict[str, Board]:
-    """Read the board file format; returns ``{"front": Board, "loom": Board}``."""
-    sections: dict[str, tuple[int, list[tuple[int, int]], list[int], dict[tuple[int, int], int]]] = {}
-    current: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        where = f"{source} line {number}"
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+class _Section:
+    """One section of the board file while it is read: its spaces and its connections."""
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+        self.num_spaces = -1  # until the 'spaces N' line
+        self.connections: list[tuple[int, int]] = []
+        self.labels: list[int] = []
+        #: the line of each connection (for "already given on line ...")
+        self.lines: dict[tuple[int, int], int] = {}
+        self.label_names = KIND_NAMES[:3] if side == "front" else CLASS_NAMES
+        self.label_word = "kind" if side == "front" else "class"
+
+
+class _Reader:
+    """Reads the board file line by line; each check raises :class:`BoardFileError` naming the
+    file, the line and the problem."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.sections: dict[str, _Section] = {}
+        self.current: _Section | None = None
+
+    def read(self, text: str) -> dict[str, Board]:
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].strip()
+            if line:
+                self.read_line(line, number, f"{self.source} line {number}")
+        boards = {side: self.board(side) for side in SIDES}
+        self.check_limits(boards)
+        self.check_classes(boards)
+        return boards
+
+    def read_line(self, line: str, number: int, where: str) -> None:
         if line.startswith("["):
-            if not line.endswith("]") or line[1:-1].strip() not in SIDES:
-                raise BoardFileError(f"{where}: unknown section {line!r} (sections: [front], [loom])")
-            current = line[1:-1].strip()
-            if current in sections:
-                raise BoardFileError(f"{where}: section [{current}] appears twice")
-            sections[current] = (-1, [], [], {})
-            continue
-        if current is None:
+            self.start_section(line, where)
+            return
+        section = self.current
+        if section is None:
             raise BoardFileError(f"{where}: {line!r} comes before any section ([front] or [loom])")
-        n, conns, labels, seen = sections[current]
         words = line.split()
         if words[0] == "spaces":
-            if n >= 0:
-                raise BoardFileError(f"{where}: [{current}] gives 'spaces' twice")
-            if conns:
-                raise BoardFileError(f"{where}: 'spaces' must come before the connections of [{current}]")
-            if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 2:
-                raise BoardFileError(f"{where}: expected 'spaces N' with N a whole number >= 2")
-            sections[current] = (int(words[1]), conns, labels, seen)
-            continue
+            self.read_spaces(section, words, where)
+        else:
+            self.read_connection(section, line, number, where)
+
+    def start_section(self, line: str, where: str) -> None:
+        side = line[1:-1].strip()
+        if not line.endswith("]") or side not in SIDES:
+            raise BoardFileError(f"{where}: unknown section {line!r} (sections: [front], [loom])")
+        if side in self.sections:
+            raise BoardFileError(f"{where}: section [{side}] appears twice")
+        self.current = self.sections[side] = _Section(side)
+
+    @staticmethod
+    def read_spaces(section: _Section, words: list[str], where: str) -> None:
+        if section.num_spaces >= 0:
+            raise BoardFileError(f"{where}: [{section.side}] gives 'spaces' twice")
+        if section.connections:
+            raise BoardFileError(f"{where}: 'spaces' must come before the connections of [{section.side}]")
+        if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 2:
+            raise BoardFileError(f"{where}: expected 'spaces N' with N a whole number >= 2")
+        section.num_spaces = int(words[1])
+
+    @staticmethod
+    def read_connection(section: _Section, line: str, number: int, where: str) -> None:
+        n = section.num_spaces
         if n < 0:
-            raise BoardFileError(f"{where}: [{current}] must start with 'spaces N'")
+            raise BoardFileError(f"{where}: [{section.side}] must start with 'spaces N'")
+        words = line.split()
         if len(words) != 3:
             raise BoardFileError(f"{where}: expected 'SPACE SPACE KIND', got {line!r}")
-        a_text, b_text, label_text = words
+        a_text, b_text, label = words
         if not (a_text.isdigit() and b_text.isdigit()):
             raise BoardFileError(f"{where}: spaces are whole numbers, got {a_text!r} and {b_text!r}")
         a, b = int(a_text), int(b_text)
@@ -135,54 +184,71 @@ def parse_boards(text: str, source: str = "boards.txt") -> dict[str, Board]:
                 raise BoardFileError(f"{where}: space {s} is out of range (spaces 0-{n - 1})")
         if a == b:
             raise BoardFileError(f"{where}: a connection joins two different spaces, not {a} and {b}")
-        names = KIND_NAMES[:3] if current == "front" else CLASS_NAMES
-        if label_text not in names:
+        names = section.label_names
+        if label not in names:
             raise BoardFileError(
-                f"{where}: unknown {'kind' if current == 'front' else 'class'} {label_text!r} "
-                f"(one of {', '.join(names)})"
+                f"{where}: unknown {section.label_word} {label!r} (one of {', '.join(names)})"
             )
         key = (min(a, b), max(a, b))
-        if key in seen:
-            raise BoardFileError(f"{where}: connection {key[0]}-{key[1]} already given on line {seen[key]}")
-        seen[key] = number
-        conns.append(key)
-        labels.append(names.index(label_text))
-    boards: dict[str, Board] = {}
-    for side in SIDES:
-        if side not in sections:
-            raise BoardFileError(f"{source}: section [{side}] is missing")
-        n, conns, labels, _ = sections[side]
-        if n < 0:
-            raise BoardFileError(f"{source}: [{side}] has no 'spaces N' line")
-        degree = [0] * n
-        for a, b in conns:
-            degree[a] += 1
-            degree[b] += 1
-        lonely = [s for s in range(n) if degree[s] == 0]
-        if lonely:
-            raise BoardFileError(f"{source}: [{side}] space {lonely[0]} has no connection")
-        boards[side] = Board(side, n, tuple(conns), tuple(labels))
-    for side, board in boards.items():
-        if board.num_spaces > 33:
-            raise BoardFileError(f"{source}: [{side}] has {board.num_spaces} spaces (at most 33)")
-        if board.num_connections > 66:
-            raise BoardFileError(f"{source}: [{side}] has {board.num_connections} connections (at most 66)")
-        if board.num_spaces - (1 if side == "loom" else 0) < 32:
+        if key in section.lines:
             raise BoardFileError(
-                f"{source}: [{side}] needs 32 spaces in play for 30 tiles and 2 empty spaces"
+                f"{where}: connection {key[0]}-{key[1]} already given on line {section.lines[key]}"
             )
-    loom = boards["loom"]
-    for cls in range(4):
-        if cls not in loom.labels:
-            raise BoardFileError(f"{source}: [loom] has no connection of class {CLASS_NAMES[cls]}")
-        try:
-            loom.out_of_play(cls)
-        except BoardFileError as err:
-            raise BoardFileError(f"{source}: {err}") from None
-    for kind in range(3):
-        if kind not in boards["front"].labels:
-            raise BoardFileError(f"{source}: [front] has no {KIND_NAMES[kind]} connection")
-    return boards
+        section.lines[key] = number
+        section.connections.append(key)
+        section.labels.append(names.index(label))
+
+    def board(self, side: str) -> Board:
+        """The board of a section read completely: every space has a connection."""
+        section = self.sections.get(side)
+        if section is None:
+            raise BoardFileError(f"{self.source}: section [{side}] is missing")
+        n = section.num_spaces
+        if n < 0:
+            raise BoardFileError(f"{self.source}: [{side}] has no 'spaces N' line")
+        touched = {s for ab in section.connections for s in ab}
+        lonely = [s for s in range(n) if s not in touched]
+        if lonely:
+            raise BoardFileError(f"{self.source}: [{side}] space {lonely[0]} has no connection")
+        return Board(side, n, tuple(section.connections), tuple(section.labels))
+
+    def check_limits(self, boards: dict[str, Board]) -> None:
+        """The engine's limits: the action ids and the observation hold at most 33 spaces and 66
+        connections; 30 tiles and 2 empty spaces need 32 spaces in play (AGA-T1)."""
+        for side, board in boards.items():
+            if board.num_spaces > MAX_SPACES:
+                raise BoardFileError(
+                    f"{self.source}: [{side}] has {board.num_spaces} spaces (at most {MAX_SPACES})"
+                )
+            if board.num_connections > MAX_CONNECTIONS:
+                raise BoardFileError(
+                    f"{self.source}: [{side}] has {board.num_connections} connections "
+                    f"(at most {MAX_CONNECTIONS})"
+                )
+            if board.num_spaces - (1 if side == "loom" else 0) < SPACES_IN_PLAY:
+                raise BoardFileError(
+                    f"{self.source}: [{side}] needs {SPACES_IN_PLAY} spaces in play for 30 tiles and 2 "
+                    "empty spaces"
+                )
+
+    def check_classes(self, boards: dict[str, Board]) -> None:
+        """Every loom class leaves exactly one out-of-play space (AGA-B2); the front has every kind."""
+        loom = boards["loom"]
+        for cls in range(len(CLASS_NAMES)):
+            if cls not in loom.labels:
+                raise BoardFileError(f"{self.source}: [loom] has no connection of class {CLASS_NAMES[cls]}")
+            try:
+                loom.out_of_play(cls)
+            except BoardFileError as err:
+                raise BoardFileError(f"{self.source}: {err}") from None
+        for kind in STRING_KINDS:
+            if kind not in boards["front"].labels:
+                raise BoardFileError(f"{self.source}: [front] has no {KIND_NAMES[kind]} connection")
+
+
+def parse_boards(text: str, source: str = "boards.txt") -> dict[str, Board]:
+    """Read the board file format; returns ``{"front": Board, "loom": Board}``."""
+    return _Reader(source).read(text)
 
 
 def load_boards(path: str | Path | None = None) -> dict[str, Board]:

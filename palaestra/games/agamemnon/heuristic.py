@@ -1,12 +1,17 @@
-"""Agamemnon knowledge for the AI: heuristics the searches may use instead of ``State.evaluate``.
+"""Agamemnon knowledge for the AI: ``evaluate`` (``State.evaluate``) and the heuristics the searches
+may use instead of it.
 
 ``HEURISTICS`` maps a name to a function ``state -> [value of player 0, value of player 1]`` in
 [-1, 1], comparable with ``returns()``; an agent names one with ``eval=NAME``
 (``mcts:eval=outlook``, docs/ai.md). The AI finds this table through the game's package
 (``palaestra.games.<game>.heuristic``), so nothing in ``palaestra/ai`` names a game.
 
-``outlook`` judges what every string is likely to *become*, not only who leads it now
-(``State.evaluate``: live score plus a soft share ``points * d / (|d| + 1)`` of every led string):
+:func:`evaluate` is the live score margin plus a soft share of every contested string: a string
+led by ``d`` spears or tiles counts ``points * d / (|d| + 1)`` for its leader, a leadership string
+``0.8 * points``; the value is ``tanh((margin + soft) / 12)`` (kept up to date part by part by
+``_fast.py``).
+
+:func:`outlook` judges what every string is likely to *become*, not only who leads it now:
 
 * a string none of whose connection ends is free any more can only change through a Warp swap:
   it counts in full for its leader;
@@ -23,67 +28,72 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from palaestra.core.game import State
-from palaestra.games.agamemnon.game import _LEADERS, _OCC, _PASS, END, LEADERSHIP, AgamemnonState, _lead
+from palaestra.games.agamemnon import _fast
+from palaestra.games.agamemnon.board import FORCE, STRENGTH
 
+if TYPE_CHECKING:
+    from palaestra.games.agamemnon.rules import AgamemnonState
+
+#: squashing scale of ``evaluate`` (points)
+EVALUATE_SCALE = 12.0
 #: squashing scale of the outlook value (points)
 OUTLOOK_SCALE = 10.0
+#: the lead of a string by kind: spears (strength), tiles (force), leader rank steps (leadership)
+_LEAD = {STRENGTH: _fast.spear_lead, FORCE: _fast.tile_lead}
+
+
+def evaluate(live: list[Any]) -> list[float]:
+    """The live score margin plus the soft value of the strings, squashed (see above), from the
+    live score of ``_fast.py`` (``AgamemnonState.live_score``)."""
+    v = math.tanh(
+        (live[_fast.LIVE_POINTS_0] - live[_fast.LIVE_POINTS_1] + live[_fast.LIVE_SOFT]) / EVALUATE_SCALE
+    )
+    return [v, -v]
 
 
 def outlook(state: State) -> list[float]:
     """Each string's likely end value for its leader (see the module docstring), squashed."""
-    assert isinstance(state, AgamemnonState)
-    if state._phase == END:
+    if state.is_terminal():
         return state.returns()
-    maps = state._maps
+    maps, m, free_spaces = cast("AgamemnonState", state).fast_position()
     if maps is None:
         return [0.0, 0.0]
     if not maps.part_list:
         maps.index()
-    m = state._masks
     free = 0
-    for s in state._free:
+    for s in free_spaces:
         free |= 1 << s
-    occ = m[_OCC]
-    passable = m[_PASS]
-    leaders = m[_LEADERS]
-    memo = maps.memo
     total = 0.0
-    for k, part, cshift in maps.part_list:
-        key = passable & part
-        if not key:
-            continue
-        strings = memo.get(cshift | key)
-        if strings is None:
-            strings = maps.strings_in(k, cshift, key)
-        for ends_mask, _conns, n in strings:
-            s = ends_mask & occ
-            if k != LEADERSHIP:
-                d = _lead(k, s, m)  # spears (strength) or tiles (force)
-            else:
-                t = s & leaders
-                d = 0
-                if t:
-                    for r in range(4, 9):  # the best rank held by one player only decides (AGA-SC4, as _lead)
-                        x, y = t & m[r], t & m[r + 9]
-                        if x and not y:
-                            d = 9 - r
-                            break
-                        if y and not x:
-                            d = r - 9
-                            break
-            if not d:
-                continue
-            f = (ends_mask & free).bit_count()
-            if f == 0:
-                total += n if d > 0 else -n
-            else:
-                ad = abs(d)
-                v = n * ad / (ad + 1.0 + 0.5 * f)
-                total += v if d > 0 else -v
+    for k, part, shifted in maps.part_list:
+        key = m[_fast.PASSABLE] & part
+        if key:
+            total = _add_outlook(
+                total, maps.strings_in(k, shifted, key), _LEAD.get(k, _fast.rank_lead), m, free
+            )
     value = math.tanh(total / OUTLOOK_SCALE)
     return [value, -value]
+
+
+def _add_outlook(
+    total: float, strings: _fast.Strings, lead: Callable[[int, list[int]], int], m: list[int], free: int
+) -> float:
+    """``total`` plus the outlook of the strings of one part (``free``: the free spaces, a mask)."""
+    occupied = m[_fast.OCCUPIED]
+    for ends_mask, _conns, n in strings:
+        d = lead(ends_mask & occupied, m)
+        if not d:
+            continue
+        f = (ends_mask & free).bit_count()
+        if f == 0:
+            total += n if d > 0 else -n
+        else:
+            ad = abs(d)
+            v = n * ad / (ad + 1.0 + 0.5 * f)
+            total += v if d > 0 else -v
+    return total
 
 
 HEURISTICS: dict[str, Callable[[State], list[float]]] = {"outlook": outlook}

@@ -8,7 +8,7 @@ server's clock) as an argument, so the service and the tests decide what time it
   after each turn). ``on_timeout`` says what a fall of the flag does: ``lose`` (the seat loses)
   or ``ai`` (the AI, at ``ai_level``, plays that turn; the clock then goes on as the control says:
   a fresh turn's time per move, or just the increment under Fischer).
-- A **turn** is what one seat does while it stays the seat to move: an Athos turn of many actions
+- A **turn** is what one seat does while it stays the seat to move: a turn of many actions
   is one turn of the clock. The turn ends when another seat (or chance) is to move.
 - Only **human seats' clocks run**: never while chance is to move, never for an AI seat, and not
   before every invited player has joined (nobody's time runs while a friend has yet to open the
@@ -204,11 +204,12 @@ class Clock:
         """The clock as clients see it: each seat's time left at the server's ``now``, which seat
         runs, and the server's times of the last change and of this view (a browser counts down
         from ``left`` with its own elapsed time, never its own wall clock)."""
+        deadline = self.deadline()
         return {
             "control": self.control.to_json(),
             "since": stamp(self.since),
             "now": stamp(now),
-            "deadline": None if self.deadline() is None else stamp(self.deadline() or 0.0),
+            "deadline": None if deadline is None else stamp(deadline),
             "autoplay": self.autoplay,
             "flagged": self.flagged,
             "seats": [

@@ -20,7 +20,7 @@ from palaestra.server.db import StoredGame
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.session import Seat, Session
-from palaestra.server.webhooks import web_module
+from palaestra.server.webhooks import has_undo
 
 
 def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
@@ -96,7 +96,7 @@ def session_from_stored(stored: StoredGame) -> Session:
         stored.status == "active"
         and moves
         and moves[-1].player == state.current_player
-        and hasattr(web_module(game.name), "can_undo")
+        and has_undo(game.name)
     ):
         # a turn in progress of a game with undo: rebuild the state before its last action now, so
         # the view can offer the undo at once (one replay, only for turns in progress)

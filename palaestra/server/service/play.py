@@ -160,7 +160,7 @@ class PlayService:
             else:
                 before, action = await asyncio.to_thread(state_before_last, session.record)
                 from_stack = False
-            if not can_undo(before, action, session.state):
+            if not can_undo(before, action):
                 raise ApiError(
                     409, "cannot_undo", f"{moves[-1].move} cannot be taken back (the rules do not allow it)"
                 )

@@ -255,8 +255,9 @@ class Session:
         """The seat that may take back the last action now (None: nothing to undo).
 
         Only an action of the seat still to move, while the game goes on, and only if the game's
-        ``can_undo`` hook allows it (see palaestra/server/webhooks.py). Known from the undo stack
-        of this session (rebuilt from the record when a game is loaded mid-turn)."""
+        undo policy allows it (``State.can_take_back``, see palaestra/server/webhooks.py). Known
+        from the undo stack of this session (rebuilt from the record when a game is loaded
+        mid-turn)."""
         if self.status != "active" or not self.record.moves or not self.undo_stack:
             return None
         player = self.state.current_player
@@ -267,7 +268,7 @@ class Session:
         before, action = self.undo_stack[-1]
         if len(before.history) != self.ply - 1:
             return None
-        return player if can_undo(before, action, self.state) else None
+        return player if can_undo(before, action) else None
 
     # --- views ------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:

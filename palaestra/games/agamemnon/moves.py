@@ -1,0 +1,244 @@
+"""Agamemnon moves: the typed move, its action id and its notation (docs/agamemnon.md).
+
+Player actions, in the order of :func:`action_layout`:
+
+* ``place`` — ``W2@12``: a tile code and a space, id ``code * 33 + space``;
+* ``noswap`` — a Warp placed without swapping (``pass`` reads as it too);
+* ``aside`` — ``aside WARP`` / ``aside WEFT`` (AGA-T3);
+* ``stack`` — ``stack leaders|weavers|warriors`` (Oracle, AGA-V2);
+* ``swap`` — ``swap 4-8 0-4``: a pair of connections sharing a space (``Board.pairs``), AGA-T4.
+
+Chance outcomes share the integers (as in OpenSpiel, ``0 <= id < max_chance_outcomes``):
+``draw W2`` is the tile code, ``setup I,II,III`` is ``10 +`` the set-up's number (:data:`CHANCE_LAYOUT`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from palaestra.core.errors import NotationError
+from palaestra.core.layout import ActionLayout
+from palaestra.games.agamemnon.board import MAX_SPACES, Board
+from palaestra.games.agamemnon.tiles import (
+    CODE_INDEX,
+    CODES,
+    NUM_CODES,
+    PLAYER_NAMES,
+    SET_ASIDE_CODES,
+    SETUP_NAMES,
+    SETUPS,
+    STACK_NAMES,
+    Stack,
+)
+
+if TYPE_CHECKING:
+    from palaestra.games.agamemnon.rules import AgamemnonState
+
+#: the kinds of chance outcome; every other kind of move is a player's
+CHANCE_KINDS = ("draw", "setup")
+CHANCE_LAYOUT = ActionLayout(("draw", (NUM_CODES,)), ("setup", (len(SETUPS),)))
+
+NOTATION_HELP = (
+    "moves are CODE@SPACE (e.g. W2@12), 'swap A-B C-D', 'noswap', 'aside WARP|WEFT', "
+    "'stack leaders|weavers|warriors'; chance: 'draw CODE', 'setup I,II,III'"
+)
+
+
+def action_layout(num_pairs: int) -> ActionLayout:
+    """The player actions of a board side with ``num_pairs`` Warp pairs (the swaps come last)."""
+    return ActionLayout(
+        ("place", (NUM_CODES, MAX_SPACES)),
+        ("noswap", ()),
+        ("aside", (len(SET_ASIDE_CODES),)),
+        ("stack", (len(Stack),)),
+        ("swap", (num_pairs,)),
+    )
+
+
+# The ids the engine's fast paths compare with, read off the layout: they are the same on both
+# sides (only the number of swaps, last, depends on the board).
+_IDS = action_layout(0)
+#: the first id after the placements: ``noswap``
+NOSWAP = _IDS.encode("noswap")
+ASIDE_WARP, ASIDE_WEFT = (_IDS.encode("aside", i) for i in range(len(SET_ASIDE_CODES)))
+STACK_START = _IDS["stack"].start
+SWAP_START = _IDS["swap"].start
+SETUP_START = CHANCE_LAYOUT["setup"].start
+
+
+class Move(NamedTuple):
+    """One action: ``kind`` is the segment of the layout (``place``, ``noswap``, ``aside``,
+    ``stack``, ``swap``, or the chance outcomes ``draw`` and ``setup``); the fields that matter for
+    it are set, the others are -1."""
+
+    kind: str
+    #: place, aside, draw: the tile code
+    tile: int = -1
+    #: place: the space
+    space: int = -1
+    #: stack: the Oracle stack
+    stack: int = -1
+    #: swap: the number of the pair in ``Board.pairs``
+    pair: int = -1
+    #: setup: the number of the set-up in ``SETUPS``
+    setup: int = -1
+
+
+def _coordinates(move: Move) -> tuple[int, ...]:
+    kind = move.kind
+    if kind == "place":
+        return move.tile, move.space
+    if kind == "aside":
+        return (SET_ASIDE_CODES.index(move.tile),)
+    if kind == "draw":
+        return (move.tile,)
+    if kind == "stack":
+        return (move.stack,)
+    if kind == "swap":
+        return (move.pair,)
+    if kind == "setup":
+        return (move.setup,)
+    return ()
+
+
+def encode(move: Move, layout: ActionLayout) -> int:
+    """The action id of ``move`` (``layout``: the player actions of the board side)."""
+    return (CHANCE_LAYOUT if move.kind in CHANCE_KINDS else layout).encode(move.kind, *_coordinates(move))
+
+
+def decode(action: int, layout: ActionLayout, chance: bool = False) -> Move:
+    """The move of an action id (a chance outcome if ``chance``); :class:`ValueError` outside the
+    action space."""
+    kind, coords = (CHANCE_LAYOUT if chance else layout).decode(action)
+    if kind == "place":
+        return Move(kind, tile=coords[0], space=coords[1])
+    if kind == "aside":
+        return Move(kind, tile=SET_ASIDE_CODES[coords[0]])
+    if kind == "draw":
+        return Move(kind, tile=coords[0])
+    if kind == "stack":
+        return Move(kind, stack=coords[0])
+    if kind == "swap":
+        return Move(kind, pair=coords[0])
+    if kind == "setup":
+        return Move(kind, setup=coords[0])
+    return Move(kind)
+
+
+def format_move(move: Move, board: Board) -> str:
+    """``W2@12``, ``noswap``, ``aside WARP``, ``stack leaders``, ``swap 4-8 0-4``, ``draw W2``,
+    ``setup I,II,III``."""
+    kind = move.kind
+    if kind == "place":
+        return f"{CODES[move.tile]}@{move.space}"
+    if kind in ("aside", "draw"):
+        return f"{kind} {CODES[move.tile]}"
+    if kind == "stack":
+        return f"stack {STACK_NAMES[move.stack]}"
+    if kind == "swap":
+        c1, c2, _ = board.pairs[move.pair]
+        (a1, b1), (a2, b2) = board.connections[c1], board.connections[c2]
+        return f"swap {a1}-{b1} {a2}-{b2}"
+    if kind == "setup":
+        return f"setup {SETUP_NAMES[move.setup]}"
+    return kind
+
+
+# --- reading ------------------------------------------------------------------------------------------
+def parse_move(text: str, board: Board) -> Move:
+    """Read a move (case-insensitive, spaces around ``@`` ignored); :class:`NotationError` with a
+    hint for text that is no move of ``board``."""
+    words = text.strip().replace("@", " @ ").split()
+    if not words:
+        raise NotationError("empty move: " + NOTATION_HELP)
+    head = words[0].lower()
+    if head == "draw":
+        if len(words) != 2 or words[1].upper() not in CODE_INDEX:
+            raise NotationError(f"{text!r}: write 'draw CODE' with CODE one of {' '.join(CODES)}")
+        return Move("draw", tile=CODE_INDEX[words[1].upper()])
+    if head == "setup":
+        return _parse_setup(text, words)
+    if head in ("noswap", "pass") or [w.lower() for w in words] == ["no", "swap"]:
+        return Move("noswap")
+    if head == "aside":
+        if len(words) != 2 or words[1].upper() not in ("WARP", "WEFT"):
+            raise NotationError(f"{text!r}: write 'aside WARP' or 'aside WEFT'")
+        return Move("aside", tile=CODE_INDEX[words[1].upper()])
+    if head == "stack":
+        return _parse_stack(text, words)
+    if head == "swap":
+        return _parse_swap(text, words, board)
+    if len(words) == 3 and words[1] == "@":
+        return _parse_placement(text, words, board)
+    raise NotationError(f"cannot read {text!r}: " + NOTATION_HELP)
+
+
+def _parse_setup(text: str, words: list[str]) -> Move:
+    name = "".join(words[1:]).upper()
+    if name not in SETUP_NAMES:
+        raise NotationError(
+            f"{text!r}: write 'setup S,F,L' with three different classes of I, II, III, IV "
+            "(for strength, force, leadership), e.g. 'setup I,II,III'"
+        )
+    return Move("setup", setup=SETUP_NAMES.index(name))
+
+
+def _parse_stack(text: str, words: list[str]) -> Move:
+    names = {name: i for i, name in enumerate(STACK_NAMES)}
+    names.update({name[:-1]: i for i, name in enumerate(STACK_NAMES)})  # "leader" for "leaders"
+    if len(words) != 2 or words[1].lower() not in names:
+        raise NotationError(f"{text!r}: write 'stack leaders', 'stack weavers' or 'stack warriors'")
+    return Move("stack", stack=names[words[1].lower()])
+
+
+def _parse_swap(text: str, words: list[str], board: Board) -> Move:
+    if len(words) != 3:
+        raise NotationError(f"{text!r}: write 'swap A-B C-D' (two connections at the Warp's space)")
+    ids = []
+    for word in words[1:]:
+        ends = word.split("-")
+        if len(ends) != 2 or not ends[0].isdigit() or not ends[1].isdigit():
+            raise NotationError(f"{text!r}: {word!r} is not a connection (write it as A-B, e.g. 3-7)")
+        a, b = int(ends[0]), int(ends[1])
+        key = (min(a, b), max(a, b))
+        if key not in board.conn_id:
+            raise NotationError(f"there is no connection {a}-{b} on the {board.side} board")
+        ids.append(board.conn_id[key])
+    if ids[0] == ids[1]:
+        raise NotationError(f"{text!r}: a swap needs two different connections")
+    c1, c2 = sorted(ids)
+    pair = board.pair_id.get((c1, c2))
+    if pair is None:
+        raise NotationError(f"connections {words[1]} and {words[2]} do not touch a common space")
+    return Move("swap", pair=pair)
+
+
+def _parse_placement(text: str, words: list[str], board: Board) -> Move:
+    code = words[0].upper()
+    if code not in CODE_INDEX:
+        raise NotationError(f"{text!r}: unknown tile {words[0]!r} (tiles: {' '.join(CODES)})")
+    if not words[2].isdigit():
+        raise NotationError(f"{text!r}: {words[2]!r} is not a space number")
+    space = int(words[2])
+    if space >= board.num_spaces:
+        raise NotationError(f"there is no space {space} (spaces 0-{board.num_spaces - 1})")
+    return Move("place", tile=CODE_INDEX[code], space=space)
+
+
+def what_now(state: AgamemnonState) -> str:
+    """What the game waits for, with the notation to write (for messages)."""
+    phase = state.phase
+    who = PLAYER_NAMES[state.mover]
+    if phase == "setup":
+        return "the loom set-up is drawn first (write 'setup I,II,III')"
+    if phase == "draw":
+        return f"{who}'s tile is being drawn (write 'draw CODE')"
+    if phase == "stack":
+        return f"{who} names the stack of the next draw (write 'stack leaders|weavers|warriors')"
+    if phase == "warp":
+        return f"{who} chooses the Warp's swap on space {state.warp_space} ('swap A-B C-D' or 'noswap')"
+    if phase == "place":
+        if state.game.defying:
+            return f"{who} places a tile (write e.g. 'W2@12')"
+        return f"{who} places a drawn tile ({' '.join(state.hand)})"
+    return "the game is over"
