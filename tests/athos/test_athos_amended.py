@@ -278,11 +278,11 @@ def race_record(rules: str) -> Record:
     b = game.board
     while not s.is_terminal():
         legal = s.legal_actions()
-        choice = game.layout.encode("end_turn") if s.phase != MOVE else game.layout.encode("end_move")
+        choice = game.action_space.encode("end_turn" if s.phase != MOVE else "end_move")
         if s.phase == MOVE and s.seat != 2:
             dist = s.distances()
             for a in legal:
-                if a in game.layout["step"]:
+                if a in game.action_space["step"]:
                     u, v = b.edges[a]
                     if dist[v] < dist[u] and (v >= b.n or not s.occupants[v]):
                         choice = a

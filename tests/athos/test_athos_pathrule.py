@@ -110,7 +110,7 @@ def _check_placements(game: AthosGame, doc: dict[str, Any]) -> int:
             continue
         if not state.supply[b.terrain[f]]:
             continue
-        a = game.layout.encode("place", f)
+        a = game.action_space.encode("place", f)
         expect = not _after(state, a)
         assert (a in legal) == expect, state.action_to_string(a)
         fresh = game.state_from_position(doc)  # no cache at all
@@ -127,7 +127,7 @@ def _check_flips(game: AthosGame, doc: dict[str, Any]) -> int:
     for f in range(b.n):
         if state.tile[f] == NONE or state.occupants[f] or state.stone[f] >= 0:
             continue
-        a = game.layout.encode("flip", f)
+        a = game.action_space.encode("flip", f)
         expect = state.tile[f] == RUBBLE or not _after(state, a)
         assert (a in legal) == expect, state.action_to_string(a)
         assert game.state_from_position(doc).is_legal(a) == expect, state.action_to_string(a)
@@ -145,14 +145,14 @@ def _check_relocations(game: AthosGame, doc: dict[str, Any], rng: random.Random)
     checked = 0
     for f in movable:
         for g in free:
-            a = game.layout.encode("relocate", f, g)
+            a = game.action_space.encode("relocate", f, g)
             expect = state.tile[f] == OPEN or not _after(state, a)
             assert (a in legal) == expect, state.action_to_string(a)
             checked += 1
     # a sample asked of fresh states (the per-target component labelling from scratch)
     for f in rng.sample(movable, min(4, len(movable))):
         for g in rng.sample(free, min(10, len(free))):
-            a = game.layout.encode("relocate", f, g)
+            a = game.action_space.encode("relocate", f, g)
             expect = state.tile[f] == OPEN or not _after(state, a)
             assert game.state_from_position(doc).is_legal(a) == expect, state.action_to_string(a)
     return checked
@@ -200,7 +200,7 @@ def test_ath_p1_dense_reference_finds_refusals() -> None:
         state = game.state_from_position(dense_position(game, random.Random(seed), "place"))
         legal = set(state.legal_actions())
         for f in range(game.board.n):
-            a = game.layout.encode("place", f)
+            a = game.action_space.encode("place", f)
             if a not in legal and "ATH-P1" in state.explain_illegal(a):
                 refused += 1
     assert refused > 0

@@ -15,7 +15,6 @@ from palaestra.core.errors import OptionError, PositionError, RecordError
 from palaestra.core.game import RULES_ORIGINAL, Game, Option, rules_option
 from palaestra.games.athos import display, position
 from palaestra.games.athos.board import START_LETTERS, Board, load_board
-from palaestra.games.athos.layout import LAYOUT_OPTION, layout_board
 from palaestra.games.athos.constants import (
     BONUS,
     COLOURS,
@@ -37,6 +36,7 @@ from palaestra.games.athos.constants import (
     Phase,
     Side,
 )
+from palaestra.games.athos.layout import LAYOUT_OPTION, layout_board
 from palaestra.games.athos.moves import action_layout, move_table
 from palaestra.games.athos.rules import AthosState
 
@@ -154,7 +154,7 @@ class AthosGame(Game):
         self.members = [[p for p in range(n) if self.side_of[p] == s] for s in range(self.num_sides)]
         self.max_tiles, self.max_per_terrain = LIMITS[n]
         #: the action space (moves.py) and the move of every id
-        self.layout = action_layout(b)
+        self.action_space = action_layout(b)
         self.moves = move_table(b)
 
     def _handicap(self, tiles: object, who: object) -> tuple[int, int]:
@@ -193,7 +193,7 @@ class AthosGame(Game):
         return self._players
 
     def num_distinct_actions(self) -> int:
-        return self.layout.size
+        return self.action_space.size
 
     def max_game_length(self) -> int:
         return self.handicap_tiles + self.round_limit * self._players * MAX_TURN_ACTIONS

@@ -175,28 +175,28 @@ class AthosState(State):
     # --- legality: the one place it is decided -------------------------------------------------
     def problem(self, action: object) -> str | None:
         """None when ``action`` is legal here; else why not, citing the ruling."""
-        g = self.game
-        if not is_int(action) or not 0 <= action < g.layout.size:
+        table = self.game.moves
+        if not (type(action) is int or is_int(action)) or not 0 <= action < len(table):  # int first: speed
             return f"{action!r} is not an action of this game"
         phase = self.phase
         if phase == OVER:
             return "the game is over"
-        move = g.moves[action]
-        kind = move.kind
+        move = table[action]
+        kind, field, to, _, _ = move
         if kind is moves.STEP or kind is moves.FLIP or kind is moves.END_MOVE:
             if phase != MOVE:
                 return f"the movement phase is over ({self._phase_text()})"
             if kind is moves.STEP:
-                return self.step_problem(move.field, move.to)
+                return self.step_problem(field, to)
             if kind is moves.FLIP:
-                return self.flip_problem(move.field)
+                return self.flip_problem(field)
             return self._end_move_problem()
         if kind is moves.END_TURN:
             return self._end_turn_problem()
         if kind is moves.RELOCATE:
-            return self._relocate_problem(move.field, move.to)
+            return self._relocate_problem(field, to)
         if kind is moves.STONE:
-            return self._stone_problem(move.field)
+            return self._stone_problem(field)
         return self._place_phase_problem(move)
 
     def is_legal(self, action: int) -> bool:
@@ -206,7 +206,7 @@ class AthosState(State):
         why = self.problem(action)
         if why is None:
             return f"{self.action_to_string(action)} is legal"  # type: ignore[arg-type]
-        if is_int(action) and 0 <= action < self.game.layout.size:
+        if is_int(action) and 0 <= action < self.game.action_space.size:
             return f"{self.action_to_string(action)}: {why}"
         return why
 
@@ -444,11 +444,10 @@ class AthosState(State):
     # --- playing an action ---------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         move = self.game.moves[action]
-        kind = move.kind
+        kind, f, to, _, _ = move
         if kind is moves.STEP:
-            self._step(move.field, move.to)
+            self._step(f, to)
         elif kind is moves.FLIP:
-            f = move.field
             self.points -= FLIP_COST
             self._set_tile(f, OPEN if self.tile[f] == RUBBLE else RUBBLE, self.tile_terrain[f])
             self._tiles_changed()
@@ -457,13 +456,12 @@ class AthosState(State):
             self.points = 0
             self.phase = STONE
         elif kind is moves.RELOCATE:
-            f, to = move.field, move.to
             self._set_tile(to, self.tile[f], self.tile_terrain[f])
             self._set_tile(f, NO_TILE, -1)
             self.phase = RELOCATED
             self._tiles_changed()
         elif kind is moves.STONE:
-            self._put_stone(move.field)
+            self._put_stone(f)
         elif kind is moves.PLACE:
             self._place(move)
         else:
@@ -641,12 +639,12 @@ class AthosState(State):
 
     # --- notation (moves.py), views (display.py), documents (position.py) ---------------------
     def action_to_string(self, action: int) -> str:
-        if not is_int(action) or not 0 <= action < self.game.layout.size:
+        if not is_int(action) or not 0 <= action < self.game.action_space.size:
             raise NotationError(f"{action!r} is not an Athos action id")
         return format_move(self.game.moves[action], self.board)
 
     def string_to_action(self, text: str) -> int:
-        return encode(parse_move(text, self.board), self.game.layout, self.board)
+        return encode(parse_move(text, self.board), self.game.action_space, self.board)
 
     def render(self, labels: bool = False) -> str:
         return display.render(self, labels)
