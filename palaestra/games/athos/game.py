@@ -128,23 +128,24 @@ class AthosGame(Game):
     # --- set-up: ATH-B1..B3, ATH-S1, ATH-S2, ATH-V1..V3 ----------------------------------------
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
-        o = self.options
-        n = int(o["players"])  # type: ignore[arg-type]
+        chosen = self.options
+        n = int(chosen["players"])  # type: ignore[arg-type]
         self._players = n
-        self.teams = bool(o["teams"])
-        if self.teams and n != 4:
+        self.teams = bool(chosen["teams"])
+        if self.teams and n != len(TEAM_ORDER):
             raise OptionError(f"the team variant (ATH-V1) needs 4 players, not {n}")
-        self.handicap_tiles, self.handicap_player = self._handicap(o["handicap_tiles"], o["handicap_player"])
-        self.bare_stone = bool(o["bare_stone"])
+        handicap = self._handicap(chosen["handicap_tiles"], chosen["handicap_player"])
+        self.handicap_tiles, self.handicap_player = handicap
+        self.bare_stone = bool(chosen["bare_stone"])
         #: the rulings of 2026-11-23: one stone per tile (ATH-T7), handicap tiles of the field's
         #: terrain (ATH-V2), every side below the winners shares one rank (before ATH-E4)
-        self.original_rules = o["rules"] == RULES_ORIGINAL
-        self.round_limit = int(o["round_limit"])  # type: ignore[arg-type]
-        self.seats = self._seat_order(o["order"])
-        board_path = o["board"]
+        self.original_rules = chosen["rules"] == RULES_ORIGINAL
+        self.round_limit = int(chosen["round_limit"])  # type: ignore[arg-type]
+        self.seats = self._seat_order(chosen["order"])
+        board_path = chosen["board"]
         self.board = _board(str(board_path) if board_path is not None else None)
-        if o["layout"] is not None:  # the board as data: a shipped name or a document
-            self.board = layout_board(o["layout"], board_path)
+        if chosen["layout"] is not None:  # the board as data: a shipped name or a document
+            self.board = layout_board(chosen["layout"], board_path)
         b = self.board
         #: node id of each seat's start field
         self.start_of = [b.start_ids[START_LETTERS.index(s)] for s in self.seats]

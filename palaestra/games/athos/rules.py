@@ -1,15 +1,15 @@
-"""Athos (Kramer & Kübler, 1993): the rules, in the order of RULINGS.md (ATH-*).
+"""Athos (Kramer & Kübler, 1993): the rules of play, in the order of RULINGS.md (ATH-*).
 
-Set-up (ATH-S1 the monks, ATH-V2 the handicap first; the options, the board and the seats are
-the game's, in game.py), the turn
-(ATH-T1..T6 and ATH-T10 the movement, ATH-P1 the path rule, ATH-T7 the Athos stone, ATH-T8 the
-placement, ATH-T9 the end of the turn), the end (ATH-E1, ATH-E3) and the ranking (ATH-E2,
-ATH-E4). :meth:`AthosState.problem` is the one place an action's legality is decided, in the
-rulebook's terms; ``is_legal`` and ``explain_illegal`` read it, and ``legal_actions`` comes from
-the fast generator of ``_fast.py``, which the tests check against it. The path rule and the
-movement's end are answered by ``_fast.py`` too (checked against plain walks of the position
-after the action). Moves and notation: ``moves.py``; the position document: ``position.py``;
-the AI's evaluation: ``heuristic.py``; the text board and the observation: ``display.py``.
+The set-up of a position (ATH-S1 the monks on their start fields, ATH-V2 the handicap first; the
+options, the board and the seats are the game's, in game.py), the turn (ATH-T1..T6 and ATH-T10
+the movement, ATH-P1 the path rule, ATH-T7 the Athos stone, ATH-T8 the placement, ATH-T9 the end
+of the turn), the end (ATH-E1, ATH-E3) and the ranking (ATH-E2, ATH-E4).
+:meth:`AthosState.problem` is the one place an action's legality is decided, in the rulebook's
+terms; ``is_legal`` and ``explain_illegal`` read it, and ``legal_actions`` is the fast generator
+of ``_fast.py``, which the tests check against it. The path rule and the end of the movement
+are answered by ``_fast.py`` too (checked against plain walks of the position after the
+action). Moves and notation: ``moves.py``; the position document: ``position.py``; the AI's
+evaluation: ``heuristic.py``; the text board and the observation: ``display.py``.
 
 Node ids: ordinary fields ``0 .. N-1``, the start fields A-E, the summit (``board.py``). A state
 keeps per node the tile's side (``tile``), the tile's own terrain (``tile_terrain``), whether it
