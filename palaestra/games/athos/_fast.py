@@ -390,7 +390,7 @@ def legal_actions(state: AthosState) -> list[int]:
             out.extend(relocations(state) or stone_targets(state))
         if state.placed_total < state.game.max_tiles:
             _placements(state, out)
-        out.append(state.game.action_space[END_TURN_ID].start)
+        out.append(state.game.first_id[END_TURN_ID])
     elif phase == RELOCATED:
         return stone_targets(state)
     elif phase == HANDICAP:
@@ -403,7 +403,7 @@ def legal_actions(state: AthosState) -> list[int]:
 
 def _movement_actions(state: AthosState) -> list[int]:
     """ATH-T1..T6, T10: steps, flips and end-move."""
-    space = state.game.action_space
+    first_id = state.game.first_id
     out: list[int] = []
     occupants = state.occupants
     crowded = crowded_fields(state) if state.crowded else []
@@ -419,7 +419,7 @@ def _movement_actions(state: AthosState) -> list[int]:
                 if (plain and (v >= n or occupants[v] == 0)) or state.step_problem(u, v) is None:
                     out.append(e)
     if state.points >= FLIP_COST:
-        start = space[FLIP_IDS].start
+        start = first_id[FLIP_IDS]
         stone = state.stone
         flippable = [f for f in state.tiled_fields() if not occupants[f] and stone[f] < 0]
         if crowded:
@@ -427,7 +427,7 @@ def _movement_actions(state: AthosState) -> list[int]:
         else:
             _allowed_flips(state, flippable, start, out)
     if not crowded:
-        out.append(space[END_MOVE_ID].start)
+        out.append(first_id[END_MOVE_ID])
     return out
 
 
@@ -435,7 +435,7 @@ def _placements(state: AthosState, out: list[int]) -> None:
     """ATH-T8, ATH-P1: the rubble placements of a turn."""
     game = state.game
     tile, occupants, stone = state.tile, state.occupants, state.stone
-    start = game.action_space[PLACE_IDS].start
+    start = game.first_id[PLACE_IDS]
     candidates = [
         f
         for t, fields in enumerate(state.board.fields_of_terrain)
@@ -459,9 +459,8 @@ def handicap_actions(state: AthosState) -> list[int]:
     rulings of 2026-11-23: of the field's own terrain)."""
     game = state.game
     board = state.board
-    space = game.action_space
-    place, place_open = space[PLACE_IDS].start, space[OPEN_IDS].start
-    handicap = space[HANDICAP_IDS]
+    place, place_open = game.first_id[PLACE_IDS], game.first_id[OPEN_IDS]
+    handicap = game.action_space[HANDICAP_IDS]
     others = [] if game.original_rules else [t for t in range(len(board.terrains)) if state.supply[t]]
     out = []
     for f in range(board.n):
@@ -490,7 +489,7 @@ def relocations(state: AthosState, any_one: bool = False) -> list[int]:
     if not movable:
         return []
     free = [x for x in range(n) if not tile[x] and not occupants[x] and stone[x] < 0]
-    start = state.game.action_space[RELOCATE_IDS].start
+    start = state.game.first_id[RELOCATE_IDS]
     out: list[int] = []
     for f in movable:
         base = start + f * n
@@ -508,7 +507,7 @@ def stone_targets(state: AthosState) -> list[int]:
     """ATH-T7: any tile, one with a stone too (by the rulings of 2026-11-23 not); ATH-V3: a free
     bare field (one with a stone too)."""
     game = state.game
-    start = game.action_space[STONE_IDS].start
+    start = game.first_id[STONE_IDS]
     out = []
     for f in range(state.board.n):
         if state.stone[f] >= 0 and game.original_rules:

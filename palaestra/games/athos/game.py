@@ -156,6 +156,8 @@ class AthosGame(Game):
         self.max_tiles, self.max_per_terrain = LIMITS[n]
         #: the action space (moves.py) and the move of every id
         self.action_space = action_layout(b)
+        #: the first id of each segment of the action space, by name (for the fast generator)
+        self.first_id = {segment.name: segment.start for segment in self.action_space}
         self.moves = move_table(b)
 
     def _handicap(self, tiles: object, who: object) -> tuple[int, int]:
