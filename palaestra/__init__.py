@@ -1,4 +1,4 @@
-"""Palaestra: Athos, Archimedes and Agamemnon, their rules, AI opponents and a place to play."""
+"""Palaestra: board games (``game_names()``), their rules, AI opponents and a place to play."""
 
 from palaestra.core.errors import (
     BoardFileError,

@@ -22,7 +22,7 @@ same way. ``E`` of 0 or 1 gives an infinite difference, shown as ``-inf`` / ``+i
 JSON).
 
 Adjudication. A game whose result can no longer change, whatever is played (``State.settled_result``:
-an Archimedes game where no cube can reach a goal cell any more), ends there with that result, the
+a race game where no piece can reach its goal any more), ends there with that result, the
 one it would have at its end; ``adjudicate=False`` plays such games on.
 
 Failures. An agent that raises, returns an action not in ``legal_actions()`` or takes longer than

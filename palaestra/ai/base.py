@@ -120,7 +120,7 @@ def split_specs(text: str) -> list[str]:
 
 def game_heuristic(game: Game, name: str) -> Callable[[State], list[float]]:
     """The heuristic ``name`` that ``game`` declares (``HEURISTICS`` of the ``heuristic`` module of
-    the game's package, e.g. ``palaestra.games.agamemnon.heuristic``): a function ``state ->``
+    the game's package, e.g. ``palaestra.games.NAME.heuristic``): a function ``state ->``
     one value per player in [-1, 1], used by agents instead of ``State.evaluate``. The module is
     found from the game's class, never from the name, so no agent names a game."""
     package = type(game).__module__.rpartition(".")[0]

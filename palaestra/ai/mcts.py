@@ -8,7 +8,7 @@
   weighted by probability.
 * **Budget.** ``iterations`` (simulations per worker) and/or ``time`` (seconds per move); the
   search stops at whichever comes first. Iteration budgets are reproducible for a seed.
-  ``turn_time`` (seconds) bounds a whole turn made of several actions of the same player (Athos):
+  ``turn_time`` (seconds) bounds a whole turn made of several actions of the same player:
   a call that directly follows the agent's own action for the same player (the history is the
   last one plus that action) gets what is left of the turn's time, at least 5% of it.
   ``clock=cpu`` counts these seconds as CPU time of the searching thread (``time.thread_time``),
@@ -21,7 +21,7 @@
   ``order``: ``random`` (shuffled with the seed) or ``eval`` (actions judged by one-ply
   ``evaluate`` enter first, best first: all of them at the root, a random sample of ``eval_cap``
   at other nodes; the others follow at random).
-  This keeps games whose turns are many small actions (Athos) from spreading the tree thin.
+  This keeps games whose turns are many small actions from spreading the tree thin.
 * **Contempt.** ``contempt=X`` lowers the searching player's value of a simulation that ends in
   a dead position (``State.dead_position()``: nobody can win any more, only the move limit will
   rank the players) by X, the other players' values unchanged: a player that expects to be the

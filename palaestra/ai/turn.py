@@ -1,20 +1,19 @@
 """The turn planner: beam search over the mover's whole turn, optionally judged after the replies.
 
 A *turn* is the run of consecutive actions of the player to move; it ends when another player is
-to move, at a chance node or at the end of the game. In Athos a turn is a dozen small actions
-(steps, flips, ``end-move``, a relocation and a stone, placements, ``end-turn``); in Agamemnon and
-Archimedes it is a single action, and the planner is then a greedy agent (with ``replies``: greedy
-with a reply).
+to move, at a chance node or at the end of the game. In some games a turn is a dozen small actions
+(steps of several pieces, then placements, then an action that ends the turn); where a turn is a
+single action the planner is a greedy agent (with ``replies``: greedy with a reply).
 
 * **Own turn: beam search.** From the position, every legal action of each node of the beam is
   applied to a copy. A copy where the turn is over is a *finished turn*, judged by ``evaluate()``
   for the mover (the expectation over the outcomes at a chance node, ``returns()`` at the end);
   the others are ranked by the same value, and the best ``width`` of them (positions seen twice
   kept once, exact ties broken at random with the seed) form the next beam. This goes on until
-  the beam is empty (or ``depth`` actions). Where a node has more than ``cap`` actions (Athos
-  relocations: up to thousands), the best node of the beam tries them all and the others a random
-  sample of ``cap``; in the replies every node tries at most ``reply_cap``. ``width=1`` is the
-  greedy agent, one turn at a time.
+  the beam is empty (or ``depth`` actions). Where a node has more than ``cap`` actions (a piece
+  moved from anywhere to anywhere: up to thousands), the best node of the beam tries them all and
+  the others a random sample of ``cap``; in the replies every node tries at most ``reply_cap``.
+  ``width=1`` is the greedy agent, one turn at a time.
 * **Replies (max^n).** With ``replies=K`` the best ``K`` finished turns are each followed by the
   other players' turns until the mover is to move again (or a chance node, or the end): every
   other player plays the turn its own beam search (width ``reply_width``) rates best for itself,

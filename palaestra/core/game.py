@@ -8,7 +8,7 @@ smaller surface:
 * A :class:`State` is one position plus its history. Actions are integers (stable ids of the
   game's action space, ``0 <= a < game.num_distinct_actions()``); each game documents a readable
   notation for them (``action_to_string`` / ``string_to_action``).
-* Chance (drawing a tile, drawing a loom set-up) is an explicit chance node: ``current_player`` is
+* Chance (drawing a tile, dealing a set-up) is an explicit chance node: ``current_player`` is
   :data:`CHANCE`, ``chance_outcomes()`` lists ``(action, probability)`` pairs, and the outcome is
   applied with ``apply_action`` like any other action. A state holds no random generator: drivers
   sample outcomes (``sample_chance``), records store them, replays re-apply them.
@@ -244,9 +244,9 @@ def random_playout(state: State, rng: random.Random, plies: int | None = None) -
 class Game(ABC):
     """A game with its options fixed. Create it with ``palaestra.load_game(name, **options)``."""
 
-    #: registry name, e.g. ``"agamemnon"``
+    #: registry name, e.g. ``"nim"``
     name: ClassVar[str]
-    #: display name, e.g. ``"Agamemnon"``
+    #: display name, e.g. ``"Nim"``
     title: ClassVar[str]
     #: the options this game accepts
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
@@ -441,7 +441,7 @@ class State(ABC):
 
     @abstractmethod
     def scores(self) -> list[float]:
-        """The game's own live score, one number per player (string tiles, monks arrived ...)."""
+        """The game's own live score, one number per player (points, pieces home ...)."""
 
     def dead_position(self) -> bool:
         """True when the game is not over but no player can reach the game's own winning condition

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from palaestra.core.game import Game, Option, State
+    from palaestra.core.rules_page import Example, RulesPages
 
 
 def import_target(target: str) -> Any:
@@ -59,15 +60,30 @@ class CliFlag:
 class WebAssets:
     """The files of a game's ``web/`` folder the browser loads, and its view hook.
 
-    ``renderer``: the ES module that draws the board (``web/board.js``); ``stylesheet``: a CSS file
-    of the game's own (loaded with the renderer); ``view``: ``"module:function"``, a function
-    ``game -> dict`` with static data the renderer needs that the protocol does not carry (a board
-    map), sent with every view as ``web``.
+    Files are named relative to the game's ``web/`` folder, Python objects as
+    ``"module:attribute"``:
+
+    - ``renderer``: the ES module that draws the board (``board.js``); ``stylesheet``: a CSS file of
+      the game's own (loaded with the renderer); ``view``: a function ``game -> dict`` with static
+      data the renderer needs that the protocol does not carry (a board map), sent with every view
+      as ``web``.
+    - ``catalogue``: the game's own translations of its web texts, a file name with ``{lang}``
+      (``"i18n.{lang}.json"``): the texts of its renderer and ``option_texts``, keyed by the
+      English text, as the app's own catalogues.
+    - ``option_texts``: per option a label and an explanation for players, in English (no ruling
+      IDs); an option not listed shows its name and its ``help``.
+    - ``rules``: the rules page's text, a :data:`~palaestra.core.rules_page.RulesPages`;
+      ``examples``: a function ``() -> list[Example]``, the rulebook's figures
+      (:mod:`palaestra.core.rules_page`).
     """
 
     renderer: str | None = "board.js"
     stylesheet: str | None = None
     view: str | None = None
+    catalogue: str | None = None
+    option_texts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    rules: str | None = None
+    examples: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +187,20 @@ class GameInfo:
             return None
         hook: Callable[[Game], dict[str, Any]] = import_target(self.web.view)
         return hook
+
+    def rules_pages(self) -> RulesPages | None:
+        """The rules page's text per language (``WebAssets.rules``), if the game has one."""
+        if self.web.rules is None:
+            return None
+        pages: RulesPages = import_target(self.web.rules)
+        return pages
+
+    def rules_examples(self) -> list[Example]:
+        """The rules page's figures (``WebAssets.examples``), in page order; none by default."""
+        if self.web.examples is None:
+            return []
+        build: Callable[[], list[Example]] = import_target(self.web.examples)
+        return sorted(build(), key=lambda e: e.after)
 
     def terminal_compact(self) -> Callable[[str, int], tuple[list[str], list[str]]] | None:
         """The game's own terminal compaction (``TerminalView.compact``), if any."""

@@ -2,9 +2,9 @@
 
 Format 1 (documented in docs/formats.md)::
 
-    {"format": 1, "game": "agamemnon", "options": {"loom": true}, "players": ["ann", "random"],
+    {"format": 1, "game": "nim", "options": {"stones": 9}, "players": ["ann", "random"],
      "seed": 42, "started": "2026-11-23T09:00:00+00:00", "ended": null,
-     "moves": [{"player": -1, "move": "draw W2", "at": "2026-11-23T09:00:01+00:00"}, ...],
+     "moves": [{"player": -1, "move": "first 0", "at": "2026-11-23T09:00:01+00:00"}, ...],
      "result": null}
 
 ``moves`` holds the actions in the game's notation (``State.action_to_string``), with the player
@@ -244,7 +244,7 @@ class Record:
             _text(doc, "started"),
             _text(doc, "ended"),
             _text(doc, "chance_rule"),
-            rule_from if is_int(rule_from) else None,
+            rule_from if is_int(rule_from) and rule_from >= 0 else None,
         )
 
     def save(self, path: str | Path) -> None:

@@ -1,9 +1,10 @@
 """Rules pages for players: ``/rules/GAME`` in English, German or French.
 
 The language comes from ``?lang=de|fr|en`` or else the ``Accept-Language`` header
-(``palaestra.i18n.negotiate``). The page is HTML with the app's style sheet; the texts are in
-``rules_text.py``. The rulebooks' examples (``rules_examples.py``) are figures after the sections
-they illustrate: their positions travel as a JSON data block (never executed: the
+(``palaestra.i18n.negotiate``). The page is HTML with the app's style sheet. Each game declares
+its page (``WebAssets.rules``: the text per language, :mod:`palaestra.core.rules_page`) and its
+rulebook's examples (``WebAssets.examples``), which are figures after the sections they illustrate
+(``rules_examples.py``): their positions travel as a JSON data block (never executed: the
 Content-Security-Policy forbids inline script) that ``/static/rules.js`` draws with the game's own
 SVG renderer. Without script the captions still read.
 """
@@ -12,15 +13,19 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import Annotated, cast
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query
 from fastapi.responses import HTMLResponse
 
+from palaestra.core.errors import OptionError
+from palaestra.core.info import GameInfo
+from palaestra.core.registry import game_info, game_infos
+from palaestra.core.rules_page import RulesPages
 from palaestra.i18n import LANGUAGES, negotiate
 from palaestra.server.api.errors import errors
-from palaestra.server.rules_examples import Example, examples
-from palaestra.server.rules_text import RULES
+from palaestra.server.api.web import web_assets
+from palaestra.server.rules_examples import Figure, examples
 
 router = APIRouter()
 
@@ -28,7 +33,7 @@ _BACK = {"en": "Back to Palaestra", "de": "Zurück zu Palaestra", "fr": "Retour 
 _OTHER = {"en": "Other languages", "de": "Andere Sprachen", "fr": "Autres langues"}
 
 
-def _figure(example: Example, lang: str) -> str:
+def _figure(example: Figure, lang: str) -> str:
     return (
         f'<figure class="example" id="{example.id}">'
         f'<div class="board example-board" data-example="{example.id}"></div>'
@@ -36,10 +41,14 @@ def _figure(example: Example, lang: str) -> str:
     )
 
 
-def _data_block(game: str, shown: list[Example], lang: str) -> str:
+def _data_block(assets: dict[str, Any], shown: list[Figure], lang: str) -> str:
     if not shown:
         return ""
-    doc = {"renderer": f"/games/{game}/web/board.js", "examples": [e.to_json(lang) for e in shown]}
+    doc = {
+        "renderer": assets["renderer"],
+        "catalogue": assets["catalogues"].get(lang),
+        "examples": [e.to_json(lang) for e in shown],
+    }
     # "<" escaped, so no text inside can close the data block
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return (
@@ -48,33 +57,50 @@ def _data_block(game: str, shown: list[Example], lang: str) -> str:
     )
 
 
+def _rules_of(game: str) -> tuple[GameInfo, RulesPages] | None:
+    """The info and declared rules page of a registered game (None: unknown, or it has none)."""
+    try:
+        info = game_info(game)
+        pages = info.rules_pages()
+    except (OptionError, ImportError, AttributeError, ValueError):
+        return None
+    return None if pages is None else (info, pages)
+
+
 def render(game: str, lang: str) -> str:
     """The rules page of ``game`` in ``lang`` as HTML."""
-    page = RULES[game][lang]
-    shown = examples(game)
-    parts = cast(list[tuple[str, list[str]]], page["sections"])
+    found = _rules_of(game)
+    if found is None:
+        raise KeyError(game)
+    info, pages = found
+    name = info.name
+    page = pages.get(lang) or pages["en"]
+    shown = examples(name)
+    assets = web_assets(name)
     sections = "".join(
         f"<section><h2>{escape(heading)}</h2>{''.join(f'<p>{escape(p)}</p>' for p in paragraphs)}"
         + "".join(_figure(e, lang) for e in shown if e.after == index)
         + "</section>"
-        for index, (heading, paragraphs) in enumerate(parts)
+        for index, (heading, paragraphs) in enumerate(page["sections"])
     )
     others = " · ".join(
-        f'<a href="/rules/{game}?lang={code}" hreflang="{code}" lang="{code}">{escape(name)}</a>'
-        for code, name in LANGUAGES.items()
+        f'<a href="/rules/{name}?lang={code}" hreflang="{code}" lang="{code}">{escape(language)}</a>'
+        for code, language in LANGUAGES.items()
         if code != lang
     )
-    title = escape(str(page["title"]))
+    title = escape(page["title"])
+    stylesheet = assets["stylesheet"]
+    own_style = f'<link rel="stylesheet" href="{stylesheet}">' if stylesheet and shown else ""
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{title}</title><link rel="stylesheet" href="/static/style.css">'
+        f'<title>{title}</title><link rel="stylesheet" href="/static/style.css">{own_style}'
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head><body>'
         f'<header class="top"><a href="/" class="brand">Palaestra</a></header>'
-        f'<main class="rules" id="rules" data-game="{game}"><article class="card">'
-        f'<h1>{title}</h1><p class="intro">{escape(str(page["intro"]))}</p>{sections}'
+        f'<main class="rules" id="rules" data-game="{name}"><article class="card">'
+        f'<h1>{title}</h1><p class="intro">{escape(page["intro"])}</p>{sections}'
         f'<p class="small">{escape(_OTHER[lang])}: {others} · <a href="/">{escape(_BACK[lang])}</a></p>'
-        f"</article></main>{_data_block(game, shown, lang)}</body></html>"
+        f"</article></main>{_data_block(assets, shown, lang)}</body></html>"
     )
 
 
@@ -89,7 +115,8 @@ async def rules_page(
     lang: Annotated[str | None, Query(max_length=8)] = None,
     accept_language: Annotated[str | None, Header(max_length=500)] = None,
 ) -> HTMLResponse:
-    if game not in RULES:
-        raise HTTPException(404, f"no rules page for {game!r} (pages: {', '.join(RULES)})")
+    if _rules_of(game) is None:
+        pages = ", ".join(i.name for i in game_infos() if i.web.rules is not None)
+        raise HTTPException(404, f"no rules page for {game!r} (pages: {pages})")
     chosen = negotiate(accept_language, lang)
     return HTMLResponse(render(game, chosen), headers={"Content-Language": chosen, "Vary": "Accept-Language"})

@@ -26,7 +26,8 @@ class Settings:
     ws_total: int = 2000
     #: games untouched this long (seconds) and not watched are dropped from memory (kept stored)
     idle_evict_seconds: float = 300.0
-    #: how often (seconds) each process asks the database for games whose clock ran out
+    #: how often (seconds) each process asks the database for games whose clock ran out (0: never;
+    #: flags then fall only when the player to move sends a request)
     clock_sweep_seconds: float = 0.5
     #: active games nobody changed this long (seconds; default 30 days) become ``abandoned``:
     #: kept and shown, but no move is accepted any more; 0 turns this off

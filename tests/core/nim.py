@@ -12,7 +12,7 @@ from typing import Any
 
 from palaestra.core.errors import IllegalActionError, NotationError, PositionError
 from palaestra.core.game import CHANCE, TERMINAL, Game, Option, State
-from palaestra.core.info import GameInfo
+from palaestra.core.info import GameInfo, WebAssets
 
 
 class NimGame(Game):
@@ -134,7 +134,14 @@ class NimState(State):
         return {"game": "nim", "pile": self.pile, "to_move": self.to_move}
 
 
-#: what the test game declares: 2 players; the observation is the pile (up to 50 stones)
+#: what the test game declares: 2 players; the observation is the pile (up to 50 stones); no
+#: renderer (the web app shows its text board) but its option in words for players
 INFO = GameInfo(
-    "nim", "Nim", NimGame, player_counts=(2,), players_option="players", observation_bounds=(0, 50)
+    "nim",
+    "Nim",
+    NimGame,
+    player_counts=(2,),
+    players_option="players",
+    observation_bounds=(0, 50),
+    web=WebAssets(renderer=None, option_texts={"stones": ("Stones", "stones on the table at the start")}),
 )

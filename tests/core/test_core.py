@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import palaestra
 from palaestra.core.errors import IllegalActionError, OptionError, RecordError
@@ -282,3 +284,38 @@ def test_resigned_records_replay_and_are_checked() -> None:
     record.result = {"returns": "x", "resigned": 0}
     with pytest.raises(RecordError, match="no list of numbers in 'returns'"):
         record.check_result(record.replay())
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=12,
+)
+RECORD_KEYS = (
+    "format",
+    "game",
+    "options",
+    "players",
+    "seed",
+    "moves",
+    "result",
+    "started",
+    "ended",
+    "chance_rule",
+    "chance_rule_from",
+)
+
+
+@given(st.dictionaries(st.sampled_from(RECORD_KEYS), JSON, max_size=8), st.booleans())
+def test_any_json_is_a_record_or_a_record_error(doc: dict[str, object], valid_format: bool) -> None:
+    """Records are outside input (issue 19 rewrote the reader): a Record whose JSON reads back the
+    same, or a RecordError; nothing else."""
+    if valid_format:
+        doc = {**doc, "format": 1}
+    try:
+        rec = Record.from_json(doc)
+    except RecordError:
+        return
+    assert isinstance(rec.game, str) and all(isinstance(p, str) for p in rec.players)
+    assert rec.seed is None or is_int(rec.seed)
+    assert Record.from_json(rec.to_json()) == rec

@@ -397,3 +397,32 @@ def test_each_game_in_each_language(server: ServerProcess, browser: Any, languag
         assert page.get_attribute("#rules-link", "href") == f"/rules/{game}?lang={language}"
         shot(page, f"lang-{game}-{language}")
     context.close()
+
+
+def test_partners_win_together_as_the_games_module_says(server: ServerProcess, browser: Any) -> None:
+    """Issue 19, finding 6: app.js knows no game's option names: whether the winners are partners
+    comes from the game's own module (``teamsOf``), not from an option called ``teams``."""
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#new-game-form")
+    texts = page.evaluate(
+        """async () => {
+          const app = await import("/static/app.js");
+          const athos = await import("/games/athos/web/board.js");
+          const seats = ["red (A)", "blue (D)", "green (B)", "yellow (E)"].map((n) => ({ player_name: n }));
+          const result = { returns: [1, -1, 1, -1] };
+          const view = { options: { teams: true }, web: { seats: ["A", "D", "B", "E"] } };
+          const alone = { options: { teams: false }, web: { seats: ["A", "D", "B", "E"] } };
+          return [athos.teamsOf(view), athos.teamsOf(alone),
+                  app.resultText(result, seats, Boolean(athos.teamsOf(view))),
+                  app.resultText(result, seats, Boolean(athos.teamsOf(alone)))];
+        }"""
+    )
+    assert texts == [
+        ["team A+B", "team D+E", "team A+B", "team D+E"],
+        None,
+        "red (A) and green (B) win together",
+        "red (A) and green (B) share the win",
+    ]
+    context.close()

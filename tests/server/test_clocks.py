@@ -117,8 +117,8 @@ def hub_of(client: TestClient) -> Hub:
 
 
 def app_without_sweeps(db_url: str) -> Any:
-    """The app, its own sweep asleep after the first (at start): the test sweeps when it wants."""
-    return create_app(db_url, ai_delay=0.0, settings=Settings.from_env(clock_sweep_seconds=3600.0))
+    """The app without its own sweep: the test sweeps when it wants."""
+    return create_app(db_url, ai_delay=0.0, settings=Settings.from_env(clock_sweep_seconds=0.0))
 
 
 @pytest.fixture

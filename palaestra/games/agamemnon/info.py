@@ -7,7 +7,7 @@ tile code (AGA-C1). The AI levels are the generic ones (docs/ai.md).
 
 from __future__ import annotations
 
-from palaestra.core.info import GameInfo, TerminalView
+from palaestra.core.info import GameInfo, TerminalView, WebAssets
 
 INFO = GameInfo(
     name="agamemnon",
@@ -17,5 +17,30 @@ INFO = GameInfo(
     players_option="players",
     observation_bounds=(0.0, 3.0),
     terminal=TerminalView(compact="palaestra.games.agamemnon.terminal:compact"),
+    web=WebAssets(
+        renderer="board.js",
+        catalogue="i18n.{lang}.json",
+        option_texts={
+            "players": ("Players", "Agamemnon is for 2 players"),
+            "loom": ("Loom", "play on the loom side of the board"),
+            "oracle": (
+                "Oracle",
+                "before each draw, name the stack to draw from: leaders, weavers (Warp and Weft) or warriors",
+            ),
+            "defying": ("Defying the gods", "no drawing: your tiles lie open and you choose which to place"),
+            "setup": (
+                "Loom set-up",
+                "the classes of strength, force and leadership strings on the loom, e.g. I,II,III "
+                "(empty: at random)",
+            ),
+            "first": ("First player", "0 = orange begins, 1 = black begins"),
+            "rules": (
+                "Rules version",
+                "the version of the rules to play by (an older one replays old records)",
+            ),
+        },
+        rules="palaestra.games.agamemnon.web.rules_page:RULES",
+        examples="palaestra.games.agamemnon.web.rules_examples:examples",
+    ),
     menu_rank=1,
 )

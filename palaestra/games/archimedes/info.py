@@ -6,7 +6,7 @@ in docs/ai.md.
 
 from __future__ import annotations
 
-from palaestra.core.info import GameInfo
+from palaestra.core.info import GameInfo, WebAssets
 
 INFO = GameInfo(
     name="archimedes",
@@ -22,5 +22,23 @@ INFO = GameInfo(
         "expert": "mcts:time=9,iterations=3000,rollout_depth=0,c=0.02,contempt=0.2",
         "expert/3": "mcts:time=9,iterations=6000,rollout_depth=0,c=0.02,contempt=0.2",
     },
+    web=WebAssets(
+        renderer="board.js",
+        catalogue="i18n.{lang}.json",
+        option_texts={
+            "players": ("Players", "2 or 3 players"),
+            "revisit": (
+                "Revisit cells",
+                "a cube's path may pass a cell more than once (never ending where it started)",
+            ),
+            "move_limit": (
+                "Move limit",
+                "the game ends after this many moves (passes included); then the cubes closest to their "
+                "goals win",
+            ),
+        },
+        rules="palaestra.games.archimedes.web.rules_page:RULES",
+        examples="palaestra.games.archimedes.web.rules_examples:examples",
+    ),
     menu_rank=3,
 )

@@ -32,6 +32,28 @@ INFO = GameInfo(
         renderer="board.js",
         stylesheet="board.css",
         view="palaestra.games.athos.web.view:web_data",
+        catalogue="i18n.{lang}.json",
+        option_texts={
+            "players": ("Players", "2 to 4 players"),
+            "teams": ("Teams", "4 players: A and B play together against D and E"),
+            "handicap_player": (
+                "Handicap player",
+                "the seat (0 = first) that places handicap tiles before the game",
+            ),
+            "handicap_tiles": (
+                "Handicap tiles",
+                "how many tiles that player places first (at least 2; 0 = none)",
+            ),
+            "bare_stone": (
+                "Stone on a bare field",
+                "an Athos stone may also be put on a free field without a tile",
+            ),
+            "round_limit": ("Round limit", "the game ends after this many rounds"),
+            "order": ("Seat order", "start fields in playing order, e.g. DB or ECA"),
+            "board": ("Board", "another board file (default: Palaestra's own board)"),
+        },
+        rules="palaestra.games.athos.web.rules_page:RULES",
+        examples="palaestra.games.athos.web.rules_examples:examples",
     ),
     terminal=TerminalView(details=("terrain:", "supply:")),
     menu_rank=2,

@@ -61,7 +61,7 @@ OptionValue = (
     bool
     | Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
     | Annotated[Text, Field(max_length=OPTION_TEXT_LENGTH)]
-    # a document option (Option kind dict: an Athos board, ...): passed to the game, which
+    # a document option (Option kind dict: a board document, ...): passed to the game, which
     # validates it; bounded by the body's size (max_body_bytes) and the option's own bound
     | dict[str, Any]
 )

@@ -206,7 +206,10 @@ class RecordDoc(BaseModel):
 
 class Meta(Out):
     version: str
-    games: list[dict[str, Any]] = Field(description="name, title, options, seatings, renderer, undo")
+    games: list[dict[str, Any]] = Field(
+        description="in menu order: name, title, options (with label and explain for players), "
+        "players_option, seatings, renderer, stylesheet, catalogues, undo"
+    )
     ai_levels: list[str]
     languages: list[str]
     time_controls: dict[str, Any] = Field(

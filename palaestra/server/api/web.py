@@ -4,6 +4,7 @@ know of the games (``games_meta``, served by ``/api/meta``)."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path as FilePath
 from typing import Any
@@ -15,9 +16,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from palaestra.core.errors import PalaestraError
 from palaestra.core.game import Game
-from palaestra.core.registry import game_class, game_names, load_game
+from palaestra.core.info import GameInfo
+from palaestra.core.registry import game_class, game_info, game_infos, load_game
+from palaestra.i18n import LANGUAGES
 from palaestra.server.service.errors import ApiError
-from palaestra.server.webhooks import web_module
+from palaestra.server.webhooks import has_undo
 
 STATIC = FilePath(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder
@@ -43,12 +46,15 @@ class SafeStaticFiles(StaticFiles):
             raise StarletteHTTPException(404, "no such file") from None
 
 
-def _option_doc(option: Any) -> dict[str, Any]:
+def _option_doc(option: Any, texts: Mapping[str, tuple[str, str]]) -> dict[str, Any]:
+    label, explain = texts.get(option.name, (None, None))
     return {
         "name": option.name,
         "kind": option.kind.__name__,
         "default": option.default,
         "help": option.help,
+        "label": label,
+        "explain": explain,
         "choices": list(option.choices) if option.choices is not None else None,
         "minimum": option.minimum,
         "maximum": option.maximum,
@@ -70,39 +76,59 @@ def game_web_dir(name: str) -> FilePath | None:
     return folder if folder.is_dir() else None
 
 
-def games_meta() -> list[dict[str, Any]]:
-    """What the UI needs to offer a game: options, player counts with seat names, renderer."""
-    out = []
-    for name in game_names():
+def web_assets(name: str) -> dict[str, Any]:
+    """The URLs of the files a game declares in ``GameInfo.web`` that its ``web/`` folder has: the
+    renderer, its stylesheet, and its catalogue per language (English needs none)."""
+    web = game_info(name).web
+    folder = game_web_dir(name)
+
+    def url(file: str | None) -> str | None:
+        return f"/games/{name}/web/{file}" if folder and file and (folder / file).is_file() else None
+
+    pattern = web.catalogue
+    catalogues = (
+        {lang: url(pattern.format(lang=lang)) for lang in LANGUAGES if lang != "en"} if pattern else {}
+    )
+    return {
+        "renderer": url(web.renderer),
+        "stylesheet": url(web.stylesheet),
+        "catalogues": {lang: u for lang, u in catalogues.items() if u},
+    }
+
+
+def _seatings(info: GameInfo) -> list[dict[str, Any]]:
+    """The player counts the game is played with, each with its seats' names."""
+    seatings = []
+    for count in info.player_counts:
         try:
-            cls = game_class(name)
-            default = load_game(name)
+            game: Game = load_game(info.name, **info.options_for_players(count))
+        except PalaestraError:
+            continue
+        seatings.append(
+            {"players": game.num_players, "names": [game.player_name(i) for i in range(game.num_players)]}
+        )
+    return seatings
+
+
+def games_meta() -> list[dict[str, Any]]:
+    """What the UI needs to offer a game, in menu order (``GameInfo.menu_rank``): options with their
+    texts for players, player counts with seat names, the files of its ``web/`` folder."""
+    out = []
+    for info in game_infos():
+        try:
+            options = info.options()
+            seatings = _seatings(info)
         except Exception:  # a game that does not import yet is left out
             continue
-        counts: list[int] = []
-        players = next((o for o in cls.OPTIONS if o.name == "players"), None)
-        if players is not None and players.choices:
-            counts = [int(c) for c in players.choices]  # type: ignore[arg-type]
-        elif players is not None and players.minimum is not None and players.maximum is not None:
-            counts = list(range(players.minimum, players.maximum + 1))
-        seatings = []
-        for count in counts or [default.num_players]:
-            try:
-                game: Game = load_game(name, players=count) if counts else default
-            except PalaestraError:
-                continue
-            seatings.append(
-                {"players": game.num_players, "names": [game.player_name(i) for i in range(game.num_players)]}
-            )
-        web = game_web_dir(name)
         out.append(
             {
-                "name": name,
-                "title": cls.title,
-                "options": [_option_doc(o) for o in cls.OPTIONS if o.server],
+                "name": info.name,
+                "title": info.title,
+                "options": [_option_doc(o, info.web.option_texts) for o in options if o.server],
+                "players_option": info.players_option,
                 "seatings": seatings,
-                "renderer": f"/games/{name}/web/board.js" if web and (web / "board.js").is_file() else None,
-                "undo": hasattr(web_module(name), "can_undo"),
+                **web_assets(info.name),
+                "undo": has_undo(info.name),
             }
         )
     return out

@@ -8,7 +8,7 @@ server's clock) as an argument, so the service and the tests decide what time it
   after each turn). ``on_timeout`` says what a fall of the flag does: ``lose`` (the seat loses)
   or ``ai`` (the AI, at ``ai_level``, plays that turn; the clock then goes on as the control says:
   a fresh turn's time per move, or just the increment under Fischer).
-- A **turn** is what one seat does while it stays the seat to move: an Athos turn of many actions
+- A **turn** is what one seat does while it stays the seat to move: a turn of many actions
   is one turn of the clock. The turn ends when another seat (or chance) is to move.
 - Only **human seats' clocks run**: never while chance is to move, never for an AI seat, and not
   before every invited player has joined (nobody's time runs while a friend has yet to open the

@@ -89,7 +89,8 @@ class Hub:
                 self.sessions.evict(session)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         # flags that fell while no server ran are acted on by its first sweep (docs/web.md)
-        self._clock_keeper = asyncio.get_running_loop().create_task(self.clocks.run())
+        if self.clocks.every > 0:
+            self._clock_keeper = asyncio.get_running_loop().create_task(self.clocks.run())
 
     async def _sweep(self) -> None:
         while not self.moves.closing:

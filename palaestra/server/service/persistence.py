@@ -8,6 +8,8 @@ options: nothing names a file); ``session_from_stored`` rebuilds a session from 
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -20,7 +22,7 @@ from palaestra.server.db import StoredGame
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.session import Seat, Session
-from palaestra.server.webhooks import web_module
+from palaestra.server.webhooks import has_undo
 
 
 def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
@@ -39,11 +41,28 @@ def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
             "only what the game ships",
         )
     try:
-        return load_game(name, **options)
+        key = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError) as err:
+        raise ApiError(400, "bad_options", f"bad options: {err}") from None
+    try:
+        return _shared_game(cls, name, key)
     except PalaestraError as err:
         raise ApiError(400, "bad_options", str(err)) from None
     except (TypeError, ValueError) as err:
         raise ApiError(400, "bad_options", f"bad options: {err}") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_game(cls: type[Game], name: str, options: str) -> Game:
+    """One game object per game and options, shared by every session of this process.
+
+    A game object is the rules with their options (immutable once made) plus the engine's tables
+    and bounded memos, which the engines keep safe for several threads at once (the AI searches
+    of different sessions). Making one costs far more than a request (the Archimedes move tables:
+    some 70 ms and 200 KB), so each game created or loaded no longer makes its own
+    (docs/benchmarks.md, "Web app under load"). ``cls`` is part of the key: a name registered
+    anew (the tests' games) gets a new object."""
+    return load_game(name, **json.loads(options))
 
 
 def state_before_last(record: Record) -> tuple[State, int]:
@@ -96,7 +115,7 @@ def session_from_stored(stored: StoredGame) -> Session:
         stored.status == "active"
         and moves
         and moves[-1].player == state.current_player
-        and hasattr(web_module(game.name), "can_undo")
+        and has_undo(game.name)
     ):
         # a turn in progress of a game with undo: rebuild the state before its last action now, so
         # the view can offer the undo at once (one replay, only for turns in progress)

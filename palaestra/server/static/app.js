@@ -9,7 +9,7 @@
 // A game's renderer is the module /games/NAME/web/board.js (served from the game's own package
 // folder); it exports createBoard(container, helpers) -> {update(view, ctx), destroy()}.
 
-import { t, playerName, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n.js";
+import { t, gameT, playerName, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n.js";
 import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
 import { clockFields, clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
 
@@ -21,7 +21,7 @@ const connEl = document.getElementById("conn");
 let toastTimer = null;
 let currentGame = null; // the game on screen: a refusal's rule link goes to its rules page
 // A message for a person. Refusals are in plain words in the page's language (finding 9); the
-// server's own message, which cites the rulings it applied (e.g. ATH-T8), stays at hand as the
+// server's own message, which cites the rulings it applied (a ruling ID), stays at hand as the
 // toast's tooltip and as a small link to the game's rules page.
 function toast(message, error = false, detail = null) {
   toastEl.replaceChildren(String(message));
@@ -127,12 +127,19 @@ async function meta() {
   return metaCache;
 }
 
+async function gameInfo(gameName) {
+  return (await meta()).games.find((g) => g.name === gameName) || null;
+}
+
+// a game's renderer module, and its own stylesheet (a <link>, as the CSP allows), loaded once
 const renderers = {};
 async function rendererFor(gameName) {
   if (gameName in renderers) return renderers[gameName];
-  const m = await meta();
-  const info = m.games.find((g) => g.name === gameName);
+  const info = await gameInfo(gameName);
   let mod = null;
+  if (info && info.stylesheet && !document.querySelector(`link[href="${info.stylesheet}"]`)) {
+    document.head.append(el("link", { rel: "stylesheet", href: info.stylesheet }));
+  }
   if (info && info.renderer) {
     try { mod = await import(info.renderer); } catch (err) { console.error("renderer failed", err); }
   }
@@ -147,7 +154,7 @@ function textBoard(container) {
 }
 
 // Keyboard and screen readers: every clickable board element (a legal target, a piece to select,
-// a connection to swap) becomes a focusable button with a name; Enter or Space clicks it. The
+// the selected one: class "selected") becomes a focusable button with a name; Enter or Space clicks it. The
 // boards redraw themselves, so this runs after every redraw (a MutationObserver) and gives the
 // focus back to the same field, cell, space or connection when it is still a target.
 const KEYS = ["data-field", "data-cell", "data-space", "data-conn", "data-from", "data-code", "data-action"];
@@ -167,7 +174,7 @@ export function keyboardBoard(box) {
   let hadFocus = false;
   const apply = () => {
     for (const svgRoot of box.querySelectorAll("svg[role=img]")) svgRoot.setAttribute("role", "group");
-    const targets = box.querySelectorAll("svg .target, svg [data-pick], svg [data-from], svg .cube-selected, svg .conn-selected");
+    const targets = box.querySelectorAll("svg .target, svg [data-pick], svg [data-from], svg .selected");
     for (const node of targets) {
       if (node.closest("[tabindex]") && node.closest("[tabindex]") !== node) continue;
       node.setAttribute("tabindex", "0");
@@ -196,7 +203,7 @@ export function keyboardBoard(box) {
 async function makeBoard(gameName, container) {
   keyboardBoard(container);
   const mod = await rendererFor(gameName);
-  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t, playerName };
+  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t: await gameT(await gameInfo(gameName)), playerName };
   if (mod && mod.createBoard) {
     try { return mod.createBoard(container, helpers); } catch (err) { console.error(err); }
   }
@@ -261,46 +268,22 @@ async function homePage() {
 export function plainHelp(text) {
   return String(text || "").replace(/\(?\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b\)?:?\s*/g, "").replace(/\s+\)/g, ")").replace(/^\s*[-:]\s*/, "").trim();
 }
-// each game option in words for players (finding 9): [label, explanation]; the engines' own help
-// (with ruling IDs) is the fallback for an option not listed here
-const OPTION_TEXT = {
-  "athos.players": ["Players", "2 to 4 players"],
-  "athos.teams": ["Teams", "4 players: A and B play together against D and E"],
-  "athos.handicap_player": ["Handicap player", "the seat (0 = first) that places handicap tiles before the game"],
-  "athos.handicap_tiles": ["Handicap tiles", "how many tiles that player places first (at least 2; 0 = none)"],
-  "athos.bare_stone": ["Stone on a bare field", "an Athos stone may also be put on a free field without a tile"],
-  "athos.round_limit": ["Round limit", "the game ends after this many rounds"],
-  "athos.order": ["Seat order", "start fields in playing order, e.g. DB or ECA"],
-  "athos.board": ["Board", "another board file (default: Palaestra's own board)"],
-  "archimedes.players": ["Players", "2 or 3 players"],
-  "archimedes.revisit": ["Revisit cells", "a cube's path may pass a cell more than once (never ending where it started)"],
-  "archimedes.move_limit": ["Move limit", "the game ends after this many moves (passes included); then the cubes closest to their goals win"],
-  "agamemnon.players": ["Players", "Agamemnon is for 2 players"],
-  "agamemnon.loom": ["Loom", "play on the loom side of the board"],
-  "agamemnon.oracle": ["Oracle", "before each draw, name the stack to draw from: leaders, weavers (Warp and Weft) or warriors"],
-  "agamemnon.defying": ["Defying the gods", "no drawing: your tiles lie open and you choose which to place"],
-  "agamemnon.setup": ["Loom set-up", "the classes of strength, force and leadership strings on the loom, e.g. I,II,III (empty: at random)"],
-  "agamemnon.first": ["First player", "0 = orange begins, 1 = black begins"],
-  "agamemnon.rules": ["Rules version", "the version of the rules to play by (an older one replays old records)"],
-  "nim.stones": ["Stones", "stones on the table at the start"],
-};
-function optionLabel(o, game) {
-  const known = OPTION_TEXT[`${game}.${o.name}`];
-  if (known) return t(known[0]);
+// each game option in words for players (finding 9): the label and explanation the game declares
+// (GameInfo.web.option_texts, in its own catalogue); else its name and the engine's help, without
+// ruling IDs
+function optionLabel(o, gt) {
+  if (o.label) return gt(o.label);
   const name = o.name.replace(/_/g, " ");
   return name[0].toUpperCase() + name.slice(1);
 }
-function optionHelp(o, game) {
-  const known = OPTION_TEXT[`${game}.${o.name}`];
-  return known ? t(known[1]) : plainHelp(o.help);
+function optionHelp(o, gt) {
+  return o.explain ? gt(o.explain) : plainHelp(o.help);
 }
 
 function buildNewGameForm(card, m) {
   const form = el("form", { id: "new-game-form" });
   const gameSelect = el("select", { name: "game", id: "game-select" },
-    m.games.map((g) => el("option", { value: g.name, text: g.title })));
-  const prefer = ["agamemnon", "athos", "archimedes"].find((n) => m.games.some((g) => g.name === n));
-  if (prefer) gameSelect.value = prefer;
+    m.games.map((g) => el("option", { value: g.name, text: g.title })));  // in the games' menu order
   const nameInput = el("input", { name: "name", placeholder: t("your name"), id: "your-name", value: myName(), maxlength: 40 });
   const optionsBox = el("div", { id: "options" });
   const seatsBox = el("div", { id: "seats" });
@@ -320,14 +303,15 @@ function buildNewGameForm(card, m) {
 
   function seatCount() {
     const g = info();
-    const p = optionInputs.players;
+    const p = g.players_option ? optionInputs[g.players_option] : null;
     const count = p ? Number(p.value) : g.seatings[0].players;
     return g.seatings.find((s) => s.players === count) || g.seatings[0];
   }
 
-  // what the game's own module says about the form (Athos: teams need 4 players and reorder the
-  // seats A, D, B, E); asked again whenever an option changes (findings 1 and 10)
+  // what the game's own module says about the form (formRules: an option that needs another one,
+  // seats named or reordered by a variant); asked again whenever an option changes (findings 1 and 10)
   let formModule = null;
+  let formT = t; // the chosen game's texts
   function formValues() {
     const values = {};
     for (const [name, input] of Object.entries(optionInputs)) values[name] = input.type === "checkbox" ? input.checked : input.value;
@@ -340,7 +324,7 @@ function buildNewGameForm(card, m) {
       input.disabled = Boolean(why);
       if (why && input.type === "checkbox") input.checked = false;
       const note = optionsBox.querySelector(`[data-note="${name}"]`);
-      if (note) note.textContent = why ? t(why) : "";
+      if (note) note.textContent = why ? formT(why) : "";
     }
     return { names: rules.names || seating.names, teams: rules.teams || null };
   }
@@ -362,7 +346,7 @@ function buildNewGameForm(card, m) {
       if (previous.length === names.length && previous[i]) select.value = previous[i];
       seatsBox.append(el("div", { class: "seat-row", "data-seat-name": name },
         el("label", { class: "who", for: `seat-select-${i}` }, playerName(name),
-          teams ? el("span", { class: "tag team", "data-team": teams[i], text: t(teams[i]) }) : null), select));
+          teams ? el("span", { class: "tag team", "data-team": teams[i], text: formT(teams[i]) }) : null), select));
       select.id = `seat-select-${i}`;
     });
   }
@@ -370,11 +354,12 @@ function buildNewGameForm(card, m) {
   async function drawOptions() {
     const g = info();
     formModule = await rendererFor(g.name);
+    formT = await gameT(g);
     if (info() !== g) return;
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
     for (const o of g.options) {
-      if (o.kind === "dict") continue;  // a document option (an Athos board): through the API only
+      if (o.kind === "dict") continue;  // a document option (a board document): through the API only
       let input;
       const id = `opt-${o.name}`;
       const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
@@ -382,7 +367,7 @@ function buildNewGameForm(card, m) {
       if (o.kind === "bool") {
         input = el("input", { type: "checkbox", id, name: o.name });
         input.checked = Boolean(o.default);
-      } else if (smallRange && o.name === "players") {  // a list, as for games with fixed choices (finding 10)
+      } else if (smallRange && o.name === g.players_option) {  // a list, as for games with fixed choices (finding 10)
         const counts = [];
         for (let n = o.minimum; n <= o.maximum; n++) counts.push(n);
         input = el("select", { id, name: o.name }, counts.map((n) => el("option", { value: String(n), text: String(n) })));
@@ -399,19 +384,22 @@ function buildNewGameForm(card, m) {
       }
       optionInputs[o.name] = input;
       optionsBox.append(el("div", { class: "field" },
-        el("label", { for: id, text: optionLabel(o, g.name) }), input,
-        el("span", { class: "muted small", id: `${id}-help`, text: optionHelp(o, g.name) }),
+        el("label", { for: id, text: optionLabel(o, formT) }), input,
+        el("span", { class: "muted small", id: `${id}-help`, text: optionHelp(o, formT) }),
         el("span", { class: "note small", "data-note": o.name, role: "status" })));
       input.addEventListener("change", drawSeats);
     }
     drawSeats();
   }
 
-  gameSelect.addEventListener("change", drawOptions);
-  drawOptions();
+  // the form is drawn for the chosen game after its renderer and texts are loaded: a submit waits
+  // for that, so it never reads the options of the game chosen before
+  let drawn = drawOptions();
+  gameSelect.addEventListener("change", () => { drawn = drawOptions(); });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    await drawn;
     const g = info();
     localStorage.setItem("palaestra.name", nameInput.value.trim());
     const options = {};
@@ -522,8 +510,9 @@ async function gamePage(id) {
 
   const board = await makeBoard(view.game, boardBox);
   seatColours = board.colours || PLAYER_COLOURS;
-  const gameInfo = (await meta()).games.find((g) => g.name === view.game);
-  undoButton.hidden = !(gameInfo && gameInfo.undo);  // games whose rules allow taking actions back
+  const info = await gameInfo(view.game);
+  const gt = await gameT(info); // the game's own texts
+  undoButton.hidden = !(info && info.undo);  // games whose rules allow taking actions back
   if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
 
   // invitations this browser made
@@ -614,7 +603,7 @@ async function gamePage(id) {
         s.kind === "ai" ? el("span", { class: "tag", text: t("AI: {level}", { level: t(s.level) }) }) : null,
         mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
         s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,
-        teams ? el("span", { class: "tag team", "data-team": teams[i], text: t(teams[i]) }) : null),
+        teams ? el("span", { class: "tag team", "data-team": teams[i], text: gt(teams[i]) }) : null),
       timeoutsTag(view, i),
       clockBadge(view, i),
       el("span", { class: "score", text: formatScore(view.scores[i]) }))));
@@ -640,7 +629,7 @@ async function gamePage(id) {
     // result
     if (view.status === "finished" && view.result) {
       resultBox.replaceChildren(el("div", { class: "result", id: "result-banner" },
-        el("div", { text: resultText(view.result, view.seats, view.options), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
+        el("div", { text: resultText(view.result, view.seats, Boolean(teams)), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
         el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
         el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game")))));
     } else if (view.status === "active" && view.dead_position) {
@@ -703,7 +692,7 @@ function followList(list, index) {
 
 // The result in words, in the page's language, from the result's numbers (the engines' own
 // sentence, in English and citing rulings, is the tooltip): who won, who shares, a draw, who resigned.
-export function resultText(result, seats, options = {}) {
+export function resultText(result, seats, together = false) {
   const names = seats.map((s) => playerName(s.player_name));
   if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
   if (result.timeout !== undefined && result.timeout !== null) return t("{name} ran out of time and loses", { name: names[result.timeout] });
@@ -713,7 +702,7 @@ export function resultText(result, seats, options = {}) {
   if (!returns.length || winners.length === returns.length) return t("Draw");
   const list = winners.map((i) => names[i]).join(t(" and "));
   if (winners.length === 1) return t("{name} wins", { name: list });
-  return options && options.teams ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
+  return together ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
 }
 // a seat's own name; the server names AI seats "AI (level)" in English: said in the page's language
 function seatName(seat) {
@@ -734,6 +723,8 @@ function capitalise(text) { return text ? text[0].toUpperCase() + text.slice(1) 
 async function replayPage(id, startPly) {
   const game = await api(`/api/games/${id}`);
   currentGame = game.game;
+  const gameModule = await rendererFor(game.game);
+  const together = Boolean(gameModule && gameModule.teamsOf && gameModule.teamsOf(game)); // partners win together
   const total = game.ply;
   let ply = startPly === null || Number.isNaN(startPly) ? total : Math.max(0, Math.min(total, startPly));
   const boardBox = el("div", { class: "board-wrap", id: "board" });
@@ -763,7 +754,7 @@ async function replayPage(id, startPly) {
       el("div", { class: "card" }, el("h3", { text: t("Score") }), scores),
       el("div", { class: "card" }, el("label", { class: "small" }, aiToggle,
         " " + (finished ? t("Show the AI's view of each move") : t("The AI's view of the moves is shown once the game is over"))), aiBox),
-      game.result ? el("div", { class: "card", text: resultText(game.result, game.seats, game.options), title: plainHelp(game.result.text) }) : null,
+      game.result ? el("div", { class: "card", text: resultText(game.result, game.seats, together), title: plainHelp(game.result.text) }) : null,
       el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox),
       el("a", { href: `#/game/${id}` }, t("Back to the game")))));
   movesBox.replaceChildren(...game.moves.map((mv, i) => el("li", { class: mv.player < 0 ? "chance" : "", style: "cursor:pointer", onclick: () => go(i + 1) },
@@ -831,3 +822,5 @@ function languagePicker() {
 await loadCatalogue();
 languagePicker();
 route();
+// the header names the games there are (in menu order)
+meta().then((m) => { document.getElementById("tagline").textContent = m.games.map((g) => g.title).join(" · "); }, () => {});

@@ -41,9 +41,26 @@ export function setLanguage(lang) {
 }
 
 // t("Waiting for {name}", {name}) -> the text in the current language
-export function t(text, params = {}) {
-  const template = catalogue[text] || text;
+export function t(text, params = {}, own = null) {
+  const template = (own && own[text]) || catalogue[text] || text;
   return template.replace(/\{(\w+)\}/g, (m, key) => (key in params ? String(params[key]) : m));
+}
+
+// A game's own texts (its renderer's, its options') are in its own catalogue, in its web/ folder
+// (GameInfo.web.catalogue; /api/meta lists its URL per language): gameT(info) loads it once per
+// language and gives a t() that looks there first, then in the app's catalogue.
+const gameCatalogues = {};
+export async function gameT(info) {
+  const url = info && info.catalogues ? info.catalogues[language] : null;
+  if (url && !(url in gameCatalogues)) {
+    gameCatalogues[url] = {};
+    try {
+      const response = await fetch(url);
+      if (response.ok) gameCatalogues[url] = await response.json();
+    } catch (err) { console.error("no catalogue for", info.name, err); }
+  }
+  const own = url ? gameCatalogues[url] : null;
+  return (text, params = {}) => t(text, params, own);
 }
 
 // player names from the engines ("red (A)", "player 1 (S)", "orange"): the colour or the word
@@ -55,13 +72,10 @@ export function playerName(name) {
   return m && COLOUR_WORDS.includes(m[1]) ? t(m[1]) + m[2] : name;
 }
 
-// texts translated through variables (t(name)), listed so that the catalogue test sees them
+// texts translated through variables (t(name)), listed so that the catalogue test sees them (a
+// game's renderer lists its own)
 export const VARIABLE_TEXTS = [
   "red", "blue", "green", "yellow", "orange", "black", "white", "player",
-  "meadow", "forest", "olive", "heath", "vine",
   "random", "beginner", "casual", "strong", "expert",
-  "team A+B", "team D+E", "teams need 4 players",
-  "Language", "live connection", "Rules", "rubble tile", "open tile",
-  "strength", "force", "leadership",
-  "S (initial of strength)", "F (initial of force)", "L (initial of leadership)", "Warp", "Weft",
+  "Language", "live connection", "Rules",
 ];

@@ -1,13 +1,15 @@
 // The rules pages' examples (/rules/GAME): each figure is a position the server played on the
-// engine (palaestra/server/rules_examples.py), drawn by the game's own renderer exactly as a game
-// screen draws it. The positions come as JSON in a data block (<script type="application/json">,
-// which is never executed, so the Content-Security-Policy's script-src 'self' holds).
+// engine (the game's web/rules_examples.py, made views by palaestra/server/rules_examples.py), drawn
+// by the game's own renderer exactly as a game screen draws it, with the game's own texts. The
+// positions come as JSON in a data block (<script type="application/json">, which is never
+// executed, so the Content-Security-Policy's script-src 'self' holds).
 
-import { t, playerName, loadCatalogue } from "/static/i18n.js";
+import { gameT, playerName, loadCatalogue } from "/static/i18n.js";
 import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
 
 const data = JSON.parse(document.getElementById("rules-examples").textContent);
-await loadCatalogue(document.documentElement.lang); // the page's language, chosen by the server
+const lang = await loadCatalogue(document.documentElement.lang); // the page's language, chosen by the server
+const t = await gameT({ name: document.getElementById("rules").dataset.game, catalogues: { [lang]: data.catalogue } });
 let mod = null;
 try { mod = await import(data.renderer); } catch (err) { console.error("renderer failed", err); }
 const helpers = { el, svg, PLAYER_COLOURS, toast() {}, lastTurns, lastMover, t, playerName };

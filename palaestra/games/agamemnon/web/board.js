@@ -12,6 +12,11 @@ const KIND_COLOURS = { strength: "#c62828", force: "#00838f", leadership: "#f9a8
 // the kinds' initials on the connections, in the page's language (the key's first letter in English)
 const KIND_INITIAL = { strength: "S (initial of strength)", force: "F (initial of force)", leadership: "L (initial of leadership)" };
 const PLAYER = ["#e65100", "#263238"];
+// texts translated through variables (t(name)), listed so that the catalogue test sees them
+export const VARIABLE_TEXTS = [
+  "strength", "force", "leadership", "Warp", "Weft",
+  "S (initial of strength)", "F (initial of force)", "L (initial of leadership)",
+];
 const SPEARS = { A: 1, B: 3, C: 4, D: 3, E: 2, W1: 1, W2: 2, W3: 3, WARP: 0, WEFT: 0 };
 const LABEL = { WARP: "Warp", WEFT: "Weft", W1: "1", W2: "2", W3: "3" };
 
@@ -100,7 +105,7 @@ export function createBoard(container, helpers) {
       const swappable = firstConn ? swaps.some((s) => (s.a === firstConn && s.b === key) || (s.b === firstConn && s.a === key)) : swapKeys.has(key);
       if (swappable || key === firstConn) {
         const hit = svg("line", { x1, y1, x2, y2, stroke: key === firstConn ? "#6a1b9a" : "#ffb300", "stroke-opacity": 0.75, "stroke-width": 30,
-          "stroke-linecap": "round", class: key === firstConn ? "conn-selected" : "target", "data-conn": key,
+          "stroke-linecap": "round", class: key === firstConn ? "conn-selected selected" : "target", "data-conn": key,
           onclick: () => clickConn(key, ctx, swaps) });
         g.append(hit);
       }

@@ -88,7 +88,7 @@ export function createBoard(container, helpers) {
           text: cube.arrived ? "✓" : cube.distance ?? "" }));
         g.append(svg("title", { text: `${name}: ${nameOf(cube.player)}, ${cube.arrived ? t("arrived") : t("distance {n}", { n: cube.distance })}` }));
         if (mine) {
-          g.classList.add(name === selected ? "cube-selected" : "target");
+          g.classList.add(...(name === selected ? ["cube-selected", "selected"] : ["target"]));
           g.setAttribute("data-from", name);
           g.style.cursor = "pointer";
           g.addEventListener("click", () => { selected = name === selected ? null : name; update(view, ctx); });

@@ -25,6 +25,11 @@ const R = 20; // hex radius
 const W = (Math.sqrt(3) / 2) * R; // half the width of a hex: one doubled column
 const BONUS = [3, 3, 2, 2, 1]; // ATH-T6
 // the phases of a turn, in words for players (the status said "phase: stone", finding 6)
+// texts translated through variables (t(name)), listed so that the catalogue test sees them
+export const VARIABLE_TEXTS = [
+  "meadow", "forest", "olive", "heath", "vine", "rubble tile", "open tile",
+  "team A+B", "team D+E", "teams need 4 players",
+];
 const PHASES = {
   move: "moving monks",
   stone: "placing tiles (an Athos stone may come first)",
