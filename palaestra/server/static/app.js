@@ -212,7 +212,14 @@ async function makeBoard(gameName, container) {
 
 // --- routing -----------------------------------------------------------------------------------------
 let cleanup = () => {};
-async function route() {
+// One route at a time, in the order asked: a page still loading (the home page waiting for
+// /api/meta, say) would otherwise draw itself over the page of a newer hash.
+let routing = Promise.resolve();
+function route() {
+  routing = routing.then(showRoute);
+  return routing;
+}
+async function showRoute() {
   cleanup();
   cleanup = () => {};
   currentGame = null;
