@@ -12,14 +12,12 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import Response
+from fastapi import FastAPI
 
 from palaestra import __version__
 from palaestra.server.api import games, ops, play, realtime, seats, web
-from palaestra.server.api.edge import BodyLimit, SecurityHeaders
+from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
 from palaestra.server.api.guards import Guards
 from palaestra.server.broker import make_broker
@@ -100,21 +98,14 @@ def create_app(
     app.state.guards = guards
     install_handlers(app)
 
-    @app.middleware("http")
-    async def measure(request: Request, call_next: Any) -> Response:
-        start = time.perf_counter()
-        response: Response = await call_next(request)
-        route = request.scope.get("route")
-        template = getattr(route, "path", "other") if route is not None else "other"
-        guards.latency.labels(request.method, template, str(response.status_code)).observe(
-            time.perf_counter() - start
-        )
-        return response
+    def observe(method: str, route: str, status: str, seconds: float) -> None:
+        guards.latency.labels(method, route, status).observe(seconds)
 
     for router in (ops.router, games.router, seats.router, play.router, realtime.router, web.router):
         app.include_router(router)
     app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", web.SafeStaticFiles(directory=web.STATIC), name="static")
+    app.add_middleware(Timing, observe=observe)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     return app

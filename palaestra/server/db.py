@@ -8,11 +8,13 @@ transaction per applied action, before the action is acknowledged.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import json
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +23,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -146,11 +148,21 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+#: the PostgreSQL advisory lock held while migrating (any constant; "palaestra" in ASCII, cut)
+MIGRATION_LOCK = 0x70616C6165737472
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the database schema up to date (Alembic ``upgrade head``)."""
+    """Bring the database schema up to date (Alembic ``upgrade head``).
+
+    Every process migrates at its start; on PostgreSQL the processes of a deployment that start
+    together (docs/deploy.md) take turns under an advisory lock held until the transaction ends,
+    so the second finds the schema at head instead of creating the same table again."""
     config = Config()
     config.set_main_option("script_location", "palaestra.server:migrations")
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
@@ -206,6 +218,18 @@ class Store:
     def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 10) -> None:
         self.url = url
         self.engine = make_engine(url, pool_size=pool_size, max_overflow=max_overflow)
+        # SQLite has one writer at a time; a second writer waits in SQLite's busy handler, which
+        # sleeps 1, 2, 5 ... 100 ms between tries: the writers of this process queue on a lock
+        # instead, and each goes the moment the one before commits (docs/benchmarks.md)
+        self._writing: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if self.engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A write transaction (one writer at a time on SQLite)."""
+        with self._writing, self.engine.begin() as conn:
+            yield conn
 
     @guarded
     def ping(self) -> None:
@@ -221,7 +245,7 @@ class Store:
 
     @guarded
     def insert(self, game: StoredGame) -> None:
-        with self.engine.begin() as conn:
+        with self.writing() as conn:
             conn.execute(
                 sa.insert(GameRow).values(
                     id=game.id,
@@ -273,7 +297,7 @@ class Store:
         }
         if seats is not None:
             values["seats"] = seats
-        with self.engine.begin() as conn:
+        with self.writing() as conn:
             result = conn.execute(
                 sa.update(GameRow)
                 .where(GameRow.id == game_id, GameRow.version == expect_version)
@@ -293,7 +317,7 @@ class Store:
         clock: dict[str, Any] | None = None,
         deadline: float | None = None,
     ) -> None:
-        with self.engine.begin() as conn:
+        with self.writing() as conn:
             result = conn.execute(
                 sa.update(GameRow)
                 .where(GameRow.id == game_id, GameRow.version == expect_version)

@@ -49,13 +49,18 @@ class PostgresServer:
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed: {done.stdout}{done.stderr}")
 
-    def start(self) -> PostgresServer:
+    def start(self, *, fsync: bool = False, max_connections: int = 60) -> PostgresServer:
+        """Start the cluster (``fsync`` off by default: a test's data need not survive a power cut;
+        benchmarks/server_load.py turns it on, as in production)."""
         self.socket.mkdir()
         if self.as_root:
             shutil.chown(self.root, "postgres")
             shutil.chown(self.socket, "postgres")
         self._run("initdb", "-D", str(self.data), "-U", self.user, "-A", "trust", "-E", "UTF8", "--no-sync")
-        options = f"-k {self.socket} -c listen_addresses='' -c fsync=off -c max_connections=60"
+        options = (
+            f"-k {self.socket} -c listen_addresses='' -c fsync={'on' if fsync else 'off'} "
+            f"-c max_connections={max_connections}"
+        )
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start")
         return self
 

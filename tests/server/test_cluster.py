@@ -131,6 +131,28 @@ def test_a_move_made_through_one_process_is_pushed_by_the_other(cluster: Cluster
         assert "palaestra_jobs_queued " in metrics
 
 
+def test_a_socket_that_reconnects_gets_what_it_missed(cluster: Cluster) -> None:
+    """Reconnect catch-up (issue 18): a spectator on B sees version 1 and drops; three moves are
+    made through A while nobody on B listens (B still holds the game at version 1 in memory).
+    Reconnecting to B, the first message is the current state, version 4, with the three moves it
+    missed; reconnecting to A gives the same."""
+    gid, tokens = create(cluster.a, HUMANS, stones=20)
+    assert play(cluster.a, gid, tokens[0], 0).status_code == 200
+    with socket(cluster.b, gid) as on_b:
+        last = receive_until(on_b, lambda g: True)
+    assert last["version"] == 1 and len(last["moves"]) == 1
+    missed = ["take 2", "take 1", "take 2"]
+    for ply, move in enumerate(missed, start=1):
+        assert play(cluster.a, gid, tokens[ply % 2], ply, move).status_code == 200
+    for server in (cluster.b, cluster.a):
+        with socket(server, gid) as again:
+            first = json.loads(again.recv(timeout=10))
+        assert first["type"] == "state" and first["game"]["version"] == 4
+        assert [m["move"] for m in first["game"]["moves"]] == ["take 1", *missed]
+        assert first["game"]["moves"][: len(last["moves"])] == last["moves"]  # what it had, then the rest
+        assert first["game"]["state"]["pile"] == 20 - 1 - 5
+
+
 def test_any_process_serves_any_request_at_once(cluster: Cluster) -> None:
     """Nothing sticky: B had the game in memory, A moved it on; B answers from the current row
     at once, and accepts the next move (no 409 from a stale copy)."""

@@ -33,9 +33,25 @@ def get_guards(connection: HTTPConnection) -> Guards:
     return guards
 
 
-HubDep = Annotated[Hub, Depends(get_hub)]
-StoreDep = Annotated[Store, Depends(get_store)]
-GuardsDep = Annotated[Guards, Depends(get_guards)]
+# The dependencies are ``async`` although they never wait: FastAPI runs a plain function
+# dependency in a worker thread, a hop per dependency and request (docs/benchmarks.md).
+
+
+async def _hub(connection: HTTPConnection) -> Hub:
+    return get_hub(connection)
+
+
+async def _store(connection: HTTPConnection) -> Store:
+    return get_store(connection)
+
+
+async def _guards(connection: HTTPConnection) -> Guards:
+    return get_guards(connection)
+
+
+HubDep = Annotated[Hub, Depends(_hub)]
+StoreDep = Annotated[Store, Depends(_store)]
+GuardsDep = Annotated[Guards, Depends(_guards)]
 #: the creator token (managing invitations); name the parameter ``x_creator_token``
 CreatorToken = Annotated[str, Header(max_length=64, description="the creator token")]
 #: a seat's secret token; name the parameter ``x_seat_token``

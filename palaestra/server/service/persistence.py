@@ -8,6 +8,8 @@ options: nothing names a file); ``session_from_stored`` rebuilds a session from 
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -39,11 +41,28 @@ def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
             "only what the game ships",
         )
     try:
-        return load_game(name, **options)
+        key = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError) as err:
+        raise ApiError(400, "bad_options", f"bad options: {err}") from None
+    try:
+        return _shared_game(cls, name, key)
     except PalaestraError as err:
         raise ApiError(400, "bad_options", str(err)) from None
     except (TypeError, ValueError) as err:
         raise ApiError(400, "bad_options", f"bad options: {err}") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_game(cls: type[Game], name: str, options: str) -> Game:
+    """One game object per game and options, shared by every session of this process.
+
+    A game object is the rules with their options (immutable once made) plus the engine's tables
+    and bounded memos, which the engines keep safe for several threads at once (the AI searches
+    of different sessions). Making one costs far more than a request (the Archimedes move tables:
+    some 70 ms and 200 KB), so each game created or loaded no longer makes its own
+    (docs/benchmarks.md, "Web app under load"). ``cls`` is part of the key: a name registered
+    anew (the tests' games) gets a new object."""
+    return load_game(name, **json.loads(options))
 
 
 def state_before_last(record: Record) -> tuple[State, int]:

@@ -8,7 +8,6 @@ moves (chance, AI) are started.
 from __future__ import annotations
 
 import asyncio
-import copy
 from collections.abc import Awaitable, Callable
 
 from palaestra.core.errors import NotationError, PalaestraError
@@ -18,7 +17,7 @@ from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
-from palaestra.server.service.sessions import Sessions
+from palaestra.server.service.sessions import Sessions, copy_record
 from palaestra.server.webhooks import can_undo
 
 
@@ -107,7 +106,7 @@ class PlayService:
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
             session.check_playable()
-            record = copy.deepcopy(session.record)
+            record = copy_record(session.record)
             ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
             who = session.game.player_name(seat)
             record.result = {
@@ -164,7 +163,7 @@ class PlayService:
                 raise ApiError(
                     409, "cannot_undo", f"{moves[-1].move} cannot be taken back (the rules do not allow it)"
                 )
-            record = copy.deepcopy(session.record)
+            record = copy_record(session.record)
             record.moves.pop()
             record.result = None
             record.ended = None

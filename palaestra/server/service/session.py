@@ -145,6 +145,8 @@ class Session:
     clock: Clock | None = None
     #: the server's time (seconds since the epoch); the tests give another
     now: Callable[[], float] = field(default=time.time, repr=False)
+    #: the latest view and what it was made from (see ``view``)
+    _view: tuple[tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def adopt(self, row: Session) -> None:
         """Take over what ``row`` (the same game, just loaded from the database) holds: another
@@ -272,7 +274,36 @@ class Session:
 
     # --- views ------------------------------------------------------------------------------
     def view(self) -> dict[str, Any]:
-        """Everything a client shows: the same for players and spectators (tokens never appear)."""
+        """Everything a client shows: the same for players and spectators (tokens never appear).
+
+        Made once per change: the answer to the mover, the push to every websocket and every
+        reader until the next change share it (the legal moves, scores and text of a position cost
+        more than the rest of a request; docs/benchmarks.md). Callers must not change it. A change
+        replaces ``state``, ``record``, ``seats`` or ``clock`` and bumps ``version``; the key holds
+        all of them, so a view is never older than the session. Only the clock's times are made
+        afresh for each call (they count down with the server's time)."""
+        key = (
+            self.version,
+            self.status,
+            id(self.state),
+            id(self.record),
+            len(self.record.moves),
+            id(self.seats),
+            len(self.undo_stack),
+            self.public,
+            self.hints,
+            self.secret,
+            self.updated_at,
+            id(self.clock),
+        )
+        if self._view is None or self._view[0] != key:
+            self._view = (key, self._make_view())
+        view = self._view[1]
+        if self.clock is None:
+            return view
+        return {**view, "clock": self.clock.view(self.now())}
+
+    def _make_view(self) -> dict[str, Any]:
         state = self.state
         player = state.current_player
         human_to_move = (

@@ -116,7 +116,7 @@ class Sessions:
         """Apply a legal action to copies, commit them, then make them current."""
         before = session.state
         state = before.clone()
-        record = copy.deepcopy(session.record)
+        record = copy_record(session.record)
         record.apply(state, action)  # ends the record when the game is over or its result settled
         status = "finished" if record.over else "active"
         await self.write(session, state, record, status)
@@ -314,3 +314,15 @@ class Sessions:
             "result": None,
             "updated": iso(row["updated_at"]),
         }
+
+
+def copy_record(record: Record) -> Record:
+    """A copy of ``record`` to change (a move added or taken back, a result written) without
+    touching the original: the list of moves is new, the moves themselves (never changed in place)
+    are shared. ``copy.deepcopy`` of a long record cost as much as the rest of an action."""
+    twin = copy.copy(record)
+    twin.options = dict(record.options)
+    twin.players = list(record.players)
+    twin.moves = list(record.moves)
+    twin.result = copy.deepcopy(record.result)
+    return twin
