@@ -4,8 +4,9 @@ _fast.py answers ATH-P1 (may this field become rubble? may this rubble tile be r
 with a cut-vertex search, a local ring test and cached components, and generates the legal
 actions. Here every answer is compared with the plain meaning of the rule: apply the change to a
 copy of the position and walk from the summit (``AthosState.path_rule_holds``, one breadth-first
-walk); and ``legal_actions()`` with :meth:`AthosState.problem` over the whole action space. The
-movement search (ATH-T3, ATH-T10) is compared with a literal search in test_athos_movement.py.
+walk); the steps allowed while monks share a field (the fast separation search, ATH-T3, ATH-T10)
+with a literal search of the movement (test_athos_movement.Reference); and ``legal_actions()``
+with :meth:`AthosState.problem` over the whole action space.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import random
 from collections.abc import Iterator
 
 from palaestra.games.athos import AthosGame, _fast
-from palaestra.games.athos.game import NONE, RUBBLE, AthosState
+from palaestra.games.athos.game import MOVE, NONE, RUBBLE, AthosState
 
+from .test_athos_movement import Reference
 from .test_athos_pathrule import dense_position
 
 CONFIGS: list[dict[str, object]] = [
@@ -94,6 +96,31 @@ def test_ath_p1_fast_answers_match_a_walk_after_the_change() -> None:
                 assert _fast.relocation_allowed(state, f, g) == relocation_keeps_paths(state, f, g)
                 relocations += 1
     assert checked > 9000 and refused > 100 and relocations > 2000
+
+
+def test_ath_t10_steps_while_monks_share_a_field_match_a_literal_search() -> None:
+    """Every state of random games where the mover's monks share a field (ATH-T3): a step is
+    offered exactly when a literal search of the rules (test_athos_movement.Reference, no
+    shortcut of the fast search) still finds a legal end of the movement after it (ATH-T10)."""
+    rng = random.Random(4)
+    states = checked = refused = 0
+    for players in (2, 3, 4):
+        for _ in range(5):
+            game = AthosGame(players=players, round_limit=25)
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.phase == MOVE and state.crowded:
+                    reference = Reference(state)
+                    legal = {state.action_to_string(a) for a in state.legal_actions()}
+                    for name, after in reference.moves(reference.key(state)):
+                        if not name.startswith("flip"):  # flips: test_athos_movement.py
+                            can_end = bool(reference.ends(after))
+                            assert (name in legal) == can_end, (state.to_position(), name)
+                            checked += 1
+                            refused += not can_end
+                    states += 1
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert states > 150 and refused > 500
 
 
 def test_legal_actions_are_the_actions_problem_allows_over_the_whole_action_space() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from palaestra.core.errors import BoardFileError
 from palaestra.core.game import is_int
@@ -66,6 +66,14 @@ def walk(
         frontier = reached
 
 
+class Cell(NamedTuple):
+    """An ordinary field as a board file gives it: its doubled coordinates and terrain index."""
+
+    col: int
+    row: int
+    terrain: int
+
+
 def field_name(col: int, row: int) -> str:
     """The name of the field at ``(col, row)``: its column letter (``a`` = 0) and its row."""
     return f"{chr(ord('a') + col)}{row}"
@@ -78,7 +86,7 @@ class Board:
         self,
         name: str,
         terrains: list[str],
-        cells: list[tuple[int, int, int]],
+        cells: Sequence[tuple[int, int, int]],
         starts: dict[str, list[int]],
         summit: list[int],
         source: str,
@@ -227,7 +235,7 @@ class _BoardReader:
         self.source = source
         self.terrains: list[str] = []
         #: (col, row, terrain index) of every field, sorted by (row, col) once read
-        self.cells: list[tuple[int, int, int]] = []
+        self.cells: list[Cell] = []
         self.ids: dict[str, int] = {}
 
     def fail(self, message: str) -> BoardFileError:
@@ -279,8 +287,8 @@ class _BoardReader:
                     "parity for every field in doubled coordinates)"
                 )
             seen.add((c, r))
-            self.cells.append((c, r, t))
-        self.cells.sort(key=lambda x: (x[1], x[0]))
+            self.cells.append(Cell(c, r, t))
+        self.cells.sort(key=lambda cell: (cell.row, cell.col))
         self.ids = {field_name(c, r): i for i, (c, r, _) in enumerate(self.cells)}
 
     def _field(self, k: int, item: object) -> tuple[int, int, int]:
@@ -305,7 +313,7 @@ class _BoardReader:
     def _starts(self, starts_doc: object) -> dict[str, list[int]]:
         if not isinstance(starts_doc, Mapping) or sorted(starts_doc) != list(START_LETTERS):
             raise self.fail("'starts' maps exactly the start fields A, B, C, D, E to field lists")
-        bottom = min(r for _, r, _ in self.cells)
+        bottom = min(cell.row for cell in self.cells)
         starts: dict[str, list[int]] = {}
         for letter in START_LETTERS:
             names = starts_doc[letter]
@@ -314,7 +322,7 @@ class _BoardReader:
             fields = []
             for x in names:
                 f = self._named(x, f"start field {letter} touches")
-                if self.cells[f][1] != bottom:
+                if self.cells[f].row != bottom:
                     raise self.fail(f"start field {letter} touches {x}, which is not in the bottom row")
                 fields.append(f)
             if len(set(fields)) != len(fields):
@@ -325,11 +333,11 @@ class _BoardReader:
     def _summit(self, summit_doc: object) -> list[int]:
         if not isinstance(summit_doc, list) or not all(isinstance(x, str) for x in summit_doc):
             raise self.fail(f"'summit' is a list of the {SUMMIT_FIELDS} field names the summit touches")
-        top = max(r for _, r, _ in self.cells)
+        top = max(cell.row for cell in self.cells)
         summit = []
         for x in summit_doc:
             f = self._named(x, "the summit touches")
-            if self.cells[f][1] < top - 1:
+            if self.cells[f].row < top - 1:
                 raise self.fail(f"the summit touches {x}, which is not at the top of the board")
             summit.append(f)
         if len(set(summit)) != SUMMIT_FIELDS:
