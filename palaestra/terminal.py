@@ -193,14 +193,15 @@ class TerminalGame:
         self.game = game = state.game
         if vs is not None and not 0 <= seat < game.num_players:
             raise PalaestraError(f"seat is 0 to {game.num_players - 1}, not {seat}")
-        self.agents = {
-            p: make_agent(vs, seed=None if rec.seed is None else rec.seed + p)
+        chance = ChanceSource.from_seed(rec.seed)
+        self.agents = {  # seeded by the one rule (palaestra/core/chance.py), as in the arena
+            p: make_agent(vs, seed=chance.agent_seed(p))
             for p in range(game.num_players)
             if vs is not None and p != seat
         }
         seats: dict[int, Seat] = {p: self.ask for p in range(game.num_players)}
         seats.update({p: agent.select_action for p, agent in self.agents.items()})
-        self.driver = Driver(state, ChanceSource.from_seed(rec.seed), seats, record=rec)
+        self.driver = Driver(state, chance, seats, record=rec)
         self.driver.listeners.append(self.tell)
         self.labels = False
         self.details: list[str] = []

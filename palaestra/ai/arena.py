@@ -416,14 +416,15 @@ def play_game(
     k = len(agents)
     seats = seat_assignment(k, game.num_players, index)
     seed = derive_seed(match_seed, "game", index // k)
-    players = [make_agent(agents[a], seed=derive_seed(seed, "agent", s)) for s, a in enumerate(seats)]
+    chance = ChanceSource.from_seed(seed)  # the one rule: the draws and each seat's agent's seed
+    players = [make_agent(agents[a], seed=chance.agent_seed(s)) for s, a in enumerate(seats)]
     for agent in players:
         agent.reset()
     record = Record.start(game, [agents[a] for a in seats], seed) if record_dir is not None else None
     table = _Seats(index, players, seats, move_time_limit)
     driver = Driver(
         game.new_initial_state(seed),
-        ChanceSource.from_seed(seed),
+        chance,
         {s: table.seat(s) for s in range(game.num_players)},
         record=record,
         adjudicate=adjudicate,

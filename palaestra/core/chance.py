@@ -1,4 +1,5 @@
-"""The one chance-seeding rule: which outcome a chance node draws, given a seed or a secret.
+"""The one seeding rule: which outcome a chance node draws, and the seed of each seat's agent,
+given a seed or a secret.
 
 A state holds no random generator (docs/core.md, *Chance*); whoever drives a game draws its
 chance outcomes, and every driver (``palaestra play``, the web app, the arena, the PettingZoo
@@ -16,6 +17,13 @@ a game was interrupted and resumed. (Python seeds ``random.Random`` with a strin
 SHA-512: the same on every platform and version of Python 3.)
 
 Records name the rule they were drawn under (``"chance_rule"``, docs/formats.md).
+
+Agents are seeded by one rule from the same key: the agent that plays seat ``s`` (an AI seat of
+``palaestra play --vs``, of the arena, of the web app) is made with the seed
+``agent_seed(key, s) = random.Random(f"{key}:agent:{s}").randrange(2**31)``, so the same seed
+plays the same game everywhere: the same draws and the same agents' choices. A web game without a
+chosen seed seeds its AI from its secret, so its AI's choices are as unforeseeable as its draws.
+Records store the moves, not agents' seeds: this rule changes no record's replay.
 """
 
 from __future__ import annotations
@@ -36,6 +44,11 @@ def seed_key(seed: int | None) -> str:
     return f"seed:{0 if seed is None else seed}"
 
 
+def agent_seed(key: str, seat: int) -> int:
+    """The seed of the agent that plays ``seat`` in the game of ``key`` (a seed's or a secret)."""
+    return random.Random(f"{key}:agent:{seat}").randrange(2**31)
+
+
 @dataclass(frozen=True)
 class ChanceSource:
     """Draws a game's chance outcomes by the one rule from its key (a seed's or a secret)."""
@@ -49,6 +62,10 @@ class ChanceSource:
     def rng(self, ply: int) -> random.Random:
         """The generator of the draw at ``ply``."""
         return random.Random(f"{self.key}:{ply}")
+
+    def agent_seed(self, seat: int) -> int:
+        """The seed of the agent that plays ``seat`` (:func:`agent_seed` of this key)."""
+        return agent_seed(self.key, seat)
 
     def draw(self, state: State) -> int:
         """The outcome of the chance node ``state`` (raises ``IllegalActionError`` elsewhere)."""

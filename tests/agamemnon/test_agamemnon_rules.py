@@ -242,6 +242,12 @@ def test_aga_b2_aga_v1_loom_set_up_drawn_at_random_from_24() -> None:
     assert state.explain_illegal(action) == "space 31 is out of play"
 
 
+def test_aga_b2_before_the_loom_set_up_is_drawn_no_connection_carries_a_string_tile() -> None:
+    state = AgamemnonGame(loom=True).new_initial_state()
+    assert state.phase == "setup"
+    assert state.connection_kinds() == [] and state.strings() == [] and state.scores() == [0.0, 0.0]
+
+
 @pytest.mark.parametrize("setup", SETUP_NAMES)
 def test_aga_b2_every_set_up_fills_three_classes_and_leaves_one_space_out(setup: str) -> None:
     state = AgamemnonGame(loom=True, setup=setup).new_initial_state()

@@ -208,11 +208,11 @@ def test_ath_v2_a_handicap_tile_may_be_of_another_terrain_than_its_field() -> No
     assert {"place m8", "place m8 open", "place m8 forest", "place m8 open vine"} <= moves
     assert "place m8 meadow" not in moves  # that one is written 'place m8'
     play(s, "place m8 open forest")
-    assert s.tile[m8] == OPEN and b.terrains[s.tterr[m8]] == "forest"
+    assert s.tile[m8] == OPEN and b.terrains[s.tile_terrain[m8]] == "forest"
     assert s.supply == [16, 15, 16, 16, 16]
     assert s.to_position()["tiles"] == [{"field": "m8", "side": "open", "terrain": "forest"}]
     again = s.game.state_from_json(s.to_json())
-    assert again.tterr[m8] == s.tterr[m8] and again.legal_actions() == s.legal_actions()
+    assert again.tile_terrain[m8] == s.tile_terrain[m8] and again.legal_actions() == s.legal_actions()
     # outside the handicap, tiles go on fields of their own terrain (ATH-T8)
     play(s, "place k8 vine")
     assert s.phase == MOVE
@@ -278,13 +278,13 @@ def race_record(rules: str) -> Record:
     b = game.board
     while not s.is_terminal():
         legal = s.legal_actions()
-        choice = game.A_END_TURN if s.phase != MOVE else game.A_END_MOVE
+        choice = game.action_space.encode("end_turn" if s.phase != MOVE else "end_move")
         if s.phase == MOVE and s.seat != 2:
             dist = s.distances()
             for a in legal:
-                if a < game.A_FLIP:
+                if a in game.action_space["step"]:
                     u, v = b.edges[a]
-                    if dist[v] < dist[u] and (v >= b.n or not s.occ[v]):
+                    if dist[v] < dist[u] and (v >= b.n or not s.occupants[v]):
                         choice = a
                         break
         record.apply(s, choice)

@@ -164,7 +164,7 @@ def test_positions_are_validated() -> None:
     assert "cannot be separated" in bad(monks=[["k2", "k2", "B"], ["D", "D", "D"]], points=0)
     assert "none of the player to move" in bad(monks=[["B", "B", "B"], ["k2", "k2", "D"]], points=3)
     shared = position(monks=[["k2", "k2", "B"], ["D", "D", "D"]], points=1)
-    assert shared.double == shared.board.field("k2") and "end-move" not in {
+    assert shared.crowded_fields() == [shared.board.field("k2")] and "end-move" not in {
         shared.action_to_string(a) for a in shared.legal_actions()
     }
     # booleans are not numbers

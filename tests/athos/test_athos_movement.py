@@ -32,7 +32,7 @@ def engine_ends(s: AthosState) -> set[Outcome]:
     """Every end of the movement phase the engine's legal actions reach from ``s``."""
     ends: set[Outcome] = set()
     seen: set[tuple[Any, ...]] = set()
-    end_move = s.game.A_END_MOVE
+    end_move = s.game.action_space.encode("end_move")
 
     def walk(state: AthosState) -> None:
         k = _key(state)
@@ -186,7 +186,7 @@ def test_ath_t3_legal_steps_and_flips_are_exactly_those_with_a_legal_end(seed: i
             expected.add("end-move")
         assert legal == expected, (state.to_position(), legal ^ expected)
         for a in state.legal_actions():
-            if a != game.A_END_MOVE:
+            if a != game.action_space.encode("end_move"):
                 child = state.clone()
                 child.apply_action(a)
                 frontier.append(child)

@@ -10,14 +10,17 @@ is exercised.
 
 from __future__ import annotations
 
+import json
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from palaestra.games.athos import AthosGame
+from palaestra.games.athos import AthosGame, _fast
 from palaestra.games.athos.game import NONE, OPEN, PHASE_NAMES, RUBBLE, AthosState
 
 from .helpers import all_reach_summit, cut_off_monks
@@ -103,11 +106,11 @@ def _check_placements(game: AthosGame, doc: dict[str, Any]) -> int:
     legal = set(state.legal_actions())
     checked = 0
     for f in range(b.n):
-        if state.tile[f] != NONE or state.occ[f] or state.stone[f] >= 0:
+        if state.tile[f] != NONE or state.occupants[f] or state.stone[f] >= 0:
             continue
         if not state.supply[b.terrain[f]]:
             continue
-        a = game.A_PLACE + f
+        a = game.action_space.encode("place", f)
         expect = not _after(state, a)
         assert (a in legal) == expect, state.action_to_string(a)
         fresh = game.state_from_position(doc)  # no cache at all
@@ -122,9 +125,9 @@ def _check_flips(game: AthosGame, doc: dict[str, Any]) -> int:
     legal = set(state.legal_actions())
     checked = 0
     for f in range(b.n):
-        if state.tile[f] == NONE or state.occ[f] or state.stone[f] >= 0:
+        if state.tile[f] == NONE or state.occupants[f] or state.stone[f] >= 0:
             continue
-        a = game.A_FLIP + f
+        a = game.action_space.encode("flip", f)
         expect = state.tile[f] == RUBBLE or not _after(state, a)
         assert (a in legal) == expect, state.action_to_string(a)
         assert game.state_from_position(doc).is_legal(a) == expect, state.action_to_string(a)
@@ -136,19 +139,20 @@ def _check_relocations(game: AthosGame, doc: dict[str, Any], rng: random.Random)
     state = game.state_from_position(doc)
     b = game.board
     legal = set(state.legal_actions())
-    free = [g for g in range(b.n) if state.tile[g] == NONE and not state.occ[g] and state.stone[g] < 0]
-    movable = [f for f in range(b.n) if state.tile[f] != NONE and not state.occ[f] and state.stone[f] < 0]
+    bare = [f for f in range(b.n) if not state.occupants[f] and state.stone[f] < 0]
+    free = [g for g in bare if state.tile[g] == NONE]
+    movable = [f for f in bare if state.tile[f] != NONE]
     checked = 0
     for f in movable:
         for g in free:
-            a = game.A_RELOC + f * b.n + g
+            a = game.action_space.encode("relocate", f, g)
             expect = state.tile[f] == OPEN or not _after(state, a)
             assert (a in legal) == expect, state.action_to_string(a)
             checked += 1
     # a sample asked of fresh states (the per-target component labelling from scratch)
     for f in rng.sample(movable, min(4, len(movable))):
         for g in rng.sample(free, min(10, len(free))):
-            a = game.A_RELOC + f * b.n + g
+            a = game.action_space.encode("relocate", f, g)
             expect = state.tile[f] == OPEN or not _after(state, a)
             assert game.state_from_position(doc).is_legal(a) == expect, state.action_to_string(a)
     return checked
@@ -196,22 +200,51 @@ def test_ath_p1_dense_reference_finds_refusals() -> None:
         state = game.state_from_position(dense_position(game, random.Random(seed), "place"))
         legal = set(state.legal_actions())
         for f in range(game.board.n):
-            a = game.A_PLACE + f
+            a = game.action_space.encode("place", f)
             if a not in legal and "ATH-P1" in state.explain_illegal(a):
                 refused += 1
     assert refused > 0
 
 
-def test_ath_p1_iterative_search_for_large_boards_agrees() -> None:
-    """Boards too large for the recursive search use an iterative one; both give the same answer."""
-    for seed in range(15):
-        game = AthosGame(players=2 + seed % 3)
-        state = game.state_from_position(dense_position(game, random.Random(seed), "place"))
-        disc, sep = state._structure()
-        disc2, sep2 = state._structure_iterative()
-        assert disc2 == disc
-        sep2.pop(game.board.summit, None)  # the summit is never rubble: its entry is not used
-        assert {f: sorted(v) for f, v in sep2.items()} == {f: sorted(v) for f, v in sep.items()}
+def test_ath_p1_cut_search_on_a_board_larger_than_the_call_stack(tmp_path: Path) -> None:
+    """The cut-vertex search has no recursion: on a board of 1,287 fields (deeper than Python's
+    call stack) the critical fields are those a plain search finds."""
+    cells = [(c, r) for r in range(1, 100) for c in range(26) if (c + r) % 2 == 0]
+    terrains = ["meadow", "forest", "olive", "heath", "vine"]
+    bottom = [f"{chr(97 + c)}1" for c, r in cells if r == 1]
+    top = [f"{chr(97 + c)}99" for c, r in cells if r == 99]
+    doc = {
+        "format": 1,
+        "terrains": terrains,
+        "fields": [{"col": c, "row": r, "terrain": terrains[(c + r) % 5]} for c, r in cells],
+        "starts": {letter: [bottom[2 * k]] for k, letter in enumerate("ABCDE")},
+        "summit": top[3:10],
+    }
+    path = tmp_path / "large.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    game = AthosGame(board=str(path))
+    b = game.board
+    assert b.n == len(cells) > sys.getrecursionlimit()
+    rng = random.Random(5)
+    monks = [b.names[f] for f in rng.sample(range(b.n), 6)]
+    monk_fields = [b.field(m) for m in monks]
+    # rubble around each monk but on one neighbour (which becomes critical), then anywhere
+    walls = [w for m in monk_fields for w in b.adj[m][1:] if w < b.n]
+    rubble: set[int] = set()
+    tiles = []
+    for f in walls + rng.sample(range(b.n), 400):
+        if f not in monk_fields and f not in rubble and all_reach_summit(b, rubble | {f}, monk_fields):
+            rubble.add(f)
+            tiles.append({"field": b.names[f], "terrain": terrains[len(tiles) % 5]})
+            if len(tiles) == 5 * 16:
+                break
+    state = game.state_from_position(
+        {"game": "athos", "tiles": tiles, "monks": [monks[:3], monks[3:]], "phase": "place"}
+    )
+    critical = _fast.critical_fields(state)
+    free = set(range(b.n)) - rubble - set(monk_fields)
+    cut = {f for f in free if not all_reach_summit(b, rubble | {f}, monk_fields)}
+    assert critical & free == cut and len(cut) >= 3
 
 
 def reference_after_movement(state: AthosState) -> set[str]:
@@ -226,7 +259,7 @@ def reference_after_movement(state: AthosState) -> set[str]:
     stones = {f for f in range(b.n) if state.stone[f] >= 0}
     tiles = {f for f in range(b.n) if state.tile[f] != NONE}
     free = [f for f in range(b.n) if f not in tiles and f not in occupied and f not in stones]
-    supply = {t: 16 - sum(1 for f in tiles if state.tterr[f] == t) for t in range(5)}
+    supply = {t: 16 - sum(1 for f in tiles if state.tile_terrain[f] == t) for t in range(5)}
     out: set[str] = set()
     phase = PHASE_NAMES[state.phase]
     if phase == "handicap":  # ATH-V2 (amended 2026-11-25): any free field, a tile of any terrain

@@ -49,11 +49,11 @@ def test_invariants_hold_in_every_reached_state(options: dict[str, object], seed
         per_terrain = [0] * 5
         for f in range(s.board.n):
             if s.tile[f] != NONE:
-                per_terrain[s.tterr[f]] += 1
+                per_terrain[s.tile_terrain[f]] += 1
         assert max(per_terrain) <= 16  # ATH-B3
         assert [16 - k for k in per_terrain] == s.supply
         if s.phase != MOVE:
-            assert all(s.occ[f] <= 1 for f in range(s.board.n))  # ATH-T3
+            assert all(s.occupants[f] <= 1 for f in range(s.board.n))  # ATH-T3
         on_board = sum(1 for x in s.stone if x >= 0) + len(s.stacked)  # ATH-T7: stones may stack
         assert sum(s.stones_left) + on_board == 2 * game.num_players
         ev = s.evaluate()
@@ -127,4 +127,4 @@ def test_round_limit_bounds_the_game() -> None:
     final, reached = random_playout(game, 7)
     assert final.is_terminal() and final.round <= 3
     assert len(reached) - 1 <= game.max_game_length()
-    assert all(s.tile[f] != RUBBLE or s.occ[f] == 0 for s in reached for f in range(s.board.n))
+    assert all(s.tile[f] != RUBBLE or s.occupants[f] == 0 for s in reached for f in range(s.board.n))

@@ -108,7 +108,7 @@ def test_ath_t3_several_doubled_fields_while_moving_resolved_before_the_end() ->
     # only the end of the movement counts: two fields may hold two monks at once meanwhile
     s = position(monks=[["B", "h1", "m2"], ["j1", "n3", "D"]])
     play(s, "h1-j1", "m2-n3")  # j1 and n3 both hold a red and a blue monk
-    assert s._crowded() == [s.board.field("j1"), s.board.field("n3")]
+    assert s.crowded_fields() == [s.board.field("j1"), s.board.field("n3")]
     assert "end-move" not in legal_strings(s)
     assert "j1, n3 holds two monks" in s.explain_illegal(s.string_to_action("end-move"))
     play(s, "j1-k2", "n3-o4")
@@ -294,7 +294,7 @@ def test_ath_t7_relocation_keeps_side_any_terrain_then_stone() -> None:
     )
     play(s, "relocate m2>e14")  # a heath tile onto a vine field, open side kept
     assert tile_on(s, "e14") == OPEN and s.phase == RELOCATED
-    assert s.tterr[s.board.field("e14")] == s.board.terrains.index("heath")
+    assert s.tile_terrain[s.board.field("e14")] == s.board.terrains.index("heath")
     assert legal_strings(s) == {"stone e14", "stone k8"}  # the stone must be put now
     play(s, "stone e14")
     assert s.stones_left[0] == 1 and s.phase == PLACE

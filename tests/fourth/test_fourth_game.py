@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from palaestra.ai.arena import run_match
 from palaestra.cli import app
-from palaestra.core.chance import CHANCE_RULE, ChanceSource
+from palaestra.core.chance import CHANCE_RULE, ChanceSource, agent_seed
 from palaestra.core.driver import ChanceDrawn, Driver, GameOver, MovePlayed, check_draws
 from palaestra.core.game import CHANCE
 from palaestra.core.record import Record
@@ -134,6 +134,56 @@ def test_the_same_seed_draws_the_same_outcomes_in_the_arena_the_cli_the_web_app_
         environment.step(state.string_to_action(text))
         state = environment.unwrapped.state
     assert state.history == arena.replay().history
+
+
+@pytest.mark.parametrize("level", ["random", "strong"])
+def test_the_same_seed_plays_the_same_game_with_agents_in_the_arena_the_cli_and_the_web_app(
+    tmp_path: Path, client: TestClient, level: str
+) -> None:
+    """The agents too: the agent of seat s is seeded by the one rule, ``agent_seed(key, s)``, in
+    the arena, ``palaestra play --vs`` and the web app's AI seats (until issue 19 the seeds were
+    derived three ways). A person in seat 0 types the arena's seat-0 moves; the agents of seats
+    1 and 2 then choose what the arena's agents chose, and the draws are the same."""
+    game = load_game("ladder", players=3, target=30)
+    result = run_match(game, [level, level], 1, seed=41, record_dir=tmp_path / "arena")
+    assert result.outcomes[0].failure is None
+    arena = Record.load(tmp_path / "arena" / "game-00000.json")
+    seed = arena.seed
+    assert seed is not None and draws(arena)
+    ours = [m.move for m in arena.moves if m.player == 0]
+    theirs = [m.move for m in arena.moves if m.player in (1, 2)]
+    assert len(set(theirs)) > 1  # the agents chose: the moves depend on their seeds
+
+    path = tmp_path / "cli.json"
+    game_args = ["ladder", "--players", "3", "--option", "target=30", "--seed", str(seed)]
+    args = ["play", *game_args, "--vs", level, "--seat", "0", "--record", str(path)]
+    out = runner.invoke(app, args, input="\n".join(ours) + "\n")
+    assert out.exit_code == 0, out.output
+    cli = Record.load(path)
+    assert [(m.player, m.move) for m in cli.moves] == [(m.player, m.move) for m in arena.moves]
+    assert cli.result == arena.result
+
+    seats = [{"kind": "human", "joined": True}] + [{"kind": "ai", "level": level}] * 2
+    body = {"game": "ladder", "options": {"players": 3, "target": 30}, "seats": seats, "seed": seed}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    for text in ours:
+        view = wait_for(client, gid, lambda v: v["current_player"] == 0 or v["status"] == "finished")
+        assert view["status"] == "active", f"the game ended before {text}"
+        move = {"token": token, "ply": view["ply"], "move": text}
+        answer = client.post(f"/api/games/{gid}/actions", json=move)
+        assert answer.status_code == 200, answer.text
+    wait_for(client, gid, lambda v: v["status"] == "finished")
+    web = client.get(f"/api/games/{gid}/record").json()
+    assert [(m["player"], m["move"]) for m in web["moves"]] == [(m.player, m.move) for m in arena.moves]
+    assert web["result"]["returns"] == arena.result["returns"]  # type: ignore[index]
+
+    # and the rule is what the agents were seeded with: seats and keys apart
+    key = ChanceSource.from_seed(seed).key
+    assert len({agent_seed(key, s) for s in range(3)}) == 3
+    other = ChanceSource.from_seed(seed + 1)
+    assert agent_seed(key, 1) != agent_seed(other.key, 1) == other.agent_seed(1)
 
 
 def play_on_the_web(client: TestClient, seed: int, moves: list[str]) -> dict[str, Any]:

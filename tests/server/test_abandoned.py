@@ -162,3 +162,22 @@ def test_the_setting_comes_from_the_environment(monkeypatch: Any) -> None:
     monkeypatch.setenv("PALAESTRA_ABANDON_AFTER_SECONDS", "86400")
     assert Settings.from_env().abandon_after_seconds == 86400.0
     assert Settings().abandon_after_seconds == 30 * DAY
+
+
+def test_a_game_marked_by_one_process_is_pushed_by_the_other(db_url: str, redis_server: Any) -> None:
+    """Two server processes on one database and one Redis (``--redis-url``): the one whose sweep
+    marks the game announces it, the other pushes it to its websocket and refuses moves too."""
+    url = redis_server.url
+    with (
+        TestClient(create_app(db_url, ai_delay=0.0, redis_url=url)) as a,
+        TestClient(create_app(db_url, ai_delay=0.0, redis_url=url)) as b,
+    ):
+        created = create(a)
+        gid, token = created["id"], created["seats"][0]["token"]
+        age(db_url, gid, days=2)
+        with b.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            assert ws.receive_json()["game"]["status"] == "active"
+            assert sweep(a) == 1
+            assert ws.receive_json()["game"]["status"] == "abandoned"
+        assert sweep(b) == 0  # marked once, by the process that won
+        assert_error(play(b, gid, token, 0, move="take 1"), 409, "game_abandoned")

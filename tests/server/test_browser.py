@@ -152,6 +152,9 @@ def test_nim_against_the_ai_by_clicking(server: ServerProcess, browser: Any) -> 
     play_by_clicking(page)
     banner = page.locator("#result-banner").inner_text()
     assert "wins" in banner
+    # the banner's colour says whether this browser's seat won (nim has no draw)
+    won = "player 0 wins" in banner or "me wins" in banner
+    assert page.locator("#result-banner").get_attribute("data-outcome") == ("won" if won else "lost")
     shot(page, "nim-finished")
     # the replay viewer steps through the finished game
     page.click("text=Replay this game")

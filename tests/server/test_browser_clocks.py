@@ -132,6 +132,9 @@ def test_a_flag_fall_ends_the_game_for_the_player_and_the_spectators(
         assert p.locator("#players .clock.running").count() == 0
         assert p.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[viewport]["width"]
     assert page.locator("#legal button").count() == 0
+    # the banner says how it ended for whoever looks: lost for the player, neutral for a spectator
+    assert page.locator("#result-banner").get_attribute("data-outcome") == "lost"
+    assert watcher.locator("#result-banner").get_attribute("data-outcome") == ""
     shot(page, f"clock-flag-{viewport}-{lang}")
     shot(watcher, f"clock-flag-spectator-{viewport}-{lang}")
     watcher_context.close()

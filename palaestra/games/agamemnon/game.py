@@ -21,6 +21,7 @@ from palaestra.games.agamemnon.tiles import (
     SUPPLY,
     TOTAL_TILES,
     WARP,
+    WEFT,
 )
 
 __all__ = ["CLASS_NAMES", "KIND_NAMES", "AgamemnonGame", "AgamemnonState", "Board"]
@@ -121,12 +122,14 @@ class AgamemnonGame(Game):
         return CHANCE_LAYOUT.size
 
     def max_game_length(self) -> int:
-        # set-up 1; per tile at most stack + draw + place; a Warp decision per Warp; per player at
-        # most 4 set-asides (both weavers, each redrawn twice) in each of its first two turns,
-        # each set-aside + stack + draw
+        # the set-up draw; per tile at most a stack named, a draw and the placement; a swap
+        # decision per Warp; in each of a player's first two turns each of its weavers set aside
+        # at most once (set-aside tiles stay out until the turn's first placement, AGA-T3), each
+        # with the set-aside, a stack named and a fresh draw
+        per_tile = per_set_aside = 3
         warps = NUM_PLAYERS * SUPPLY[WARP]
-        set_asides = NUM_PLAYERS * (SET_ASIDE_TURNS // NUM_PLAYERS) * 4 * 3
-        return 1 + 3 * TOTAL_TILES + warps + set_asides
+        set_asides = SET_ASIDE_TURNS * (SUPPLY[WARP] + SUPPLY[WEFT]) * per_set_aside
+        return 1 + per_tile * TOTAL_TILES + warps + set_asides
 
     def observation_shape(self) -> tuple[int, ...]:
         return (view.OBS_SIZE,)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from palaestra.core.game import State
 from palaestra.games.agamemnon import _fast
+from palaestra.games.agamemnon._fast import LIVE_POINTS_0, LIVE_POINTS_1, LIVE_SOFT
 from palaestra.games.agamemnon.board import FORCE, STRENGTH
 
 if TYPE_CHECKING:
@@ -48,9 +49,7 @@ _LEAD = {STRENGTH: _fast.spear_lead, FORCE: _fast.tile_lead}
 def evaluate(live: list[Any]) -> list[float]:
     """The live score margin plus the soft value of the strings, squashed (see above), from the
     live score of ``_fast.py`` (``AgamemnonState.live_score``)."""
-    v = math.tanh(
-        (live[_fast.LIVE_POINTS_0] - live[_fast.LIVE_POINTS_1] + live[_fast.LIVE_SOFT]) / EVALUATE_SCALE
-    )
+    v = math.tanh((live[LIVE_POINTS_0] - live[LIVE_POINTS_1] + live[LIVE_SOFT]) / EVALUATE_SCALE)
     return [v, -v]
 
 

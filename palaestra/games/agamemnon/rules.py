@@ -225,13 +225,14 @@ class AgamemnonState(State):
             return [n if STACK_OF[c] == stack else 0 for c, n in enumerate(counts)]
         return counts
 
-    # --- legality: the one place it is decided -------------------------------------------------------
+    # --- legality (AGA-T1..T4, AGA-B2, AGA-V2, AGA-V3): the one place it is decided ----------------
     def problem(self, action: int) -> str | None:
         """None when ``action`` is legal here; else why not, citing the ruling."""
         phase = self._phase
         if phase == PLACE:
             if not 0 <= action < NOSWAP:
                 return self._set_aside_problem(action)
+            # (a placement's id is code * MAX_SPACES + space: the layout's "place" segment)
             # AGA-T1: a tile goes on a free space in play; AGA-T2: one of the tiles drawn; AGA-V3:
             # with Defying the gods, any tile left
             code, space = divmod(action, MAX_SPACES)
@@ -402,7 +403,7 @@ class AgamemnonState(State):
         self._apply(action)
         self.history.append(action)
 
-    # --- playing an action ------------------------------------------------------------------------
+    # --- playing: placement (AGA-T1), draws (AGA-T2, T3, V2), Warp (AGA-T4), the end (AGA-T1) -------
     def _apply(self, action: int) -> None:
         phase = self._phase
         if phase == PLACE:
@@ -600,7 +601,7 @@ class AgamemnonState(State):
         """The tiles on the board: (space, player, code), by space."""
         return [(s, p, CODES[self._code[s]]) for s, p in enumerate(self._owner) if p >= 0]
 
-    # --- scoring: AGA-SC1 .. AGA-SC4 (readable in scoring.py; ``_fast.py`` computes it quickly) ---------
+    # --- scoring and the end: AGA-SC1..SC4, AGA-T5 (readable: scoring.py; quick: _fast.py) ----------
     def strings_by_the_rules(self) -> list[scoring.String]:
         """Every string with its controller, by the rules as written (:func:`scoring.strings`)."""
         return scoring.strings(self.game.board, self._kinds, self._owner, self._code)

@@ -58,7 +58,7 @@ def _shared_game(cls: type[Game], name: str, options: str) -> Game:
 
     A game object is the rules with their options (immutable once made) plus the engine's tables
     and bounded memos, which the engines keep safe for several threads at once (the AI searches
-    of different sessions). Making one costs far more than a request (the Archimedes move tables:
+    of different sessions). Making one costs far more than a request (one game's move tables:
     some 70 ms and 200 KB), so each game created or loaded no longer makes its own
     (docs/benchmarks.md, "Web app under load"). ``cls`` is part of the key: a name registered
     anew (the tests' games) gets a new object."""

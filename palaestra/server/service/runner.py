@@ -157,10 +157,11 @@ class ServerMoves:
 
     def agent(self, session: Session, player: int) -> Agent:
         """The agent of an AI seat, or of a seat whose turn the AI plays because its time ran out
-        (made once per session, seeded from the game)."""
+        (made once per session, seeded by the one rule from the game's chance key: the seed the
+        arena and ``palaestra play`` give the agent of this seat in a game of the same seed)."""
         agent = session.agents.get(player)
         if agent is None:
             level = session.ai_level(player)
-            agent = self.agent_factory(level, session.seed + 7919 * (player + 1))
+            agent = self.agent_factory(level, session.chance_source().agent_seed(player))
             session.agents[player] = agent
         return agent

@@ -106,7 +106,9 @@ class SeatService:
                 "seeds are for hot seat and games against the AI",
             )
         secret = fairness.new_secret() if seed is None else fairness.seeded_secret(seed)
-        agent_seed = seed if seed is not None else secrets.randbits(31)
+        # the stored seed (a random one unless chosen: hints, analysis); the AI seats' agents are
+        # seeded from the secret by the one rule (palaestra/core/chance.py, runner.py)
+        stored_seed = seed if seed is not None else secrets.randbits(31)
         state = game.new_initial_state(seed)
         record = Record.start(game, [s.name or game.player_name(i) for i, s in enumerate(made)], seed)
         stamp = datetime.now(UTC)
@@ -116,7 +118,7 @@ class SeatService:
             game_id,
             game,
             made,
-            agent_seed,
+            stored_seed,
             state,
             record,
             "active",

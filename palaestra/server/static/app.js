@@ -212,7 +212,14 @@ async function makeBoard(gameName, container) {
 
 // --- routing -----------------------------------------------------------------------------------------
 let cleanup = () => {};
-async function route() {
+// One route at a time, in the order asked: a page still loading (the home page waiting for
+// /api/meta, say) would otherwise draw itself over the page of a newer hash.
+let routing = Promise.resolve();
+function route() {
+  routing = routing.then(showRoute);
+  return routing;
+}
+async function showRoute() {
   cleanup();
   cleanup = () => {};
   currentGame = null;
@@ -628,7 +635,8 @@ async function gamePage(id) {
     statusBox.dataset.mine = myTurn ? "1" : "0";
     // result
     if (view.status === "finished" && view.result) {
-      resultBox.replaceChildren(el("div", { class: "result", id: "result-banner" },
+      const outcome = outcomeFor(view.result, mySeats, view.seats.length);
+      resultBox.replaceChildren(el("div", { class: outcome ? `result ${outcome}` : "result", id: "result-banner", "data-outcome": outcome || "" },
         el("div", { text: resultText(view.result, view.seats, Boolean(teams)), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
         el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
         el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game")))));
@@ -703,6 +711,15 @@ export function resultText(result, seats, together = false) {
   const list = winners.map((i) => names[i]).join(t(" and "));
   if (winners.length === 1) return t("{name} wins", { name: list });
   return together ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
+}
+// How the game ended for this browser's seats: "won", "lost" or "drawn"; null for a spectator and
+// in hot seat (every seat is this browser's), where the banner stays neutral.
+export function outcomeFor(result, mySeats, seatCount) {
+  const returns = result.returns || [];
+  if (!mySeats.length || mySeats.length === seatCount || returns.length !== seatCount) return null;
+  const best = Math.max(...returns);
+  if (returns.every((r) => r === best)) return "drawn";
+  return mySeats.some((i) => returns[i] === best) ? "won" : "lost";
 }
 // a seat's own name; the server names AI seats "AI (level)" in English: said in the page's language
 function seatName(seat) {
