@@ -1,0 +1,101 @@
+"""Work a process shares between requests (docs/benchmarks.md, "The web app under load"): one
+VIEW per change of a game, one game object per game and options. Sharing must never show anything
+older than the game: every kind of change gives a new view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from palaestra.server.service.hub import Hub
+from palaestra.server.service.persistence import load_server_game
+
+HOT_SEAT = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]
+
+
+def hub_of(client: TestClient) -> Hub:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def create(client: TestClient, seats: list[dict[str, Any]], stones: int = 9) -> dict[str, Any]:
+    r = client.post("/api/games", json={"game": "nim", "options": {"stones": stones}, "seats": seats})
+    assert r.status_code == 201, r.text
+    doc: dict[str, Any] = r.json()
+    return doc
+
+
+def test_one_view_per_change_and_a_new_one_after_every_kind_of_change(client: TestClient) -> None:
+    created = create(client, [{"kind": "human", "joined": True}, {"kind": "human"}])
+    gid, token = created["id"], created["seats"][0]["token"]
+    session = client.portal.call(hub_of(client).get, gid)
+    first = session.view()
+    assert session.view() is first  # shared until the game changes
+    seen = [first]
+
+    def changed() -> dict[str, Any]:
+        view = session.view()
+        assert all(view is not old for old in seen) and view["version"] == seen[-1]["version"] + 1
+        seen.append(view)
+        return view
+
+    # an action
+    r = client.post(f"/api/games/{gid}/actions", json={"token": token, "ply": 0, "move": "take 1"})
+    assert r.status_code == 200 and r.json() == changed() and seen[-1]["ply"] == 1
+    # a seat joined (the seats change, not the state)
+    code = created["seats"][1]["invite"].rsplit("/", 1)[1]
+    joined = client.post(f"/api/games/{gid}/join", json={"code": code, "name": "Bea"})
+    assert joined.status_code == 200
+    assert changed()["seats"][1]["joined"] is True and seen[-1]["seats"][1]["name"] == "Bea"
+    # a resignation (the status and the result change)
+    assert client.post(f"/api/games/{gid}/resign", json={"token": token}).status_code == 200
+    assert changed()["status"] == "finished" and seen[-1]["result"]["resigned"] == 0
+    assert client.get(f"/api/games/{gid}").json() == seen[-1]
+
+
+def test_a_view_follows_a_change_made_by_another_writer(client: TestClient) -> None:
+    """Another process moved the game on (here: the row written behind the session's back); once
+    the session takes the row, its view is the row's, not the one it shared before."""
+    created = create(client, HOT_SEAT)
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    hub = hub_of(client)
+    session = client.portal.call(hub.get, gid)
+    before = session.view()
+    stored = hub.store.get(gid)
+    assert stored is not None
+    record = dict(stored.record)
+    record["moves"] = [*record["moves"], {"player": 0, "move": "take 2"}]
+    state = session.state.clone()
+    state.apply_action(state.string_to_action("take 2"))
+    hub.store.update(
+        gid,
+        expect_version=0,
+        version=1,
+        ply=1,
+        status="active",
+        record=record,
+        snapshot=state.to_json(),
+    )
+    assert client.portal.call(hub.sessions.reload, session) is True
+    after = session.view()
+    assert after is not before and after["version"] == 1 and after["state"]["pile"] == 7
+    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[1], "ply": 1, "move": "take 1"})
+    assert r.status_code == 200 and r.json()["state"]["pile"] == 6
+
+
+def test_games_with_the_same_options_share_one_game_object(client: TestClient) -> None:
+    a = create(client, HOT_SEAT, stones=9)
+    b = create(client, HOT_SEAT, stones=9)
+    c = create(client, HOT_SEAT, stones=11)
+    hub = hub_of(client)
+    ga, gb, gc = (client.portal.call(hub.get, g["id"]).game for g in (a, b, c))
+    assert ga is gb and ga is not gc
+    assert gc.options["stones"] == 11 and ga.options["stones"] == 9
+    assert load_server_game("nim", {"stones": 9}) is ga
+    # each game still has its own state
+    r = client.post(
+        f"/api/games/{a['id']}/actions", json={"token": a["seats"][0]["token"], "ply": 0, "move": "take 2"}
+    )
+    assert r.status_code == 200
+    assert client.get(f"/api/games/{b['id']}").json()["state"]["pile"] == 9
