@@ -191,7 +191,7 @@ class StoredGame:
 
 # The statements of every request, built once: building a statement costs more than running it
 # on an indexed key (SQLAlchemy caches the compiled SQL, not the Python objects; a version check
-# fell from some 210 to 55 µs, a read of a game from 480 µs through the ORM to 160; see
+# fell from some 210 to 45 µs, a read of a game from 480 µs through the ORM to about 100; see
 # docs/benchmarks.md).
 GAMES = cast(sa.Table, GameRow.__table__)
 _GET = sa.select(GAMES).where(GAMES.c.id == sa.bindparam("game_id"))
@@ -368,7 +368,7 @@ class Store:
             ).all()
         marked = []
         for game_id, version in candidates:
-            with self.engine.begin() as conn:
+            with self.writing() as conn:
                 result = conn.execute(
                     sa.update(GameRow)
                     .where(GameRow.id == game_id, GameRow.version == version, GameRow.status == "active")
