@@ -432,11 +432,20 @@ def serve(
             "one database, AI and chance moves played by `palaestra worker` (docs/deploy.md).",
         ),
     ] = None,
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log/--no-access-log",
+            envvar="PALAESTRA_ACCESS_LOG",
+            help="Log one line per HTTP request (uvicorn's access log; off by default: it costs CPU "
+            "on every request).",
+        ),
+    ] = False,
 ) -> None:
     """Start the web app: play in the browser, alone, together or online."""
     from palaestra.server import serve as run_server
 
-    run_server(host=host, port=port, database_url=database_url, redis_url=redis_url)
+    run_server(host=host, port=port, database_url=database_url, redis_url=redis_url, access_log=access_log)
 
 
 @app.command()

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, redis_url: str | None = None
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database_url: str | None = None,
+    redis_url: str | None = None,
+    access_log: bool = False,
 ) -> None:
-    """Run the web app until interrupted (the database is migrated at start)."""
+    """Run the web app until interrupted (the database is migrated at start). ``access_log``: a
+    line per HTTP request (uvicorn's access log), off by default (docs/deploy.md)."""
     from palaestra.server.app import create_app
     from palaestra.server.db import default_database_url
     from palaestra.server.serving import run
@@ -14,7 +19,7 @@ def serve(
     url = database_url or default_database_url()
     shared = f", Redis: {_safe(redis_url)}" if redis_url else ""
     print(f"Palaestra on http://{host}:{port}/  (database: {_safe(url)}{shared})", flush=True)
-    run(create_app(url, redis_url=redis_url), host, port)
+    run(create_app(url, redis_url=redis_url), host, port, access_log=access_log)
 
 
 def _safe(url: str) -> str:

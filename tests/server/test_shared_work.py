@@ -4,7 +4,10 @@ older than the game: every kind of change gives a new view."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import pytest
 
 from fastapi.testclient import TestClient
 
@@ -99,3 +102,75 @@ def test_games_with_the_same_options_share_one_game_object(client: TestClient) -
     )
     assert r.status_code == 200
     assert client.get(f"/api/games/{b['id']}").json()["state"]["pile"] == 9
+
+
+def test_the_encoded_view_is_shared_checked_against_the_schema_and_pushed_as_is(client: TestClient) -> None:
+    """The view is encoded once per change (``Session.view_json``) for the answer to the mover,
+    every reader and every websocket; the routes pass those bytes through without FastAPI's
+    response validation, so the check against ``GameView`` is made here."""
+    from palaestra.server.api.responses import GameView
+
+    created = create(client, HOT_SEAT)
+    gid, token = created["id"], created["seats"][0]["token"]
+    session = client.portal.call(hub_of(client).get, gid)
+    encoded = session.view_json()
+    assert session.view_json() is encoded and json.loads(encoded) == session.view()
+    GameView.model_validate_json(encoded)  # the documented shape, extra fields forbidden
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert ws.receive_json() == {"type": "state", "game": session.view()}
+        r = client.post(f"/api/games/{gid}/actions", json={"token": token, "ply": 0, "move": "take 1"})
+        assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+        assert r.content == session.view_json() is not encoded  # a new encoding for the change
+        assert ws.receive_json() == {"type": "state", "game": r.json()}
+        GameView.model_validate_json(r.content)
+    assert client.get(f"/api/games/{gid}").content == session.view_json()
+
+
+def test_a_view_with_a_clock_is_encoded_afresh_with_its_times(client: TestClient) -> None:
+    r = client.post(
+        "/api/games",
+        json={"game": "nim", "seats": HOT_SEAT, "time_control": {"type": "per_move", "seconds": 30}},
+    )
+    assert r.status_code == 201, r.text
+    session = client.portal.call(hub_of(client).get, r.json()["id"])
+    start = session.now()
+    session.now = lambda: start + 5.0
+    first = json.loads(session.view_json())
+    session.now = lambda: start + 7.0
+    second = json.loads(session.view_json())
+    assert first["clock"]["seats"][0]["left"] - second["clock"]["seats"][0]["left"] == pytest.approx(2.0)
+    assert {k: v for k, v in first.items() if k != "clock"} == {
+        k: v for k, v in second.items() if k != "clock"
+    }
+
+
+def test_encode_json_falls_back_for_what_orjson_refuses() -> None:
+    from palaestra.server.service.session import encode_json
+
+    big = {"n": 2**70, "s": "é", "t": [1.5, None, True]}
+    assert json.loads(encode_json(big)) == big
+    assert json.loads(encode_json({"a": [1, 2]})) == {"a": [1, 2]}
+
+
+def test_the_rate_limits_start_no_thread_per_request_and_still_forget_old_requests() -> None:
+    """limits' own memory storage starts a timer thread whenever the last one ended (every
+    10 ms under load); ours expires old entries on the caller's thread, once per ``every``."""
+    import threading
+    import time
+
+    from limits import parse
+    from limits.strategies import MovingWindowRateLimiter
+
+    from palaestra.server.api.guards import MemoryStorage
+
+    storage = MemoryStorage(every=0.05)
+    limiter = MovingWindowRateLimiter(storage)
+    item = parse("5/second")
+    threads = threading.active_count()
+    assert [limiter.hit(item, "actions", "client") for _ in range(7)] == [True] * 5 + [False] * 2
+    time.sleep(0.03)
+    assert limiter.hit(item, "actions", "client") is False  # still within the window
+    assert threading.active_count() <= threads
+    time.sleep(1.1)
+    assert limiter.hit(item, "actions", "client") is True  # the window moved on
+    assert [len(entries) for entries in storage.events.values()] == [1]  # old entries expired

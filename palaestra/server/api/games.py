@@ -13,7 +13,16 @@ from palaestra.server.api.deps import GameId, HubDep
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import CreateGame
-from palaestra.server.api.responses import CreatedGame, GameSummary, GameView, Legal, Meta, RecordDoc, Replay
+from palaestra.server.api.responses import (
+    CreatedGame,
+    GameSummary,
+    GameView,
+    Legal,
+    Meta,
+    RecordDoc,
+    Replay,
+    ViewJSON,
+)
 from palaestra.server.api.web import games_meta
 from palaestra.server.service import clock
 
@@ -90,8 +99,8 @@ async def create_game(hub: HubDep, body: CreateGame) -> dict[str, Any]:
     response_model=GameView,
     responses=errors("game_not_found"),
 )
-async def get_game(hub: HubDep, game_id: GameId) -> dict[str, Any]:
-    return (await hub.get(game_id)).view()
+async def get_game(hub: HubDep, game_id: GameId) -> ViewJSON:
+    return ViewJSON((await hub.get(game_id)).view_json())
 
 
 @router.get(

@@ -10,7 +10,7 @@ from palaestra.server.api.deps import GameId, HubDep, SeatToken
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Resign, SubmitAction, Undo
-from palaestra.server.api.responses import Analysis, GameView, Hint
+from palaestra.server.api.responses import Analysis, GameView, Hint, ViewJSON
 from palaestra.server.service.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
@@ -34,9 +34,9 @@ TURN = ("game_not_found", "wrong_token", "game_over", "game_abandoned", "stale_a
     ),
     dependencies=[Depends(limit("actions"))],
 )
-async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> dict[str, Any]:
+async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> ViewJSON:
     session = await hub.play.act(game_id, body.token, body.ply, body.action, body.move)
-    return session.view()
+    return ViewJSON(session.view_json())
 
 
 @router.post(
@@ -45,8 +45,8 @@ async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> dict[str, Any
     response_model=GameView,
     responses=errors("game_not_found", "wrong_token", "game_over", "game_abandoned", "conflict", body=True),
 )
-async def resign(hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
-    return (await hub.play.resign(game_id, body.token)).view()
+async def resign(hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
+    return ViewJSON((await hub.play.resign(game_id, body.token)).view_json())
 
 
 @router.post(
@@ -56,8 +56,8 @@ async def resign(hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
     responses=errors(*TURN, "cannot_undo", "out_of_time", body=True, limited=True),
     dependencies=[Depends(limit("actions"))],
 )
-async def undo(hub: HubDep, game_id: GameId, body: Undo) -> dict[str, Any]:
-    return (await hub.play.undo(game_id, body.token, body.ply)).view()
+async def undo(hub: HubDep, game_id: GameId, body: Undo) -> ViewJSON:
+    return ViewJSON((await hub.play.undo(game_id, body.token, body.ply)).view_json())
 
 
 @router.get(

@@ -43,11 +43,14 @@ async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
         return
     await websocket.accept()
     queue = await hub.sessions.watch(session)
-    await websocket.send_json({"type": "state", "game": session.view()})
+    await websocket.send_text(session.state_message())
 
     async def send() -> None:
         while True:
             message = await queue.get()
+            if isinstance(message, str):  # a state, encoded once for all sockets
+                await websocket.send_text(message)
+                continue
             if message.get("type") == "closing":
                 await websocket.close(code=1001)
                 return

@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 Number = int | float
+
+
+class ViewJSON(Response):
+    """A game's view, already encoded (``Session.view_json``: once per change, shared with the
+    websockets). The routes returning it declare ``response_model=GameView`` for the schema;
+    FastAPI passes a returned Response through without validating it again, a quarter of the
+    CPU of an action (docs/benchmarks.md). tests/server/test_shared_work.py checks views
+    against ``GameView``."""
+
+    media_type = "application/json"
 
 
 class Out(BaseModel):

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
+
 from palaestra.ai.base import Agent
 from palaestra.core.chance import ChanceSource
 from palaestra.core.game import CHANCE, Game, State
@@ -25,6 +27,9 @@ from palaestra.server import fairness
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.webhooks import can_undo, web_data
+
+#: a message for a websocket: a dict to encode, or JSON text already encoded (``state_message``)
+Message = dict[str, Any] | str
 
 #: how many positions before the last actions a session keeps in memory for undo
 UNDO_DEPTH = 64
@@ -127,7 +132,8 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: when this process last used the game (time.monotonic), for eviction
     touched: float = field(default_factory=time.monotonic)
-    subscribers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    #: the websockets' queues: a message is a dict, or a state message already encoded (a str)
+    subscribers: set[asyncio.Queue[Message]] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
     runner: asyncio.Task[None] | None = None
     version: int = 0  # bumped on every change (action, undo, seats, resignation); stored
@@ -147,6 +153,8 @@ class Session:
     now: Callable[[], float] = field(default=time.time, repr=False)
     #: the latest view and what it was made from (see ``view``)
     _view: tuple[tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    #: the latest view as JSON (see ``view_json``), with the view it encodes
+    _view_json: tuple[dict[str, Any], bytes] | None = field(default=None, repr=False, compare=False)
 
     def adopt(self, row: Session) -> None:
         """Take over what ``row`` (the same game, just loaded from the database) holds: another
@@ -303,6 +311,23 @@ class Session:
             return view
         return {**view, "clock": self.clock.view(self.now())}
 
+    def view_json(self) -> bytes:
+        """``view()`` as JSON (UTF-8), encoded once per change like the view itself: the answer
+        to the mover, the push to every websocket and every reader share the bytes. A game with a
+        clock is encoded for each call (its times are made afresh)."""
+        view = self.view()
+        if self._view_json is not None and self._view_json[0] is view:
+            return self._view_json[1]
+        encoded = encode_json(view)
+        if self.clock is None:
+            self._view_json = (view, encoded)
+        return encoded
+
+    def state_message(self) -> str:
+        """The websocket message ``{"type": "state", "game": VIEW}`` as JSON text, from the view
+        encoded once (``view_json``)."""
+        return '{"type":"state","game":' + self.view_json().decode() + "}"
+
     def _make_view(self) -> dict[str, Any]:
         state = self.state
         player = state.current_player
@@ -372,6 +397,16 @@ def who(game: Game, player: int) -> str | None:
     if 0 <= player < game.num_players:
         return game.player_name(player)
     return None
+
+
+def encode_json(value: Any) -> bytes:
+    """``value`` as compact JSON, with orjson (several times quicker than the standard library on
+    a view: docs/benchmarks.md); what orjson refuses (an integer past 64 bits) falls back to the
+    standard library, so the answer is the same JSON either way."""
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _jsonable(value: Any) -> Any:

@@ -35,7 +35,7 @@ from palaestra.server.db import StorageError, Store, VersionConflict
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
-from palaestra.server.service.session import UNDO_DEPTH, Seat, Session, showable
+from palaestra.server.service.session import UNDO_DEPTH, Message, Seat, Session, showable
 
 log = logging.getLogger("palaestra.server")
 
@@ -195,15 +195,15 @@ class Sessions:
         session.version += 1
 
     # --- pushing ----------------------------------------------------------------------------
-    def subscribe(self, session: Session) -> asyncio.Queue[dict[str, Any]]:
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    def subscribe(self, session: Session) -> asyncio.Queue[Message]:
+        queue: asyncio.Queue[Message] = asyncio.Queue()
         session.subscribers.add(queue)
         return queue
 
-    def unsubscribe(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    def unsubscribe(self, session: Session, queue: asyncio.Queue[Message]) -> None:
         session.subscribers.discard(queue)
 
-    async def watch(self, session: Session) -> asyncio.Queue[dict[str, Any]]:
+    async def watch(self, session: Session) -> asyncio.Queue[Message]:
         """Subscribe to a game's changes, other processes' included (a shared broker listens
         before this returns; the game is then checked against its row)."""
         await self.broker.watch(session.id)
@@ -212,7 +212,7 @@ class Sessions:
             await self.get(session.id)  # a change made elsewhere before we listened: reloaded
         return queue
 
-    async def unwatch(self, session: Session, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    async def unwatch(self, session: Session, queue: asyncio.Queue[Message]) -> None:
         self.unsubscribe(session, queue)
         await self.broker.unwatch(session.id)
 
@@ -229,7 +229,7 @@ class Sessions:
         """Send the game's state to this process's websockets of the game."""
         if not session.subscribers:
             return
-        message = {"type": "state", "game": session.view()}
+        message = session.state_message()  # encoded once for every socket
         for queue in list(session.subscribers):
             queue.put_nowait(message)
 
