@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import pytest
-
 from fastapi.testclient import TestClient
 
 from palaestra.server.service.hub import Hub

@@ -15,8 +15,8 @@ import time
 from collections import Counter as Tally
 from typing import Any
 
-from fastapi import Request
 import limits.storage
+from fastapi import Request
 from limits import parse
 from limits.strategies import MovingWindowRateLimiter
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
