@@ -58,8 +58,14 @@ class GameRow(Base):
     #: when the running clock's flag falls (seconds since the epoch; None: no clock runs)
     deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
 
-    #: the clock sweep's query (``Store.due``): active games by deadline, one range scan
-    __table_args__ = (sa.Index("ix_games_status_deadline", "status", "deadline"),)
+    #: one range scan for each query that picks games by a time: the clock sweep's
+    #: (``Store.due``: active games by deadline), the lobby's (public games, newest first) and the
+    #: abandoned-games sweep's (active games unchanged since a moment); migrations 0003 to 0005
+    __table_args__ = (
+        sa.Index("ix_games_status_deadline", "status", "deadline"),
+        sa.Index("ix_games_public_updated", "public", "updated_at"),
+        sa.Index("ix_games_status_updated", "status", "updated_at"),
+    )
 
 
 class StorageError(PalaestraError):
