@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
-import json
 import logging
 import threading
 from collections.abc import Callable, Iterator
@@ -28,6 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from palaestra.core.errors import PalaestraError
+from palaestra.server.encoding import dumps
 
 
 class Base(DeclarativeBase):
@@ -151,7 +151,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return dumps(value)  # orjson (palaestra/server/encoding.py)
 
 
 #: the PostgreSQL advisory lock held while migrating (any constant; "palaestra" in ASCII, cut)

@@ -144,7 +144,7 @@ def test_a_view_with_a_clock_is_encoded_afresh_with_its_times(client: TestClient
 
 
 def test_encode_json_falls_back_for_what_orjson_refuses() -> None:
-    from palaestra.server.service.session import encode_json
+    from palaestra.server.encoding import encode_json
 
     big = {"n": 2**70, "s": "é", "t": [1.5, None, True]}
     assert json.loads(encode_json(big)) == big

@@ -33,6 +33,7 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 
 
 class BodyLimit:
@@ -100,9 +101,13 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in SECURITY_HEADERS if n not in names]
-                message["headers"] = list(message.get("headers", [])) + extra
+                headers = list(message.get("headers", []))
+                if any(name.lower() in SECURITY_NAMES for name, _ in headers):  # the app set one
+                    names = {name.lower() for name, _ in headers}
+                    headers += [(n, v) for n, v in SECURITY_HEADERS if n not in names]
+                else:
+                    headers += SECURITY_HEADERS
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, with_headers)

@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import orjson
-
 from palaestra.ai.base import Agent
 from palaestra.core.chance import ChanceSource
 from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.record import Record
 from palaestra.server import fairness
+from palaestra.server.encoding import encode_json
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.webhooks import can_undo, web_data
@@ -397,16 +396,6 @@ def who(game: Game, player: int) -> str | None:
     if 0 <= player < game.num_players:
         return game.player_name(player)
     return None
-
-
-def encode_json(value: Any) -> bytes:
-    """``value`` as compact JSON, with orjson (several times quicker than the standard library on
-    a view: docs/benchmarks.md); what orjson refuses (an integer past 64 bits) falls back to the
-    standard library, so the answer is the same JSON either way."""
-    try:
-        return orjson.dumps(value)
-    except orjson.JSONEncodeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _jsonable(value: Any) -> Any:
