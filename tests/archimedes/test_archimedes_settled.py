@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import palaestra
@@ -179,3 +181,22 @@ def test_settled_is_sound_in_random_games(players: int) -> None:
             assert s.returns() == settled and s.end_reason != "home"
     assert cut_games > 0
     assert settled_games > 0 or players == 3  # random 3-player games seldom settle
+
+
+@given(st.integers(0, 2**100 - 1), st.integers(0, 2**100 - 1), st.integers(0, 2**100 - 1), st.integers(2, 3))
+@settings(max_examples=200, deadline=None)
+def test_reaches_stops_early_but_agrees_with_the_whole_flood(
+    seeds: int, allowed: int, target: int, players: int
+) -> None:
+    # ARC-M5: can_arrive asks only whether the region of a player's cubes holds a goal cell
+    from palaestra.games.archimedes.heuristic import flood, reaches
+
+    g = palaestra.load_game("archimedes", players=players)
+    assert isinstance(g, ArchimedesGame)
+    board = g.board
+    allowed &= board.all_mask
+    seeds &= allowed
+    target &= board.all_mask
+    assert reaches(seeds, allowed, board.neighbours, target) == bool(
+        flood(seeds, allowed, board.neighbours) & target
+    )

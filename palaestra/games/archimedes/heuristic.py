@@ -10,6 +10,7 @@ Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from palaestra.core.game import set_bits
@@ -100,6 +101,12 @@ def can_arrive(state: ArchimedesState) -> list[bool]:
     only shrinks as more cubes stop for good), so it can arrive only on a goal cell of its
     player in that region. Distances, other cubes that may move away and ARC-M7 are ignored:
     they can only forbid more."""
+    return list(arrivals(state))
+
+
+def arrivals(state: ArchimedesState) -> Iterator[bool]:
+    """:func:`can_arrive` player by player, each worked out only when asked for (``any`` of it,
+    the test of a settled game after every action, mostly stops at the first player)."""
     g = state.game
     stuck = hemmed_in(state)
     goal = g.goal_mask
@@ -109,14 +116,29 @@ def can_arrive(state: ArchimedesState) -> list[bool]:
             fixed |= 1 << c
     allowed = g.board.all_mask & ~blocked(fixed, g.block_mask)
     nmask = g.board.neighbour_mask
-    out = []
     for p in range(g.num_players):
         seeds = 0  # the open cells next to the player's cubes that may still move
         for c in state.cube_cells(p):
             if not (goal[p] >> c & 1 or stuck >> c & 1):
                 seeds |= nmask[c] & allowed
-        out.append(bool(flood(seeds, allowed, g.board.neighbours) & goal[p]))
-    return out
+        yield reaches(seeds, allowed, g.board.neighbours, goal[p])
+
+
+def reaches(seeds: int, allowed: int, neighbours: tuple[tuple[int, ...], ...], target: int) -> bool:
+    """Whether :func:`flood` from ``seeds`` reaches a cell of ``target``; stops when it does."""
+    if seeds & target:
+        return True
+    region = seeds
+    stack = set_bits(seeds)
+    while stack:
+        x = stack.pop()
+        for m in neighbours[x]:
+            if allowed >> m & 1 and not region >> m & 1:
+                if target >> m & 1:
+                    return True
+                region |= 1 << m
+                stack.append(m)
+    return False
 
 
 class GoalPlan:

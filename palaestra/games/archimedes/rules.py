@@ -589,7 +589,7 @@ class ArchimedesState(State):
         final and the end is the ranking by them, the same at the move limit as when every player
         passes (ARC-M6): that result, with its sentence. A player with four cubes home has won,
         so a settled game is always one that nobody wins outright."""
-        if self._end is not None or any(self.can_arrive()):
+        if self._end is not None or any(heuristic.arrivals(self)):
             return None
         returns = returns_from_ranks(self.ranks())
         cubes = "-".join(str(h) for h in self.arrived())
