@@ -173,3 +173,17 @@ def test_the_rate_limits_start_no_thread_per_request_and_still_forget_old_reques
     time.sleep(1.1)
     assert limiter.hit(item, "actions", "client") is True  # the window moved on
     assert [len(entries) for entries in storage.events.values()] == [1]  # old entries expired
+
+
+def test_a_copied_record_is_equal_and_changes_apart_from_the_original() -> None:
+    from palaestra.core.record import Move, Record
+    from palaestra.server.service.sessions import copy_record
+
+    original = Record("nim", {"stones": 9}, ["A", "B"], seed=3, moves=[Move(0, "take 1")])
+    twin = copy_record(original)
+    assert twin == original and twin is not original
+    twin.moves.append(Move(1, "take 2"))
+    twin.options["stones"] = 5
+    twin.players[0] = "C"
+    twin.result = {"returns": [1, -1]}
+    assert original == Record("nim", {"stones": 9}, ["A", "B"], seed=3, moves=[Move(0, "take 1")])
