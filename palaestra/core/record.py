@@ -195,7 +195,9 @@ class Record:
             raise RecordError(f"the record states returns {stated}, {how} {expected}")
 
     # --- JSON --------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The record as JSON; ``moves``: the documents of its moves, if the caller has them
+        already (the web app keeps them between the changes of a long game)."""
         doc: dict[str, Any] = {
             "format": FORMAT,
             "game": self.game,
@@ -204,7 +206,7 @@ class Record:
             "seed": self.seed,
             "started": self.started,
             "ended": self.ended,
-            "moves": [m.to_json() for m in self.moves],
+            "moves": [m.to_json() for m in self.moves] if moves is None else moves,
             "result": self.result,
         }
         if self.chance_rule is not None:

@@ -187,3 +187,21 @@ def test_a_copied_record_is_equal_and_changes_apart_from_the_original() -> None:
     twin.players[0] = "C"
     twin.result = {"returns": [1, -1]}
     assert original == Record("nim", {"stones": 9}, ["A", "B"], seed=3, moves=[Move(0, "take 1")])
+
+
+def test_the_moves_documents_are_kept_between_changes_and_follow_every_kind_of_change() -> None:
+    from palaestra.core.record import Move
+    from palaestra.server.service.session import MovesJSON
+
+    docs = MovesJSON()
+    a, b, c = Move(0, "take 1", "t1"), Move(1, "take 2"), Move(0, "take 3")
+    first = docs([a, b])
+    assert first == [a.to_json(), b.to_json()]
+    added = docs([a, b, c])  # an action: only the new move is made
+    assert added == [m.to_json() for m in (a, b, c)] and added[0] is first[0]
+    assert docs([a, b]) == first  # an undo
+    assert docs([Move(0, "take 1", "t1"), Move(1, "take 3")]) == [
+        a.to_json(),
+        {"player": 1, "move": "take 3"},
+    ]
+    assert docs([]) == [] and docs([c]) == [c.to_json()]  # another record altogether

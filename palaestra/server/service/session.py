@@ -20,7 +20,7 @@ from typing import Any
 from palaestra.ai.base import Agent
 from palaestra.core.chance import ChanceSource
 from palaestra.core.game import CHANCE, Game, State
-from palaestra.core.record import Record
+from palaestra.core.record import Move, Record
 from palaestra.server import fairness
 from palaestra.server.encoding import encode_json
 from palaestra.server.service.clock import Clock
@@ -152,6 +152,8 @@ class Session:
     now: Callable[[], float] = field(default=time.time, repr=False)
     #: the latest view and what it was made from (see ``view``)
     _view: tuple[tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    #: the documents of the record's moves (see ``moves_json``)
+    _moves_json: MovesJSON = field(default_factory=lambda: MovesJSON(), repr=False, compare=False)
     #: the latest view as JSON (see ``view_json``), with the view it encodes
     _view_json: tuple[dict[str, Any], bytes] | None = field(default=None, repr=False, compare=False)
 
@@ -322,6 +324,10 @@ class Session:
             self._view_json = (view, encoded)
         return encoded
 
+    def moves_json(self, moves: list[Move] | None = None) -> list[dict[str, Any]]:
+        """The documents of ``moves`` (default: the record's), made once per move of the game."""
+        return self._moves_json(self.record.moves if moves is None else moves)
+
     def state_message(self) -> str:
         """The websocket message ``{"type": "state", "game": VIEW}`` as JSON text, from the view
         encoded once (``view_json``)."""
@@ -363,7 +369,7 @@ class Session:
             "dead_position": state.dead_position(),
             "max_plies": self.game.max_game_length(),
             "result": self.record.result,
-            "moves": [m.to_json() for m in self.record.moves],
+            "moves": self.moves_json(),
             "legal": legal,
             "undo": self.undo_seat() if human_to_move else None,
             "clock": None if self.clock is None else self.clock.view(self.now()),
@@ -388,6 +394,29 @@ class Session:
             "result": self.record.result,
             "updated": self.updated_at.isoformat(timespec="seconds"),
         }
+
+
+class MovesJSON:
+    """The moves of a game as JSON documents, kept from one change to the next: a change adds or
+    takes back moves at the end, so only those are made (``Move.to_json`` of every move of a long
+    game, for the view and for the stored record, was the largest cost of an action late in a
+    game: docs/benchmarks.md). Moves equal to those seen before (compared in C, by identity
+    first) reuse their documents, which callers must not change."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+        self.docs: list[dict[str, Any]] = []
+
+    def __call__(self, moves: list[Move]) -> list[dict[str, Any]]:
+        known = len(self.moves)
+        if len(moves) >= known and moves[:known] == self.moves:
+            docs = self.docs + [m.to_json() for m in moves[known:]]
+        elif moves == self.moves[: len(moves)]:
+            docs = self.docs[: len(moves)]
+        else:
+            docs = [m.to_json() for m in moves]
+        self.moves, self.docs = list(moves), docs
+        return docs
 
 
 def who(game: Game, player: int) -> str | None:

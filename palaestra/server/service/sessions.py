@@ -160,7 +160,7 @@ class Sessions:
                 version=session.version + 1,
                 ply=len(record.moves),
                 status=status,
-                record=record.to_json(),
+                record=record.to_json(moves=session.moves_json(record.moves)),
                 snapshot=state.to_json(),
                 clock=None if clock is None else clock.to_json(),
                 deadline=None if clock is None else clock.deadline(),
