@@ -205,3 +205,24 @@ def test_the_moves_documents_are_kept_between_changes_and_follow_every_kind_of_c
         {"player": 1, "move": "take 3"},
     ]
     assert docs([]) == [] and docs([c]) == [c.to_json()]  # another record altogether
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [([], {}, False), (["--access-log"], {}, True), ([], {"PALAESTRA_ACCESS_LOG": "1"}, True)],
+)
+def test_serve_logs_every_request_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], env: dict[str, str], expected: bool
+) -> None:
+    """uvicorn's access log (a line per request) costs CPU on every request: off by default."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from palaestra.cli import app
+    from palaestra.server import serving
+
+    configs: list[uvicorn.Config] = []
+    monkeypatch.setattr(serving.Server, "run", lambda self, sockets=None: configs.append(self.config))
+    result = CliRunner().invoke(app, ["serve", "--database-url", "sqlite://", *args], env=env)
+    assert result.exit_code == 0, result.output
+    assert [c.access_log for c in configs] == [expected]
