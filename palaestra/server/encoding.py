@@ -20,7 +20,8 @@ def encode_json(value: Any) -> bytes:
     try:
         return orjson.dumps(value)
     except orjson.JSONEncodeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+        # ASCII with \u escapes: a lone surrogate (which UTF-8 cannot hold) encodes too
+        return json.dumps(value, separators=(",", ":")).encode()
 
 
 def dumps(value: Any) -> str:

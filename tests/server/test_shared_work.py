@@ -148,6 +148,8 @@ def test_encode_json_falls_back_for_what_orjson_refuses() -> None:
 
     big = {"n": 2**70, "s": "é", "t": [1.5, None, True]}
     assert json.loads(encode_json(big)) == big
+    lone = {"name": "\ud800"}  # orjson refuses a lone surrogate; the fallback escapes it
+    assert json.loads(encode_json(lone)) == lone
     assert json.loads(encode_json({"a": [1, 2]})) == {"a": [1, 2]}
 
 
