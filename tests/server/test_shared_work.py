@@ -225,6 +225,9 @@ def test_serve_logs_every_request_only_when_asked(
 
     configs: list[uvicorn.Config] = []
     monkeypatch.setattr(serving.Server, "run", lambda self, sockets=None: configs.append(self.config))
+    # uvicorn.Config configures logging with handlers on sys.stderr, which CliRunner replaces by a
+    # stream it closes afterwards: left in place, they broke every later test of the process
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     result = CliRunner().invoke(app, ["serve", "--database-url", "sqlite://", *args], env=env)
     assert result.exit_code == 0, result.output
     assert [c.access_log for c in configs] == [expected]

@@ -52,15 +52,18 @@ export function t(text, params = {}, own = null) {
 const gameCatalogues = {};
 export async function gameT(info) {
   const url = info && info.catalogues ? info.catalogues[language] : null;
-  if (url && !(url in gameCatalogues)) {
-    gameCatalogues[url] = {};
-    try {
-      const response = await fetch(url);
-      if (response.ok) gameCatalogues[url] = await response.json();
-    } catch (err) { console.error("no catalogue for", info.name, err); }
-  }
-  const own = url ? gameCatalogues[url] : null;
+  // the loading itself is kept, so that callers asking at the same time all wait for the one
+  // fetch (a caller that found an empty placeholder kept the English texts for good)
+  if (url && !(url in gameCatalogues)) gameCatalogues[url] = loadGameCatalogue(url, info.name);
+  const own = url ? await gameCatalogues[url] : null;
   return (text, params = {}) => t(text, params, own);
+}
+async function loadGameCatalogue(url, name) {
+  try {
+    const response = await fetch(url);
+    if (response.ok) return await response.json();
+  } catch (err) { console.error("no catalogue for", name, err); }
+  return {};
 }
 
 // player names from the engines ("red (A)", "player 1 (S)", "orange"): the colour or the word
