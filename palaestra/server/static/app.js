@@ -670,7 +670,9 @@ async function gamePage(id) {
     socket.addEventListener("open", () => { if (!closed) connEl.className = "conn on"; retry = 500; });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "state" && message.game.version >= view.version) { view = message.game; draw(); }
+      // every change raises the version: the same version (the socket's first message, mostly) is
+      // the game as drawn, and drawing it again would take the keyboard's focus off the board
+      if (message.type === "state" && message.game.version > view.version) { view = message.game; draw(); }
     });
     socket.addEventListener("close", () => {
       if (closed) return;  // this page was left: the dot belongs to the next one (finding 12)
