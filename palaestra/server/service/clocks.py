@@ -19,16 +19,13 @@ period never gives anyone extra time.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from collections.abc import Callable
 
-from palaestra.core.game import returns_from_ranks
-from palaestra.core.record import now as record_now
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.session import Session
-from palaestra.server.service.sessions import Sessions
+from palaestra.server.service.sessions import Sessions, forfeited
 
 log = logging.getLogger("palaestra.server")
 
@@ -85,15 +82,7 @@ class ClockKeeper:
             record = session.record
             status = session.status
             if clock.control.on_timeout != "ai":
-                record = copy.deepcopy(session.record)
-                ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
-                record.result = {
-                    "returns": returns_from_ranks(ranks),
-                    "scores": session.state.scores(),
-                    "text": f"{session.game.player_name(seat)} ran out of time",
-                    "timeout": seat,
-                }
-                record.ended = record_now()
+                record = forfeited(session, seat, "ran out of time", "timeout")
                 status = "finished"
             try:
                 await self.sessions.write(session, session.state, record, status, clock=fallen)

@@ -11,13 +11,11 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from palaestra.core.errors import NotationError, PalaestraError
-from palaestra.core.game import returns_from_ranks
-from palaestra.core.record import now
 from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
-from palaestra.server.service.sessions import Sessions, copy_record
+from palaestra.server.service.sessions import Sessions, copy_record, forfeited
 from palaestra.server.webhooks import can_undo
 
 
@@ -106,16 +104,7 @@ class PlayService:
             if seat is None:
                 raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
             session.check_playable()
-            record = copy_record(session.record)
-            ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
-            who = session.game.player_name(seat)
-            record.result = {
-                "returns": returns_from_ranks(ranks),
-                "scores": session.state.scores(),
-                "text": f"{who} resigned",
-                "resigned": seat,
-            }
-            record.ended = now()
+            record = forfeited(session, seat, "resigned", "resigned")
             await self.sessions.write(session, session.state, record, "finished")
         await self.sessions.broadcast(session)
         return session

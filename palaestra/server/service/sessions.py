@@ -28,8 +28,8 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from palaestra.core.game import State
-from palaestra.core.record import Record
+from palaestra.core.game import State, returns_from_ranks
+from palaestra.core.record import Record, now
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, VersionConflict
 from palaestra.server.service.clock import Clock
@@ -328,3 +328,19 @@ def copy_record(record: Record) -> Record:
     twin.moves = list(record.moves)
     twin.result = copy.deepcopy(record.result)
     return twin
+
+
+def forfeited(session: Session, seat: int, why: str, key: str) -> Record:
+    """A copy of the game's record ended by ``seat`` giving up (``key``: ``"resigned"``, or
+    ``"timeout"`` when its clock ran out): that seat ranks last, the others share first; ``why``
+    follows the seat's name in the result's text ("resigned", "ran out of time")."""
+    record = copy_record(session.record)
+    ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
+    record.result = {
+        "returns": returns_from_ranks(ranks),
+        "scores": session.state.scores(),
+        "text": f"{session.game.player_name(seat)} {why}",
+        key: seat,
+    }
+    record.ended = now()
+    return record
