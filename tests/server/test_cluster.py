@@ -253,17 +253,21 @@ def test_kill_9_of_a_web_process_mid_game_loses_no_acknowledged_action(cluster: 
     threads = [threading.Thread(target=player), threading.Thread(target=watcher)]
     for t in threads:
         t.start()
-    wait_for(lambda: {} if len(acknowledged) >= 8 else None)
-    cluster.a.kill()
-    for t in threads:
-        t.join(timeout=90)
+    try:
+        wait_for(lambda: {} if len(acknowledged) >= 8 else None)
+        cluster.a.kill()
+        for t in threads:
+            t.join(timeout=90)
+    finally:
+        cluster.a = cluster.server(cluster.db_url)  # a new process in A's place, for the other tests
     assert not problems
-    assert len(acknowledged) == 40 and pushed[-1] == 40
     final = view(cluster.b, gid)
-    for ply, move in acknowledged.items():
+    assert final["ply"] == 40 and pushed[-1] == 40
+    for ply, move in acknowledged.items():  # every acknowledged action is in the record
         assert final["moves"][ply]["move"] == move
+    # the one action A may have stored as it died, unanswered, is the only one not acknowledged
+    assert len(acknowledged) >= 39
     assert len(pushed) > 1 and pushed[0] < 40  # the watcher saw the game on A, then the end on B
-    cluster.a = cluster.server(cluster.db_url)  # a new process in A's place, for the other tests
 
 
 def test_kill_9_of_the_worker_mid_search_loses_no_move(cluster: Cluster) -> None:
@@ -284,7 +288,10 @@ def test_kill_9_of_the_worker_mid_search_loses_no_move(cluster: Cluster) -> None
         assert marks.zscore("palaestra:moves", f"move:{gid}:1") is not None  # still queued
     finally:
         marks.close()
-    cluster.worker = WorkerProcess(cluster.db_url, cluster.redis.url, cluster.folder / "worker2.log").start()
+        slow.kill()
+        # a worker in the killed one's place, also for the other tests should this one fail
+        log = cluster.folder / "worker2.log"
+        cluster.worker = WorkerProcess(cluster.db_url, cluster.redis.url, log).start()
     done = wait_for(lambda: v if (v := view(cluster.b, gid))["ply"] >= 2 else None, timeout=40)
     assert done["ply"] == 2 and done["version"] == 2 and done["moves"][1]["player"] == 1
     time.sleep(0.5)
