@@ -2,27 +2,37 @@
 
 A notice carries no state. The database row (with its version guard) is the single arbiter of
 every change; a process that hears of a change it did not make reloads the game from the database
-and pushes the new state to the websockets it holds. So a notice that is lost costs only latency,
-never a move: a client that reconnects (to any process) gets the current state, with every move,
-from the row.
+(at once where it holds a websocket of the game, else on the game's next request) and pushes the
+new state to the websockets it holds. So a notice that is lost costs only latency, never a move: a
+client that reconnects (to any process) gets the current state, with every move, from the row.
 
 - :class:`Broker`: one process (the default, ``palaestra serve`` without ``--redis-url``). Every
   websocket of a game is held by the process that changes it, so there is nobody else to tell.
-- :class:`RedisBroker`: Redis pub/sub, one channel per game (``palaestra:game:ID``). A process
-  subscribes to a game's channel while it holds a websocket of that game, so a notice reaches only
-  the processes that need it. After a lost Redis connection it subscribes again (redis-py does) and
+- :class:`RedisBroker`: Redis pub/sub, one channel per game (``palaestra:game:ID``). A web process
+  subscribes to a game's channel while it holds the game in memory (``follow``) or a websocket of
+  it (``watch``), so a notice reaches only the processes that need it. While the subscription is
+  confirmed and the connection unbroken, the process hears every change of the game made
+  elsewhere: ``listening`` says so with a token that changes whenever that may have stopped being
+  true, and ``announced`` gives the newest version heard of. The sessions use them to trust a game
+  held in memory instead of reading its row's version on every request
+  (palaestra/server/service/sessions.py). After a lost Redis connection it subscribes again and
   asks for every watched game to be checked, since notices sent meanwhile are gone.
+
+Notices are sent by one task per process, in the order they were made, several at once in one
+pipeline when changes come faster than Redis answers (``publish`` never waits for Redis).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("palaestra.server.broker")
 
@@ -54,25 +64,57 @@ class Broker:
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
 
-    async def publish(self, game_id: str, version: int) -> None:
-        """Tell the other processes that ``game_id`` was changed to ``version`` (stored first)."""
+    def publish(self, game_id: str, version: int) -> None:
+        """Tell the other processes that ``game_id`` was changed to ``version`` (stored first).
+        Never waits and never raises: the notice is sent in the background."""
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        """Wait until the notices published so far are sent (or given up)."""
+
+    def follow(self, game_id: str) -> None:
+        """Hear of changes of ``game_id`` while it is held in memory (subscribed in the background;
+        ``listening`` says when that is confirmed)."""
+
+    def unfollow(self, game_id: str) -> None:
+        """Stop following ``game_id`` (after as many calls as ``follow``)."""
 
     async def watch(self, game_id: str) -> None:
-        """Hear of changes of ``game_id`` from now on (called before its state is sent out)."""
+        """Hear of changes of ``game_id`` from now on (a websocket: called before its state is
+        sent out; returns once the subscription is confirmed, or Redis is found away)."""
 
     async def unwatch(self, game_id: str) -> None:
         """Stop hearing of ``game_id`` (after as many calls as ``watch``)."""
+
+    def listening(self, game_id: str) -> int | None:
+        """A token, the same as long as this process has heard every notice of ``game_id`` sent
+        since the token was given; None when that is not so (not subscribed, subscription not
+        confirmed yet, or Redis away)."""
+        return None
+
+    def announced(self, game_id: str) -> int:
+        """The newest version of ``game_id`` announced by another process since it was followed
+        (0: none)."""
+        return 0
 
     async def stop(self) -> None:
         pass
 
 
 class RedisBroker(Broker):
-    """Notices over Redis pub/sub (``url``: ``redis://host:port/db``, ``unix:///path``)."""
+    """Notices over Redis pub/sub (``url``: ``redis://host:port/db``, ``unix:///path``).
+
+    ``follow=False``: a process that only announces (``palaestra worker``): it follows no game, so
+    it reads a game's version on every use."""
 
     shared = True
 
-    def __init__(self, url: str, *, reconnect_delays: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0)) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        reconnect_delays: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0),
+        follow: bool = True,
+    ) -> None:
         super().__init__()
         import redis.asyncio as aioredis
 
@@ -81,11 +123,25 @@ class RedisBroker(Broker):
         self.redis = aioredis.Redis.from_url(url)
         self.pubsub = self.redis.pubsub()
         self.reconnect_delays = reconnect_delays
+        self.follows = follow
+        #: games heard of, with how many holders (the game in memory, each websocket)
         self.watched: dict[str, int] = {}
+        self._listening: dict[str, int] = {}  # game -> token, while its subscription is confirmed
+        self._announced: dict[str, int] = {}
+        self._tokens = itertools.count(1)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._listener: asyncio.Task[None] | None = None
+        #: (un)subscriptions, sent in order by one task
+        self._commands: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._commander: asyncio.Task[None] | None = None
+        #: notices to send: game -> (version, when made), sent in order by one task
+        self._outbox: dict[str, tuple[int, float]] = {}
+        self._outbox_ready = asyncio.Event()
+        self._outbox_sent = asyncio.Event()
+        self._publisher: asyncio.Task[None] | None = None
         self.published = 0
         self.received = 0
+        self.batches = 0
 
     @staticmethod
     def channel(game_id: str) -> str:
@@ -94,43 +150,146 @@ class RedisBroker(Broker):
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
         await self.pubsub.subscribe(CONTROL_CHANNEL)
-        self._listener = asyncio.get_running_loop().create_task(self._listen())
+        # redis-py connects again by itself after some failures (and subscribes again): whatever
+        # the way, a new connection may have missed notices until its subscriptions are confirmed
+        self.pubsub.connection.register_connect_callback(self._connected)
+        loop = asyncio.get_running_loop()
+        self._listener = loop.create_task(self._listen())
+        self._commander = loop.create_task(self._command())
+        self._publisher = loop.create_task(self._publish())
 
-    async def publish(self, game_id: str, version: int) -> None:
-        """Raises if Redis cannot be reached (the caller logs it: the change is stored already)."""
-        message = json.dumps({"version": version, "origin": self.origin, "at": time.time()})
-        await self.redis.publish(self.channel(game_id), message)
-        self.published += 1
+    # --- announcing -------------------------------------------------------------------------
+    def publish(self, game_id: str, version: int) -> None:
+        """Queue the notice (a newer one of the same game replaces one not sent yet: it says
+        more). A notice that Redis refuses is tried again a few times, then given up (logged):
+        the others then see the change on their next check of the row (at most
+        ``Sessions.recheck_seconds`` later)."""
+        queued = self._outbox.get(game_id)
+        if queued is None or queued[0] < version:
+            self._outbox[game_id] = (version, time.time())
+        self._outbox_sent.clear()
+        self._outbox_ready.set()
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        if self._outbox and self._publisher is not None and not self._publisher.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._outbox_sent.wait(), timeout)
+
+    async def _publish(self) -> None:
+        failures = 0
+        while True:
+            await self._outbox_ready.wait()
+            self._outbox_ready.clear()
+            batch, self._outbox = self._outbox, {}
+            if not batch:
+                continue
+            try:
+                await self._send(batch)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # Redis away: try again, newer notices first
+                failures += 1
+                if failures > len(self.reconnect_delays):
+                    log.warning("%d change notices given up (%s)", len(batch), err)
+                    failures = 0
+                else:
+                    for game_id, (version, at) in batch.items():
+                        if self._outbox.get(game_id, (0, 0.0))[0] < version:
+                            self._outbox[game_id] = (version, at)
+                    await asyncio.sleep(self.reconnect_delays[failures - 1])
+                    self._outbox_ready.set()
+                    continue
+            if not self._outbox:
+                self._outbox_sent.set()
+
+    async def _send(self, batch: dict[str, tuple[int, float]]) -> None:
+        messages = [
+            (self.channel(game_id), json.dumps({"version": version, "origin": self.origin, "at": at}))
+            for game_id, (version, at) in batch.items()
+        ]
+        if len(messages) == 1:
+            await self.redis.publish(*messages[0])
+        else:
+            pipe: Any = self.redis.pipeline(transaction=False)
+            for channel, message in messages:
+                pipe.publish(channel, message)
+            await pipe.execute()
+            self.batches += 1
+        self.published += len(messages)
+
+    # --- hearing ----------------------------------------------------------------------------
+    def follow(self, game_id: str) -> None:
+        if self.follows:
+            self._hold(game_id)
+
+    def unfollow(self, game_id: str) -> None:
+        if self.follows:
+            self._release(game_id)
 
     async def watch(self, game_id: str) -> None:
-        count = self.watched.get(game_id, 0)
-        self.watched[game_id] = count + 1
-        if count:
+        self._hold(game_id)
+        if game_id in self._listening:
             return
-        import redis
-
         channel = self.channel(game_id)
-        confirmed = asyncio.get_running_loop().create_future()
-        self._confirmed[channel] = confirmed
+        confirmed = self._confirmed.get(channel)
+        if confirmed is None:
+            confirmed = self._confirmed[channel] = asyncio.get_running_loop().create_future()
         try:
-            await self.pubsub.subscribe(channel)
             # the listener sees Redis confirm the subscription: from then on no notice is missed
             await asyncio.wait_for(asyncio.shield(confirmed), timeout=5.0)
-        except (redis.RedisError, OSError, TimeoutError) as err:
+        except TimeoutError:
             # Redis is away: the listener subscribes to every watched game when it is back
-            log.warning("cannot listen to game %s now (%s); will when Redis is back", game_id, err)
-        finally:
-            self._confirmed.pop(channel, None)
+            log.warning("cannot listen to game %s now; will when Redis is back", game_id)
 
     async def unwatch(self, game_id: str) -> None:
+        self._release(game_id)
+
+    def _hold(self, game_id: str) -> None:
+        count = self.watched.get(game_id, 0)
+        self.watched[game_id] = count + 1
+        if count == 0:
+            self._commands.put_nowait(("subscribe", game_id))
+
+    def _release(self, game_id: str) -> None:
         count = self.watched.get(game_id, 0)
         if count > 1:
             self.watched[game_id] = count - 1
             return
         self.watched.pop(game_id, None)
+        self._listening.pop(game_id, None)  # from now on notices may be missed
+        self._announced.pop(game_id, None)
         if count == 1:
-            with contextlib.suppress(Exception):
-                await self.pubsub.unsubscribe(self.channel(game_id))
+            self._commands.put_nowait(("unsubscribe", game_id))
+
+    def listening(self, game_id: str) -> int | None:
+        return self._listening.get(game_id)
+
+    def _connected(self, connection: object) -> None:
+        self._listening.clear()
+
+    def announced(self, game_id: str) -> int:
+        return self._announced.get(game_id, 0)
+
+    async def _command(self) -> None:
+        import redis
+
+        while True:
+            kind, game_id = await self._commands.get()
+            if (kind == "subscribe") != (game_id in self.watched):
+                continue  # let go (or taken up) again meanwhile
+            try:
+                if kind == "subscribe":
+                    await self.pubsub.subscribe(self.channel(game_id))
+                else:
+                    await self.pubsub.unsubscribe(self.channel(game_id))
+            except (redis.RedisError, OSError) as err:
+                # Redis is away: the listener subscribes to every watched game when it is back
+                self._listening.clear()  # the connection may be lost: notices may be missed
+                log.warning("cannot %s game %s now (%s); will when Redis is back", kind, game_id, err)
+                confirmed = self._confirmed.pop(self.channel(game_id), None)
+                if confirmed is not None and not confirmed.done():
+                    confirmed.set_result(None)  # a websocket waiting for it goes on unconfirmed
 
     async def _listen(self) -> None:
         import redis
@@ -149,6 +308,7 @@ class RedisBroker(Broker):
             except asyncio.CancelledError:
                 raise
             except (redis.RedisError, OSError) as err:
+                self._listening.clear()  # notices may be missed from now until confirmed again
                 delay = self.reconnect_delays[min(failures, len(self.reconnect_delays) - 1)]
                 failures += 1
                 log.warning("Redis pub/sub connection lost (%s); again in %.1f s", err, delay)
@@ -165,12 +325,20 @@ class RedisBroker(Broker):
     def _dispatch(self, message: dict[str, object]) -> None:
         channel = _text(message.get("channel"))
         kind = message.get("type")
+        if not channel.startswith(CHANNEL_PREFIX):
+            return
+        game_id = channel[len(CHANNEL_PREFIX) :]
         if kind == "subscribe":
-            confirmed = self._confirmed.get(channel)
+            if game_id in self.watched:
+                self._listening[game_id] = next(self._tokens)  # a new token: new checks needed
+            confirmed = self._confirmed.pop(channel, None)
             if confirmed is not None and not confirmed.done():
                 confirmed.set_result(None)
             return
-        if kind != "message" or not channel.startswith(CHANNEL_PREFIX):
+        if kind == "unsubscribe":
+            self._listening.pop(game_id, None)
+            return
+        if kind != "message":
             return
         try:
             doc = json.loads(_text(message.get("data")))
@@ -185,13 +353,17 @@ class RedisBroker(Broker):
         self.received += 1
         if sent > 0:
             self.observe(max(0.0, time.time() - sent))
-        self.on_notice(channel[len(CHANNEL_PREFIX) :], version)
+        if game_id in self.watched and version > self._announced.get(game_id, 0):
+            self._announced[game_id] = version
+        self.on_notice(game_id, version)
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
+        await self.flush(timeout=2.0)
+        for task in (self._listener, self._commander, self._publisher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()
         with contextlib.suppress(Exception):

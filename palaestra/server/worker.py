@@ -200,7 +200,7 @@ def make_worker(
     async def startup(ctx: dict[str, Any]) -> None:
         store = Store(database_url)
         await asyncio.to_thread(store.migrate)
-        broker: Broker = RedisBroker(redis_url)
+        broker: Broker = RedisBroker(redis_url, follow=False)  # every job reads the row's version
         queue = ArqQueue(redis_url)
         queue.pool = ctx["redis"]  # the worker's own connection pool
         hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, search_workers=jobs)

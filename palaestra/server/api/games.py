@@ -12,7 +12,7 @@ from palaestra.i18n import LANGUAGES
 from palaestra.server.api.deps import GameId, HubDep
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
-from palaestra.server.api.models import CreateGame
+from palaestra.server.api.models import MAX_INT, CreateGame
 from palaestra.server.api.responses import (
     CreatedGame,
     GameSummary,
@@ -99,8 +99,20 @@ async def create_game(hub: HubDep, body: CreateGame) -> dict[str, Any]:
     response_model=GameView,
     responses=errors("game_not_found"),
 )
-async def get_game(hub: HubDep, game_id: GameId) -> ViewJSON:
-    return ViewJSON((await hub.get(game_id)).view_json())
+async def get_game(
+    hub: HubDep,
+    game_id: GameId,
+    version: Annotated[
+        int | None,
+        Query(
+            ge=0,
+            le=MAX_INT,
+            description="the newest version the client has seen (of an answer through another "
+            "server process): the answer is at least that new",
+        ),
+    ] = None,
+) -> ViewJSON:
+    return ViewJSON((await hub.sessions.get(game_id, version=version)).view_json())
 
 
 @router.get(

@@ -66,6 +66,13 @@ class Analyst:
 
     async def hint(self, game_id: str, token: str, top: int) -> list[dict[str, Any]]:
         session = await self.sessions.get(game_id)
+        await self.sessions.judge(session, lambda s: self._may_hint(s, token))
+        if self.searcher is not None:
+            ranked: list[dict[str, Any]] = await self.searcher.ask("hint", game_id, top)
+            return ranked
+        return await self.hint_search(session, top)
+
+    async def _may_hint(self, session: Session, token: str) -> None:
         if session.seat_of(token) is None:
             raise ApiError(403, "wrong_token", "hints are for the players of this game")
         if not session.hints_allowed():
@@ -74,9 +81,6 @@ class Analyst:
             )
         if self.searcher is not None:
             self._hintable(session)
-            ranked: list[dict[str, Any]] = await self.searcher.ask("hint", game_id, top)
-            return ranked
-        return await self.hint_search(session, top)
 
     @staticmethod
     def _hintable(session: Session) -> None:
@@ -102,11 +106,7 @@ class Analyst:
         """The AI's view of move ``ply + 1`` of a finished game: the strong agent (small budget) on
         the position before it, its top moves and how the move played ranks among them."""
         session = await self.sessions.get(game_id)
-        if session.status != "finished":
-            raise ApiError(409, "not_finished", "the AI's view of the moves is shown once the game is over")
-        moves = session.record.moves
-        if not 0 <= ply < len(moves):
-            raise ApiError(400, "bad_ply", f"the game has moves 0 to {len(moves) - 1}, not {ply}")
+        await self.sessions.judge(session, lambda s: _analysable(s, ply))
         cached = session.analyses.get(ply)
         if cached is not None and len(cached["top"]) >= min(top, cached["of"]):
             return _trim(cached, top)
@@ -166,8 +166,7 @@ class Analyst:
     async def replay(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position after the first ``ply`` moves of a game."""
         session = await self.sessions.get(game_id)
-        if ply > session.ply:
-            raise ApiError(400, "bad_ply", f"the game has {session.ply} moves, not {ply}")
+        await self.sessions.judge(session, lambda s: _replayable(s, ply))
         rec = session.record
 
         def build() -> dict[str, Any]:
@@ -186,6 +185,19 @@ class Analyst:
             }
 
         return await asyncio.to_thread(build)
+
+
+async def _analysable(session: Session, ply: int) -> None:
+    if session.status != "finished":
+        raise ApiError(409, "not_finished", "the AI's view of the moves is shown once the game is over")
+    moves = session.record.moves
+    if not 0 <= ply < len(moves):
+        raise ApiError(400, "bad_ply", f"the game has moves 0 to {len(moves) - 1}, not {ply}")
+
+
+async def _replayable(session: Session, ply: int) -> None:
+    if ply > session.ply:
+        raise ApiError(400, "bad_ply", f"the game has {session.ply} moves, not {ply}")
 
 
 def _trim(analysis: dict[str, Any], top: int) -> dict[str, Any]:

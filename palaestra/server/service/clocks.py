@@ -57,7 +57,7 @@ class ClockKeeper:
             if game_id in self.broken:
                 continue
             try:
-                session = await self.sessions.get(game_id)
+                session = await self.sessions.get(game_id, fresh=True)  # the row says time is up
                 if await self.flag(session):
                     acted += 1
             except ApiError as err:

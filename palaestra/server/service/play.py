@@ -36,7 +36,15 @@ class PlayService:
     async def act(self, game_id: str, token: str, ply: int, action: int | None, move: str | None) -> Session:
         if (action is None) == (move is None):
             raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
-        session = await self.sessions.get(game_id)
+        session = await self.sessions.get(game_id, ply=ply)
+        await self.sessions.judge(session, lambda s: self._act_again(s, token, ply, action, move))
+        await self.sessions.broadcast(session)
+        self.kick(session)
+        return session
+
+    async def _act_again(
+        self, session: Session, token: str, ply: int, action: int | None, move: str | None
+    ) -> None:
         try:
             try:
                 await self._act(session, token, ply, action, move)
@@ -50,9 +58,6 @@ class PlayService:
             if err.code == "out_of_time" and self.flag is not None:
                 await self.flag(session)  # the fall is stored and announced before the answer
             raise
-        await self.sessions.broadcast(session)
-        self.kick(session)
-        return session
 
     async def _act(
         self, session: Session, token: str, ply: int, action: int | None, move: str | None
@@ -99,6 +104,11 @@ class PlayService:
     async def resign(self, game_id: str, token: str) -> Session:
         """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
         session = await self.sessions.get(game_id)
+        await self.sessions.judge(session, lambda s: self._resign(s, token))
+        await self.sessions.broadcast(session)
+        return session
+
+    async def _resign(self, session: Session, token: str) -> None:
         async with session.lock:
             seat = session.seat_of(token)
             if seat is None:
@@ -106,8 +116,6 @@ class PlayService:
             session.check_playable()
             record = forfeited(session, seat, "resigned", "resigned")
             await self.sessions.write(session, session.state, record, "finished")
-        await self.sessions.broadcast(session)
-        return session
 
     async def undo(self, game_id: str, token: str, ply: int) -> Session:
         """Take back the seat's own last action of the current turn, where the game allows it.
@@ -115,15 +123,18 @@ class PlayService:
         The record loses that move (it never happened for the other players: nobody moved since,
         and undoable actions reveal nothing), so the stored record stays replayable; the game's
         ``version`` still goes up, so every client sees the change."""
-        session = await self.sessions.get(game_id)
+        session = await self.sessions.get(game_id, ply=ply)
+        await self.sessions.judge(session, lambda s: self._undo_flagged(s, token, ply))
+        await self.sessions.broadcast(session)
+        return session
+
+    async def _undo_flagged(self, session: Session, token: str, ply: int) -> None:
         try:
             await self._undo(session, token, ply)
         except ApiError as err:
             if err.code == "out_of_time" and self.flag is not None:
                 await self.flag(session)
             raise
-        await self.sessions.broadcast(session)
-        return session
 
     async def _undo(self, session: Session, token: str, ply: int) -> None:
         async with session.lock:

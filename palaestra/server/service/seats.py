@@ -165,6 +165,11 @@ class SeatService:
     async def join(self, game_id: str, code: str, name: str | None) -> tuple[int, str]:
         """Take the seat of an invitation: the code is used up, the joiner gets a fresh token."""
         session = await self.sessions.get(game_id)
+        joined = await self.sessions.judge(session, lambda s: self._join(s, code, name))
+        await self.sessions.broadcast(session)
+        return joined
+
+    async def _join(self, session: Session, code: str, name: str | None) -> tuple[int, str]:
         async with session.lock:
             session.check_playable("the game is over: nobody can join it any more")
             digest = hash_token(code)
@@ -197,12 +202,16 @@ class SeatService:
             if name:
                 taken.name = name
             await self.sessions.write_seats(session, new_seats)
-        await self.sessions.broadcast(session)
         return seat, token
 
     async def reinvite(self, game_id: str, creator_token: str, seat: int, *, new: bool) -> str | None:
         """The creator withdraws a seat's unused invitation and (``new``) issues a fresh code."""
         session = await self.sessions.get(game_id)
+        code = await self.sessions.judge(session, lambda s: self._reinvite(s, creator_token, seat, new))
+        await self.sessions.broadcast(session)
+        return code
+
+    async def _reinvite(self, session: Session, creator_token: str, seat: int, new: bool) -> str | None:
         async with session.lock:
             if session.creator_hash is None or not same_secret(
                 session.creator_hash, hash_token(creator_token)
@@ -224,5 +233,4 @@ class SeatService:
             changed.invite_hash = hash_token(code) if code is not None else None
             changed.invite = "open" if code is not None else "revoked"
             await self.sessions.write_seats(session, new_seats)
-        await self.sessions.broadcast(session)
         return code

@@ -131,6 +131,10 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: when this process last used the game (time.monotonic), for eviction
     touched: float = field(default_factory=time.monotonic)
+    #: with other processes (palaestra/server/service/sessions.py, ``Sessions.get``): the broker's
+    #: listening token when the row's version was last checked, and when (time.monotonic)
+    checked: int | None = None
+    checked_at: float = 0.0
     #: the websockets' queues: a message is a dict, or a state message already encoded (a str)
     subscribers: set[asyncio.Queue[Message]] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)

@@ -11,10 +11,13 @@ Every change of a game goes the same way (``apply``, ``write``, ``write_seats``)
 A write that loses the version race (another process moved the game on) is a 409 ``conflict``;
 the session takes the row as it is now (the single arbiter) and pushes it.
 
-With a shared ``broker`` (Redis, palaestra/server/broker.py) other processes change the same games:
-``get`` checks the row's version (one indexed read) and reloads a game that moved on, so any
-process answers any request with the current game; ``broadcast`` also tells the other processes,
-and their notices reload the game here and push it to this process's websockets.
+With a shared ``broker`` (Redis, palaestra/server/broker.py) other processes change the same games,
+and ``broadcast`` also tells them. A game held in memory is used as it is only while it is known
+to be current: this process listens to the game's notices (subscription confirmed, connection
+unbroken), checked the row's version since that began, at most ``recheck_seconds`` ago, and no
+notice announced a newer version. Otherwise ``get`` reads the row's version (one indexed read)
+and reloads a game that moved on. Whatever the copy, every change is still guarded by the row's
+version, and a refusal is given only from the row's current version (``judge``).
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ import copy
 import logging
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from palaestra.core.game import State, returns_from_ranks
 from palaestra.core.record import Record, now
@@ -41,6 +44,8 @@ log = logging.getLogger("palaestra.server")
 
 #: what a game id looks like (anything else is not a game: 404 without asking the database)
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+T = TypeVar("T")
 
 
 class Sessions:
@@ -58,18 +63,32 @@ class Sessions:
         self.on_action: Callable[[], None] = lambda: None
         #: the server's time for the clocks (seconds since the epoch); tests give their own
         self.now: Callable[[], float] = time.time
+        #: with other processes: a game known current by its notices is checked against its row
+        #: again after this long all the same (see ``current``)
+        self.recheck_seconds = 10.0
+        #: reads of a row's version (``check``), for the tests and /metrics
+        self.checks = 0
 
     # --- loading ----------------------------------------------------------------------------
-    async def get(self, game_id: str) -> Session:
-        """The game ``game_id`` (from memory, else loaded from its row); 404 ``game_not_found``."""
+    async def get(
+        self, game_id: str, *, fresh: bool = False, ply: int | None = None, version: int | None = None
+    ) -> Session:
+        """The game ``game_id`` (from memory, else loaded from its row); 404 ``game_not_found``.
+
+        With other processes, a game held in memory is checked against its row's version unless
+        it is known to be current (``current``); always with ``fresh``, and when the request names
+        another ``ply`` or a newer ``version`` than the copy has (the client saw a change made
+        through another process whose notice has not arrived yet)."""
         session = self.loaded.get(game_id)
         if session is not None:
             session.touched = time.monotonic()
-            if self.broker.shared:  # another process may have changed it since
-                stored_version = await asyncio.to_thread(self.store.version, game_id)
-                if stored_version is not None and stored_version != session.version:
-                    async with session.lock:
-                        await self.reload(session)
+            if self.broker.shared and (
+                fresh
+                or not self.current(session)
+                or (ply is not None and ply != session.ply)
+                or (version is not None and version > session.version)
+            ):
+                await self.check(session)
             return session
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(404, "game_not_found", "there is no game with this id")
@@ -81,13 +100,54 @@ class Sessions:
             if stored is None:
                 raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
             session = await asyncio.to_thread(session_from_stored, stored)
-            session.now = self.now
-            self.loaded[game_id] = session
+            self.add(session)
             return session
 
     def add(self, session: Session) -> None:
         session.now = self.now
         self.loaded[session.id] = session
+        self.broker.follow(session.id)  # its notices from now on (checked once confirmed)
+
+    def current(self, session: Session) -> bool:
+        """True if ``session`` is known to be the row's current version without reading it: this
+        process has heard every notice of the game since it last checked the row (the broker's
+        token is the same), that was at most ``recheck_seconds`` ago, and no notice announced a
+        newer version. The time limit bounds how long a notice that was never sent (a process
+        killed between storing a change and announcing it) leaves the copy behind."""
+        token = self.broker.listening(session.id)
+        return (
+            token is not None
+            and session.checked == token
+            and time.monotonic() - session.checked_at < self.recheck_seconds
+            and self.broker.announced(session.id) <= session.version
+        )
+
+    async def check(self, session: Session) -> bool:
+        """Read the row's version and reload the game if it moved on; True if it had. The copy is
+        then current as long as the broker's token read before the read stays the same."""
+        token = self.broker.listening(session.id)  # every change after this is announced to us
+        started = time.monotonic()
+        self.checks += 1
+        stored_version = await asyncio.to_thread(self.store.version, session.id)
+        changed = False
+        if stored_version is not None and stored_version != session.version:
+            async with session.lock:
+                changed = await self.reload(session)
+        session.checked, session.checked_at = token, started
+        return changed
+
+    async def judge(self, session: Session, work: Callable[[Session], Awaitable[T]]) -> T:
+        """``work(session)``, whose refusals (a 4xx ``ApiError``) stand only if given from the
+        row's current version: with other processes a copy used without reading its row may be
+        a notice behind (a seat joined, a move made through another process), so the row's
+        version is checked and, if it moved on, the request is judged again on the current game.
+        (A change is safe without this: it is guarded by the row's version.)"""
+        try:
+            return await work(session)
+        except ApiError as err:
+            if not self.broker.shared or err.status >= 500 or not await self.check(session):
+                raise
+        return await work(session)
 
     # --- eviction ---------------------------------------------------------------------------
     def _idle(self, session: Session, now: float) -> bool:
@@ -101,6 +161,7 @@ class Sessions:
     def evict(self, session: Session) -> None:
         if self.loaded.get(session.id) is session:
             del self.loaded[session.id]
+            self.broker.unfollow(session.id)
 
     def evict_idle(self) -> int:
         """Drop the games nobody watched or changed for ``idle_seconds`` (memory stays bounded:
@@ -208,8 +269,8 @@ class Sessions:
         before this returns; the game is then checked against its row)."""
         await self.broker.watch(session.id)
         queue = self.subscribe(session)
-        if self.broker.shared:
-            await self.get(session.id)  # a change made elsewhere before we listened: reloaded
+        if self.broker.shared:  # a change made elsewhere before we listened: reloaded
+            await self.get(session.id, fresh=True)
         return queue
 
     async def unwatch(self, session: Session, queue: asyncio.Queue[Message]) -> None:
@@ -219,11 +280,7 @@ class Sessions:
     async def broadcast(self, session: Session) -> None:
         """Push a change made here to this process's websockets, and tell the other processes."""
         await self.push(session)
-        if self.broker.shared:
-            try:
-                await self.broker.publish(session.id, session.version)
-            except Exception:  # stored already: the others see it on their next read
-                log.exception("game %s: the change could not be announced", session.id)
+        self.broker.publish(session.id, session.version)  # sent in the background, in order
 
     async def push(self, session: Session) -> None:
         """Send the game's state to this process's websockets of the game."""
@@ -239,16 +296,16 @@ class Sessions:
         session = self.loaded.get(game_id)
         if session is not None:
             await self._follow(session)
-        if self.broker.shared:
-            try:
-                await self.broker.publish(game_id, version)
-            except Exception:  # stored already: the others see it on their next read
-                log.exception("game %s: the change could not be announced", game_id)
+        self.broker.publish(game_id, version)
 
     def on_notice(self, game_id: str, version: int | None) -> None:
-        """Another process changed ``game_id`` (to ``version``; None: perhaps): reload, push."""
+        """Another process changed ``game_id`` (to ``version``; None: perhaps). A game with
+        websockets here is reloaded and pushed at once; any other is reloaded by its next request
+        (the notice made the copy not current)."""
         session = self.loaded.get(game_id)
-        if session is None or (version is not None and version <= session.version):
+        if session is None or not session.subscribers:
+            return
+        if version is not None and version <= session.version:
             return
         self._in_background(self._follow(session))
 

@@ -551,7 +551,8 @@ async function gamePage(id) {
     } catch (err) {
       pending = false;
       toast(err.message, true, err.detail);
-      view = await api(`/api/games/${id}`);
+      const current = await api(`/api/games/${id}?version=${view.version}`);
+      if (current.version >= view.version) view = current;
       draw();
     }
   }
@@ -566,7 +567,8 @@ async function gamePage(id) {
       if (next.version >= view.version) view = next;
     } catch (err) {
       toast(err.message, true, err.detail);
-      view = await api(`/api/games/${id}`);
+      const current = await api(`/api/games/${id}?version=${view.version}`);
+      if (current.version >= view.version) view = current;
     }
     pending = false;
     draw();
