@@ -18,8 +18,9 @@ client that reconnects (to any process) gets the current state, with every move,
   (palaestra/server/service/sessions.py). After a lost Redis connection it subscribes again and
   asks for every watched game to be checked, since notices sent meanwhile are gone.
 
-Notices are sent by one task per process, in the order they were made, several at once in one
-pipeline when changes come faster than Redis answers (``publish`` never waits for Redis).
+Notices are sent by one task per process, several at once in one pipeline when changes come
+faster than Redis answers; ``publish`` returns once its notice was sent (or refused: it is tried
+again in the background).
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ class Broker:
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
 
-    def publish(self, game_id: str, version: int) -> None:
+    async def publish(self, game_id: str, version: int) -> None:
         """Tell the other processes that ``game_id`` was changed to ``version`` (stored first).
-        Never waits and never raises: the notice is sent in the background."""
+        Never raises: a notice Redis refuses is tried again in the background."""
 
     async def flush(self, timeout: float = 5.0) -> None:
         """Wait until the notices published so far are sent (or given up)."""
@@ -139,6 +140,8 @@ class RedisBroker(Broker):
         self._outbox_ready = asyncio.Event()
         self._outbox_sent = asyncio.Event()
         self._publisher: asyncio.Task[None] | None = None
+        self._waiting: list[asyncio.Future[None]] = []  # publishers waiting for the next send
+        self._failures = 0  # sends refused in a row
         self.published = 0
         self.received = 0
         self.batches = 0
@@ -159,16 +162,23 @@ class RedisBroker(Broker):
         self._publisher = loop.create_task(self._publish())
 
     # --- announcing -------------------------------------------------------------------------
-    def publish(self, game_id: str, version: int) -> None:
-        """Queue the notice (a newer one of the same game replaces one not sent yet: it says
-        more). A notice that Redis refuses is tried again a few times, then given up (logged):
-        the others then see the change on their next check of the row (at most
-        ``Sessions.recheck_seconds`` later)."""
+    async def publish(self, game_id: str, version: int) -> None:
+        """Send the notice; returns once Redis took it or refused it (so a change is announced
+        before it is answered). Notices of several requests made meanwhile go in one pipeline; a
+        newer notice of a game replaces one not sent yet (it says more). A notice that Redis
+        refuses is tried again in the background a few times, then given up (logged): the others
+        then see the change on their next check of the row (at most
+        ``Sessions.recheck_seconds`` later); meanwhile ``publish`` does not wait."""
         queued = self._outbox.get(game_id)
         if queued is None or queued[0] < version:
             self._outbox[game_id] = (version, time.time())
         self._outbox_sent.clear()
         self._outbox_ready.set()
+        if self._publisher is None or self._publisher.done() or self._failures:
+            return
+        sent = asyncio.get_running_loop().create_future()
+        self._waiting.append(sent)
+        await sent
 
     async def flush(self, timeout: float = 5.0) -> None:
         if self._outbox and self._publisher is not None and not self._publisher.done():
@@ -176,31 +186,34 @@ class RedisBroker(Broker):
                 await asyncio.wait_for(self._outbox_sent.wait(), timeout)
 
     async def _publish(self) -> None:
-        failures = 0
         while True:
             await self._outbox_ready.wait()
             self._outbox_ready.clear()
             batch, self._outbox = self._outbox, {}
-            if not batch:
-                continue
+            waiting, self._waiting = self._waiting, []
             try:
-                await self._send(batch)
-                failures = 0
+                if batch:
+                    await self._send(batch)
+                self._failures = 0
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # Redis away: try again, newer notices first
-                failures += 1
-                if failures > len(self.reconnect_delays):
+                self._failures += 1
+                if self._failures > len(self.reconnect_delays):
                     log.warning("%d change notices given up (%s)", len(batch), err)
-                    failures = 0
+                    self._failures = 0
                 else:
                     for game_id, (version, at) in batch.items():
                         if self._outbox.get(game_id, (0, 0.0))[0] < version:
                             self._outbox[game_id] = (version, at)
-                    await asyncio.sleep(self.reconnect_delays[failures - 1])
                     self._outbox_ready.set()
-                    continue
-            if not self._outbox:
+            finally:
+                for sent in waiting:
+                    if not sent.done():
+                        sent.set_result(None)
+            if self._failures:
+                await asyncio.sleep(self.reconnect_delays[self._failures - 1])
+            elif not self._outbox:
                 self._outbox_sent.set()
 
     async def _send(self, batch: dict[str, tuple[int, float]]) -> None:

@@ -37,8 +37,8 @@ def test_a_notice_reaches_the_processes_watching_the_game_only(redis_server: Red
             await b.watch("g1")
             await c.watch("g2")
             await a.watch("g1")  # the publisher watches too: its own notices are no news to it
-            a.publish("g1", 7)
-            a.publish("g2", 3)
+            await a.publish("g1", 7)
+            await a.publish("g2", 3)
             await heard_b.wait(1)
             await heard_c.wait(1)
             await asyncio.sleep(0.1)
@@ -48,12 +48,12 @@ def test_a_notice_reaches_the_processes_watching_the_game_only(redis_server: Red
             # watching is counted: the game is heard until the last unwatch
             await b.watch("g1")
             await b.unwatch("g1")
-            a.publish("g1", 8)
+            await a.publish("g1", 8)
             await heard_b.wait(2)
             await b.unwatch("g1")
-            a.publish("g1", 9)
+            await a.publish("g1", 9)
             await a.flush()
-            c.publish("g2", 4)  # a barrier: b would have heard g1 before this reaches c
+            await c.publish("g2", 4)  # a barrier: b would have heard g1 before this reaches c
             await c.flush()
             await asyncio.sleep(0.2)
             assert heard_b.notices == [("g1", 7), ("g1", 8)]
@@ -84,7 +84,7 @@ def test_after_redis_comes_back_every_watched_game_is_checked(redis_server: Redi
             publisher = RedisBroker(redis_server.url)
             await publisher.start(Heard())
             try:
-                publisher.publish("g1", 5)
+                await publisher.publish("g1", 5)
                 await heard.wait(3)
                 assert heard.notices[-1] == ("g1", 5)
             finally:
@@ -110,7 +110,7 @@ def test_a_game_watched_while_redis_is_away_is_heard_once_it_is_back(redis_serve
             publisher = RedisBroker(redis_server.url)
             await publisher.start(Heard())
             try:
-                publisher.publish("g3", 4)
+                await publisher.publish("g3", 4)
                 await heard.wait(2)
                 assert heard.notices[-1] == ("g3", 4)
             finally:

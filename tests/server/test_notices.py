@@ -164,7 +164,9 @@ def test_a_stale_copy_never_accepts_a_move(db_url: str, redis_server: RedisServe
     run(db_url, redis_server, scenario)
 
 
-def test_a_request_naming_a_newer_ply_or_version_reloads_at_once(db_url: str, redis_server: RedisServer) -> None:
+def test_a_request_naming_a_newer_ply_or_version_reloads_at_once(
+    db_url: str, redis_server: RedisServer
+) -> None:
     async def scenario(a: Hub, b: Hub, silent: Hub) -> None:
         gid, tokens, _ = await create(a)
         await current_on(b, gid)

@@ -134,6 +134,8 @@ class Sessions:
             async with session.lock:
                 changed = await self.reload(session)
         session.checked, session.checked_at = token, started
+        if changed:  # a change this process had not heard of: its websockets have not either
+            await self.push(session)
         return changed
 
     async def judge(self, session: Session, work: Callable[[Session], Awaitable[T]]) -> T:
@@ -280,7 +282,7 @@ class Sessions:
     async def broadcast(self, session: Session) -> None:
         """Push a change made here to this process's websockets, and tell the other processes."""
         await self.push(session)
-        self.broker.publish(session.id, session.version)  # sent in the background, in order
+        await self.broker.publish(session.id, session.version)  # sent before the answer
 
     async def push(self, session: Session) -> None:
         """Send the game's state to this process's websockets of the game."""
@@ -296,7 +298,7 @@ class Sessions:
         session = self.loaded.get(game_id)
         if session is not None:
             await self._follow(session)
-        self.broker.publish(game_id, version)
+        await self.broker.publish(game_id, version)
 
     def on_notice(self, game_id: str, version: int | None) -> None:
         """Another process changed ``game_id`` (to ``version``; None: perhaps). A game with
