@@ -76,6 +76,7 @@ def create_app(
             search_workers=config.search_workers,
         )
         hub.sessions.on_action = guards.actions.inc
+        hub.sessions.on_check = guards.version_checks.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
         hub.clocks.every = config.clock_sweep_seconds
         hub.abandon_after = config.abandon_after_seconds

@@ -142,6 +142,7 @@ class RedisBroker(Broker):
         self._publisher: asyncio.Task[None] | None = None
         self._waiting: list[asyncio.Future[None]] = []  # publishers waiting for the next send
         self._failures = 0  # sends refused in a row
+        self._down = False  # the pub/sub connection is lost (until subscribed again)
         self.published = 0
         self.received = 0
         self.batches = 0
@@ -242,8 +243,8 @@ class RedisBroker(Broker):
 
     async def watch(self, game_id: str) -> None:
         self._hold(game_id)
-        if game_id in self._listening:
-            return
+        if game_id in self._listening or self._down:
+            return  # heard already; or Redis is away (the game is checked when it is back)
         channel = self.channel(game_id)
         confirmed = self._confirmed.get(channel)
         if confirmed is None:
@@ -316,12 +317,14 @@ class RedisBroker(Broker):
                     channels = [self.channel(g) for g in self.watched]
                     await self.pubsub.subscribe(CONTROL_CHANNEL, *channels)
                     failures = 0
+                    self._down = False
                     self._resync()
                 message = await self.pubsub.get_message(ignore_subscribe_messages=False, timeout=None)
             except asyncio.CancelledError:
                 raise
             except (redis.RedisError, OSError) as err:
                 self._listening.clear()  # notices may be missed from now until confirmed again
+                self._down = True
                 delay = self.reconnect_delays[min(failures, len(self.reconnect_delays) - 1)]
                 failures += 1
                 log.warning("Redis pub/sub connection lost (%s); again in %.1f s", err, delay)
@@ -377,6 +380,9 @@ class RedisBroker(Broker):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        for sent in self._waiting:
+            if not sent.done():
+                sent.set_result(None)
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()
         with contextlib.suppress(Exception):

@@ -129,6 +129,7 @@ def test_a_move_made_through_one_process_is_pushed_by_the_other(cluster: Cluster
         )
         assert float(heard.split()[-1]) >= 1
         assert "palaestra_jobs_queued " in metrics
+        assert "palaestra_version_checks_total " in metrics
 
 
 def test_a_socket_that_reconnects_gets_what_it_missed(cluster: Cluster) -> None:

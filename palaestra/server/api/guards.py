@@ -110,6 +110,12 @@ class Guards:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
             registry=self.registry,
         )
+        self.version_checks = Counter(
+            "palaestra_version_checks",
+            "reads of a game's version before using the copy in memory (where the change notices "
+            "cannot vouch for it)",
+            registry=self.registry,
+        )
 
     def hit(self, what: str, request: Request) -> None:
         """Count one request of kind ``what``; raise 429 over the client's limit."""

@@ -66,8 +66,9 @@ class Sessions:
         #: with other processes: a game known current by its notices is checked against its row
         #: again after this long all the same (see ``current``)
         self.recheck_seconds = 10.0
-        #: reads of a row's version (``check``), for the tests and /metrics
+        #: reads of a row's version (``check``), for the tests; ``on_check`` counts them for /metrics
         self.checks = 0
+        self.on_check: Callable[[], None] = lambda: None
 
     # --- loading ----------------------------------------------------------------------------
     async def get(
@@ -128,6 +129,7 @@ class Sessions:
         token = self.broker.listening(session.id)  # every change after this is announced to us
         started = time.monotonic()
         self.checks += 1
+        self.on_check()
         stored_version = await asyncio.to_thread(self.store.version, session.id)
         changed = False
         if stored_version is not None and stored_version != session.version:
