@@ -282,15 +282,19 @@ class Sessions:
         await self.broker.unwatch(session.id)
 
     async def broadcast(self, session: Session) -> None:
-        """Push a change made here to this process's websockets, and tell the other processes."""
-        await self.push(session)
-        await self.broker.publish(session.id, session.version)  # sent before the answer
+        """Push a change made here to this process's websockets, and tell the other processes
+        (with the websocket message, which those holding websockets of the game push as it is)."""
+        state = session.state_message() if session.subscribers or self.broker.forwards else None
+        await self.push(session, state)
+        await self.broker.publish(session.id, session.version, state if self.broker.forwards else None)
 
-    async def push(self, session: Session) -> None:
-        """Send the game's state to this process's websockets of the game."""
-        if not session.subscribers:
+    async def push(self, session: Session, message: str | None = None) -> None:
+        """Send the game's state to this process's websockets of the game (once a version: it may
+        have been pushed as another process sent it, ``on_notice``)."""
+        if not session.subscribers or session.version <= session.pushed:
             return
-        message = session.state_message()  # encoded once for every socket
+        session.pushed = session.version
+        message = message or session.state_message()  # encoded once for every socket
         for queue in list(session.subscribers):
             queue.put_nowait(message)
 
@@ -302,14 +306,20 @@ class Sessions:
             await self._follow(session)
         await self.broker.publish(game_id, version)
 
-    def on_notice(self, game_id: str, version: int | None) -> None:
+    def on_notice(self, game_id: str, version: int | None, state: str | None = None) -> None:
         """Another process changed ``game_id`` (to ``version``; None: perhaps). A game with
-        websockets here is reloaded and pushed at once; any other is reloaded by its next request
-        (the notice made the copy not current)."""
+        websockets here has them sent ``state``, the message the other process made of that
+        version, else it is reloaded and pushed at once; the copy itself is reloaded by the next
+        request of the game (the notice made it not current)."""
         session = self.loaded.get(game_id)
         if session is None or not session.subscribers:
             return
-        if version is not None and version <= session.version:
+        if version is not None and version <= max(session.version, session.pushed):
+            return
+        if version is not None and state is not None:
+            session.pushed = version
+            for queue in list(session.subscribers):
+                queue.put_nowait(state)
             return
         self._in_background(self._follow(session))
 
