@@ -1,10 +1,12 @@
 """Change notices between server processes: "game G is now at version V".
 
-A notice carries no state. The database row (with its version guard) is the single arbiter of
-every change; a process that hears of a change it did not make reloads the game from the database
-(at once where it holds a websocket of the game, else on the game's next request) and pushes the
-new state to the websockets it holds. So a notice that is lost costs only latency, never a move: a
-client that reconnects (to any process) gets the current state, with every move, from the row.
+Nothing is decided from a notice. The database row (with its version guard) is the single
+arbiter of every change; a process that hears of a change it did not make takes the game as
+behind and reloads it from the database on the game's next request there. A web process's notice
+also carries the websocket message it made of the new version, which a process holding websockets
+of the game sends them as it is (else it reloads the game at once and pushes its own). So a notice
+that is lost costs only latency, never a move: a client that reconnects (to any process) gets the
+current state, with every move, from the row.
 
 - :class:`Broker`: one process (the default, ``palaestra serve`` without ``--redis-url``). Every
   websocket of a game is held by the process that changes it, so there is nobody else to tell.
