@@ -124,15 +124,19 @@ class Sessions:
         )
 
     async def check(self, session: Session) -> bool:
-        """Read the row's version and reload the game if it moved on; True if it had. The copy is
-        then current as long as the broker's token read before the read stays the same."""
+        """Read the row's version and reload the game if it moved on (the row at once if a notice
+        said so); True if it had. The copy is then current as long as the broker's token read
+        before the read stays the same."""
         token = self.broker.listening(session.id)  # every change after this is announced to us
         started = time.monotonic()
-        self.checks += 1
-        self.on_check()
-        stored_version = await asyncio.to_thread(self.store.version, session.id)
+        if self.broker.announced(session.id) > session.version:
+            stored_version = None  # behind for sure: the row is read at once, not its version first
+        else:
+            self.checks += 1
+            self.on_check()
+            stored_version = await asyncio.to_thread(self.store.version, session.id)
         changed = False
-        if stored_version is not None and stored_version != session.version:
+        if stored_version is None or stored_version != session.version:
             async with session.lock:
                 changed = await self.reload(session)
         session.checked, session.checked_at = token, started
