@@ -13,6 +13,12 @@ them all) and prints, in Markdown:
   hold against the required 98%;
 * **the matrix** per setup: every level against every lower one.
 
+With ``--pairings`` it prints instead one table of every pairing in the files, probes with
+explicit agent specs included (``expert-openspiel-mcts:time=0.3``): games, score with its
+interval, W/D/L, the mean point margin of the upper agent with its 95% interval (rows that carry
+their games' ``margins``), and the CPU seconds per decision of both agents (the mean of the rows'
+figures, weighted by their games).
+
 A row carries the upper agent's score fraction of each seat-game (``fractions``); rows written
 before that field existed (and rows transcribed from older docs) carry only ``seat_games``,
 ``score`` and ``score_half``, from which the sum and the sum of squares of the fractions follow
@@ -29,7 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from palaestra.ai.arena import Z95
+from palaestra.ai.arena import Z95, mean_interval
 
 LADDER = ("random", "beginner", "casual", "strong", "expert")
 STEPS = ("beginner-random", "casual-beginner", "strong-casual", "expert-strong")
@@ -51,6 +57,8 @@ class Pool:
     draws: int = 0
     losses: int = 0
     seeds: list[int] = field(default_factory=list)
+    margins: list[float] = field(default_factory=list)  # the upper agent's point margin per game
+    cpu: list[tuple[int, float, float]] = field(default_factory=list)  # (games, upper, lower)
 
     def add(self, row: dict[str, Any]) -> None:
         fractions = row.get("fractions")
@@ -72,6 +80,11 @@ class Pool:
         self.losses += int(row["losses"])
         if "seed" in row and row["seed"] is not None:
             self.seeds.append(int(row["seed"]))
+        self.margins.extend(float(x) for x in row.get("margins") or ())
+        if row.get("cpu_per_decision") is not None and row.get("lower_cpu_per_decision") is not None:
+            self.cpu.append(
+                (int(row["games"]), float(row["cpu_per_decision"]), float(row["lower_cpu_per_decision"]))
+            )
 
     @property
     def mean(self) -> float:
@@ -92,12 +105,13 @@ class Pool:
         return max(0.0, self.mean - half), min(1.0, self.mean + half)
 
 
-def pool(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], Pool]:
-    """Rows pooled by (setup, pair), in the order first seen; pairs outside the ladder left out."""
+def pool(rows: Iterable[dict[str, Any]], ladder_only: bool = True) -> dict[tuple[str, str], Pool]:
+    """Rows pooled by (setup, pair), in the order first seen; pairs outside the ladder left out
+    unless ``ladder_only`` is false."""
     pools: dict[tuple[str, str], Pool] = {}
     for row in rows:
         upper, _, lower = str(row["pair"]).partition("-")
-        if upper not in LADDER or lower not in LADDER:
+        if ladder_only and (upper not in LADDER or lower not in LADDER):
             continue
         key = (str(row["setup"]), str(row["pair"]))
         if key not in pools:
@@ -195,6 +209,36 @@ def matrix(pools: dict[tuple[str, str], Pool], setup: str) -> str:
     return "\n".join(lines)
 
 
+def margin_text(p: Pool) -> str:
+    if not p.margins:
+        return "—"
+    mean, half = mean_interval(p.margins)
+    return f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]" if len(p.margins) > 1 else f"{mean:+.2f}"
+
+
+def cpu_text(p: Pool) -> str:
+    games = sum(n for n, _, _ in p.cpu)
+    if not games:
+        return "—"
+    upper = sum(n * u for n, u, _ in p.cpu) / games
+    lower = sum(n * low for n, _, low in p.cpu) / games
+    return f"{upper:.3f}, {lower:.3f}"
+
+
+def pairings(pools: dict[tuple[str, str], Pool]) -> str:
+    lines = [
+        "| setup | pairing (upper-lower) | games | score of upper [95% CI] | W/D/L | point margin [95% CI] "
+        "| CPU s/decision (upper, lower) |",
+        "|---|---|---:|---|---|---|---|",
+    ]
+    for (setup, pair), p in pools.items():
+        wdl = f"{p.wins}/{p.draws}/{p.losses}"
+        lines.append(
+            f"| {setup} | `{pair}` | {p.games} | {score_text(p)} | {wdl} | {margin_text(p)} | {cpu_text(p)} |"
+        )
+    return "\n".join(lines)
+
+
 def _setups(pools: dict[tuple[str, str], Pool]) -> list[str]:
     return sorted({setup for setup, _ in pools})
 
@@ -223,8 +267,10 @@ def read_rows(paths: Iterable[str]) -> list[dict[str, Any]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", help="JSONL files written by strength.py --jsonl")
+    parser.add_argument("--pairings", action="store_true", help="one table of every pairing, probes included")
     args = parser.parse_args()
-    print(report(read_rows(args.files)))
+    rows = read_rows(args.files)
+    print(pairings(pool(rows, ladder_only=False)) if args.pairings else report(rows))
     return 0
 
 

@@ -105,3 +105,30 @@ def test_report_from_files(sr: ModuleType, tmp_path: Path) -> None:
     bad.write_text('{"setup": "g/2"}\nnot json\n')
     with pytest.raises(SystemExit, match=r"bad.jsonl:2: not a JSON row"):
         sr.read_rows([str(bad)])
+
+
+def test_the_pairings_table_pools_probes_margins_and_cpu_per_decision(sr: ModuleType) -> None:
+    """``--pairings``: explicit agent specs are kept (the ladder tables leave them out); the point
+    margin pools every game's margin, the CPU per decision is weighted by the rows' games."""
+    probe = "expert-openspiel-mcts:time=0.3"
+    rows = [
+        {
+            **summary_row([1.0, 0.0], pair=probe),
+            "margins": [4.0, -2.0],
+            "cpu_per_decision": 0.3,
+            "lower_cpu_per_decision": 0.2,
+        },
+        {
+            **summary_row([1.0, 1.0, 1.0, 0.5], pair=probe),
+            "margins": [6.0, 2.0, 3.0, 0.0],
+            "cpu_per_decision": 0.6,
+            "lower_cpu_per_decision": 0.5,
+        },
+    ]
+    assert sr.pool(rows) == {}  # not ladder names
+    pooled = sr.pool(rows, ladder_only=False)[("g/2", probe)]
+    mean, half = mean_interval([4.0, -2.0, 6.0, 2.0, 3.0, 0.0])
+    assert sr.margin_text(pooled) == f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
+    assert sr.cpu_text(pooled) == f"{(2 * 0.3 + 4 * 0.6) / 6:.3f}, {(2 * 0.2 + 4 * 0.5) / 6:.3f}"
+    table = sr.pairings({("g/2", probe): pooled})
+    assert f"| g/2 | `{probe}` | 6 | " in table and "| 5/1/0 |" not in table and "| 4/1/1 |" in table
