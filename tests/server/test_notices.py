@@ -204,6 +204,26 @@ def test_a_refusal_is_given_from_the_current_row_only(db_url: str, redis_server:
     run(db_url, redis_server, scenario)
 
 
+def test_a_change_judged_on_a_copy_a_notice_behind_is_judged_again_on_the_row(
+    db_url: str, redis_server: RedisServer
+) -> None:
+    """B's copy is behind (the silent process moved): a join or a resignation through B loses the
+    race to the row, and is judged again on the reloaded game (not answered 409 ``conflict``)."""
+
+    async def scenario(a: Hub, b: Hub, silent: Hub) -> None:
+        gid, tokens, created = await create(a, INVITED)
+        await current_on(b, gid)
+        await afresh(silent, gid).play.act(gid, str(tokens[0]), 0, None, "take 1")
+        seat, token = await b.seats.join(gid, str(created.invites[1]), "Bea")
+        assert seat == 1 and b.loaded[gid].ply == 1
+        await afresh(silent, gid).play.act(gid, token, 1, None, "take 1")
+        resigned = await b.play.resign(gid, str(tokens[0]))
+        assert resigned.status == "finished" and resigned.ply == 2
+        assert await asyncio.to_thread(moves_in_row, b, gid) == ["take 1", "take 1"]
+
+    run(db_url, redis_server, scenario)
+
+
 def test_a_notice_that_never_came_delays_a_read_by_recheck_seconds_at_most(
     db_url: str, redis_server: RedisServer
 ) -> None:

@@ -149,11 +149,15 @@ class Sessions:
         row's current version: with other processes a copy used without reading its row may be
         a notice behind (a seat joined, a move made through another process), so the row's
         version is checked and, if it moved on, the request is judged again on the current game.
-        (A change is safe without this: it is guarded by the row's version.)"""
+        (A change is safe without this: it is guarded by the row's version; a change that lost
+        the race to the row, 409 ``conflict``, was judged on a copy now reloaded, so it is judged
+        again at once.)"""
         try:
             return await work(session)
         except ApiError as err:
-            if not self.broker.shared or err.status >= 500 or not await self.check(session):
+            if not self.broker.shared or err.status >= 500:
+                raise
+            if err.code != "conflict" and not await self.check(session):
                 raise
         return await work(session)
 
