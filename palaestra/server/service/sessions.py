@@ -215,7 +215,7 @@ class Sessions:
         stored = await asyncio.to_thread(self.store.get, session.id)
         if stored is None or stored.version == session.version:
             return False
-        session.adopt(await asyncio.to_thread(session_from_stored, stored))
+        session.adopt(await asyncio.to_thread(session_from_stored, stored, session))
         return True
 
     async def write(
