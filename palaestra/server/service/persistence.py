@@ -99,9 +99,7 @@ def advance(base: Session, game: Game, record: Record) -> tuple[State, tuple[Sta
         for move in moves[len(known) :]:
             if state.is_terminal() or move.player != state.current_player:
                 return None
-            action = state.string_to_action(move.move)
-            if not state.is_legal(action):
-                return None
+            action = state.string_to_action(move.move)  # raises for a move that does not read
             previous = state.clone()
             state.apply_action(action)
             before = (previous, action)
