@@ -1,10 +1,12 @@
 """Change notices between server processes: "game G is now at version V".
 
-A notice carries no state. The database row (with its version guard) is the single arbiter of
-every change; a process that hears of a change it did not make reloads the game from the database
-(at once where it holds a websocket of the game, else on the game's next request) and pushes the
-new state to the websockets it holds. So a notice that is lost costs only latency, never a move: a
-client that reconnects (to any process) gets the current state, with every move, from the row.
+Nothing is decided from a notice. The database row (with its version guard) is the single
+arbiter of every change; a process that hears of a change it did not make takes the game as
+behind and reloads it from the database on the game's next request there. A web process's notice
+also carries the websocket message it made of the new version, which a process holding websockets
+of the game sends them as it is (else it reloads the game at once and pushes its own). So a notice
+that is lost costs only latency, never a move: a client that reconnects (to any process) gets the
+current state, with every move, from the row.
 
 - :class:`Broker`: one process (the default, ``palaestra serve`` without ``--redis-url``). Every
   websocket of a game is held by the process that changes it, so there is nobody else to tell.
@@ -37,16 +39,22 @@ from typing import Any
 
 log = logging.getLogger("palaestra.server.broker")
 
-#: ``on_notice(game_id, version)``: a change of the game by another process (``version`` None:
-#: notices may have been missed, check the game against the database)
-NoticeHandler = Callable[[str, int | None], None]
+#: ``on_notice(game_id, version, state)``: a change of the game by another process (``version``
+#: None: notices may have been missed, check the game against the database); ``state``: the
+#: websocket message of the new version the other process sent with it, or None
+NoticeHandler = Callable[[str, int | None, str | None], None]
+
+#: a notice is a JSON header, then (optionally) a newline and the websocket state message
+SEPARATOR = "\n"
+STATE_START = '{"type":"state"'
+
 
 CHANNEL_PREFIX = "palaestra:game:"
 #: every process subscribes to it from the start (a pub/sub connection needs one subscription)
 CONTROL_CHANNEL = "palaestra:processes"
 
 
-def _ignore(game_id: str, version: int | None) -> None:
+def _ignore(game_id: str, version: int | None, state: str | None) -> None:
     return None
 
 
@@ -56,6 +64,9 @@ class Broker:
     #: True when other processes may change the games of this one (check the row before trusting
     #: what is in memory)
     shared = False
+    #: True when a notice should carry the websocket message of the new version (the web
+    #: processes: the others push it to their websockets without reloading the game)
+    forwards = False
 
     def __init__(self) -> None:
         self.on_notice: NoticeHandler = _ignore
@@ -65,9 +76,10 @@ class Broker:
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
 
-    async def publish(self, game_id: str, version: int) -> None:
-        """Tell the other processes that ``game_id`` was changed to ``version`` (stored first).
-        Never raises: a notice Redis refuses is tried again in the background."""
+    async def publish(self, game_id: str, version: int, state: str | None = None) -> None:
+        """Tell the other processes that ``game_id`` was changed to ``version`` (stored first),
+        with ``state``, the websocket message of that version (``forwards``). Never raises: a
+        notice Redis refuses is tried again in the background."""
 
     async def flush(self, timeout: float = 5.0) -> None:
         """Wait until the notices published so far are sent (or given up)."""
@@ -125,6 +137,7 @@ class RedisBroker(Broker):
         self.pubsub = self.redis.pubsub()
         self.reconnect_delays = reconnect_delays
         self.follows = follow
+        self.forwards = follow
         #: games heard of, with how many holders (the game in memory, each websocket)
         self.watched: dict[str, int] = {}
         self._listening: dict[str, int] = {}  # game -> token, while its subscription is confirmed
@@ -135,8 +148,8 @@ class RedisBroker(Broker):
         #: (un)subscriptions, sent in order by one task
         self._commands: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._commander: asyncio.Task[None] | None = None
-        #: notices to send: game -> (version, when made), sent in order by one task
-        self._outbox: dict[str, tuple[int, float]] = {}
+        #: notices to send: game -> (version, when made, state message), sent by one task
+        self._outbox: dict[str, tuple[int, float, str | None]] = {}
         self._outbox_ready = asyncio.Event()
         self._outbox_sent = asyncio.Event()
         self._publisher: asyncio.Task[None] | None = None
@@ -163,16 +176,18 @@ class RedisBroker(Broker):
         self._publisher = loop.create_task(self._publish())
 
     # --- announcing -------------------------------------------------------------------------
-    async def publish(self, game_id: str, version: int) -> None:
-        """Send the notice; returns once Redis took it or refused it (so a change is announced
-        before it is answered). Notices of several requests made meanwhile go in one pipeline; a
-        newer notice of a game replaces one not sent yet (it says more). A notice that Redis
-        refuses is tried again in the background a few times, then given up (logged): the others
-        then see the change on their next check of the row (at most
-        ``Sessions.recheck_seconds`` later); meanwhile ``publish`` does not wait."""
+    async def publish(self, game_id: str, version: int, state: str | None = None) -> None:
+        """Send the notice (with ``state``, the websocket message of ``version``: the processes
+        that hold websockets of the game push it without reloading the game); returns once Redis
+        took it or refused it (so a change is announced before it is answered). Notices of
+        several requests made meanwhile go in one pipeline; a newer notice of a game replaces one
+        not sent yet (it says more). A notice that Redis refuses is tried again in the background
+        a few times, then given up (logged): the others then see the change on their next check
+        of the row (at most ``Sessions.recheck_seconds`` later); meanwhile ``publish`` does not
+        wait."""
         queued = self._outbox.get(game_id)
         if queued is None or queued[0] < version:
-            self._outbox[game_id] = (version, time.time())
+            self._outbox[game_id] = (version, time.time(), state)
         self._outbox_sent.clear()
         self._outbox_ready.set()
         if self._publisher is None or self._publisher.done() or self._failures:
@@ -204,9 +219,10 @@ class RedisBroker(Broker):
                     log.warning("%d change notices given up (%s)", len(batch), err)
                     self._failures = 0
                 else:
-                    for game_id, (version, at) in batch.items():
-                        if self._outbox.get(game_id, (0, 0.0))[0] < version:
-                            self._outbox[game_id] = (version, at)
+                    for game_id, notice in batch.items():
+                        queued = self._outbox.get(game_id)
+                        if queued is None or queued[0] < notice[0]:
+                            self._outbox[game_id] = notice
                     self._outbox_ready.set()
             finally:
                 for sent in waiting:
@@ -217,11 +233,11 @@ class RedisBroker(Broker):
             elif not self._outbox:
                 self._outbox_sent.set()
 
-    async def _send(self, batch: dict[str, tuple[int, float]]) -> None:
-        messages = [
-            (self.channel(game_id), json.dumps({"version": version, "origin": self.origin, "at": at}))
-            for game_id, (version, at) in batch.items()
-        ]
+    async def _send(self, batch: dict[str, tuple[int, float, str | None]]) -> None:
+        messages = []
+        for game_id, (version, at, state) in batch.items():
+            header = json.dumps({"version": version, "origin": self.origin, "at": at})
+            messages.append((self.channel(game_id), header if state is None else header + SEPARATOR + state))
         if len(messages) == 1:
             await self.redis.publish(*messages[0])
         else:
@@ -336,7 +352,7 @@ class RedisBroker(Broker):
     def _resync(self) -> None:
         log.info("Redis pub/sub back: checking the %d watched games", len(self.watched))
         for game_id in list(self.watched):
-            self.on_notice(game_id, None)
+            self.on_notice(game_id, None, None)
 
     def _dispatch(self, message: dict[str, object]) -> None:
         channel = _text(message.get("channel"))
@@ -356,8 +372,9 @@ class RedisBroker(Broker):
             return
         if kind != "message":
             return
+        header, _, state = _text(message.get("data")).partition(SEPARATOR)
         try:
-            doc = json.loads(_text(message.get("data")))
+            doc = json.loads(header)
             version = int(doc["version"])
             origin = str(doc.get("origin", ""))
             sent = float(doc.get("at", 0.0))
@@ -371,7 +388,7 @@ class RedisBroker(Broker):
             self.observe(max(0.0, time.time() - sent))
         if game_id in self.watched and version > self._announced.get(game_id, 0):
             self._announced[game_id] = version
-        self.on_notice(game_id, version)
+        self.on_notice(game_id, version, state if state.startswith(STATE_START) else None)
 
     async def stop(self) -> None:
         await self.flush(timeout=2.0)

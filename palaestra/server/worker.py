@@ -204,7 +204,7 @@ def make_worker(
         queue = ArqQueue(redis_url)
         queue.pool = ctx["redis"]  # the worker's own connection pool
         hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, search_workers=jobs)
-        await broker.start(lambda game_id, version: None)  # announces only; hears nothing
+        await broker.start(lambda game_id, version, state: None)  # announces only; hears nothing
         runtime = Runtime(hub, queue)
         ctx["palaestra"] = runtime
         sweeper.append(asyncio.get_running_loop().create_task(_sweep_forever(runtime, sweep_every)))

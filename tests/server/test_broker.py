@@ -11,9 +11,11 @@ from tests.server.redis_server import RedisServer
 class Heard:
     def __init__(self) -> None:
         self.notices: list[tuple[str, int | None]] = []
+        self.states: list[str | None] = []
         self.event = asyncio.Event()
 
-    def __call__(self, game_id: str, version: int | None) -> None:
+    def __call__(self, game_id: str, version: int | None, state: str | None = None) -> None:
+        self.states.append(state)
         self.notices.append((game_id, version))
         self.event.set()
 
@@ -134,8 +136,13 @@ def test_a_foreign_message_on_a_game_channel_is_ignored(redis_server: RedisServe
             for junk in (b"not json", b'{"version": "x"}', b"[]", b'{"origin": "a"}'):
                 await client.publish(RedisBroker.channel("g1"), junk)
             await client.publish(RedisBroker.channel("g1"), b'{"version": 2, "origin": "other"}')
-            await heard.wait(1)
-            assert heard.notices == [("g1", 2)]
+            # a state message after the header is handed on; anything else after it is not
+            g1 = RedisBroker.channel("g1")
+            await client.publish(g1, b'{"version": 3, "origin": "o"}\n<b>junk</b>')
+            await client.publish(g1, b'{"version": 4, "origin": "o"}\n{"type":"state"}')
+            await heard.wait(3)
+            assert heard.notices == [("g1", 2), ("g1", 3), ("g1", 4)]
+            assert heard.states == [None, None, '{"type":"state"}']
         finally:
             await client.aclose()
             await listener.stop()

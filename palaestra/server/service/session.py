@@ -135,6 +135,8 @@ class Session:
     #: listening token when the row's version was last checked, and when (time.monotonic)
     checked: int | None = None
     checked_at: float = 0.0
+    #: the newest version pushed to this process's websockets of the game
+    pushed: int = -1
     #: the websockets' queues: a message is a dict, or a state message already encoded (a str)
     subscribers: set[asyncio.Queue[Message]] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)

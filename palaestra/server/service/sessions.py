@@ -124,15 +124,19 @@ class Sessions:
         )
 
     async def check(self, session: Session) -> bool:
-        """Read the row's version and reload the game if it moved on; True if it had. The copy is
-        then current as long as the broker's token read before the read stays the same."""
+        """Read the row's version and reload the game if it moved on (the row at once if a notice
+        said so); True if it had. The copy is then current as long as the broker's token read
+        before the read stays the same."""
         token = self.broker.listening(session.id)  # every change after this is announced to us
         started = time.monotonic()
-        self.checks += 1
-        self.on_check()
-        stored_version = await asyncio.to_thread(self.store.version, session.id)
+        if self.broker.announced(session.id) > session.version:
+            stored_version = None  # behind for sure: the row is read at once, not its version first
+        else:
+            self.checks += 1
+            self.on_check()
+            stored_version = await asyncio.to_thread(self.store.version, session.id)
         changed = False
-        if stored_version is not None and stored_version != session.version:
+        if stored_version is None or stored_version != session.version:
             async with session.lock:
                 changed = await self.reload(session)
         session.checked, session.checked_at = token, started
@@ -145,11 +149,15 @@ class Sessions:
         row's current version: with other processes a copy used without reading its row may be
         a notice behind (a seat joined, a move made through another process), so the row's
         version is checked and, if it moved on, the request is judged again on the current game.
-        (A change is safe without this: it is guarded by the row's version.)"""
+        (A change is safe without this: it is guarded by the row's version; a change that lost
+        the race to the row, 409 ``conflict``, was judged on a copy now reloaded, so it is judged
+        again at once.)"""
         try:
             return await work(session)
         except ApiError as err:
-            if not self.broker.shared or err.status >= 500 or not await self.check(session):
+            if not self.broker.shared or err.status >= 500:
+                raise
+            if err.code != "conflict" and not await self.check(session):
                 raise
         return await work(session)
 
@@ -207,7 +215,7 @@ class Sessions:
         stored = await asyncio.to_thread(self.store.get, session.id)
         if stored is None or stored.version == session.version:
             return False
-        session.adopt(await asyncio.to_thread(session_from_stored, stored))
+        session.adopt(await asyncio.to_thread(session_from_stored, stored, session))
         return True
 
     async def write(
@@ -282,15 +290,19 @@ class Sessions:
         await self.broker.unwatch(session.id)
 
     async def broadcast(self, session: Session) -> None:
-        """Push a change made here to this process's websockets, and tell the other processes."""
-        await self.push(session)
-        await self.broker.publish(session.id, session.version)  # sent before the answer
+        """Push a change made here to this process's websockets, and tell the other processes
+        (with the websocket message, which those holding websockets of the game push as it is)."""
+        state = session.state_message() if session.subscribers or self.broker.forwards else None
+        await self.push(session, state)
+        await self.broker.publish(session.id, session.version, state if self.broker.forwards else None)
 
-    async def push(self, session: Session) -> None:
-        """Send the game's state to this process's websockets of the game."""
-        if not session.subscribers:
+    async def push(self, session: Session, message: str | None = None) -> None:
+        """Send the game's state to this process's websockets of the game (once a version: it may
+        have been pushed as another process sent it, ``on_notice``)."""
+        if not session.subscribers or session.version <= session.pushed:
             return
-        message = session.state_message()  # encoded once for every socket
+        session.pushed = session.version
+        message = message or session.state_message()  # encoded once for every socket
         for queue in list(session.subscribers):
             queue.put_nowait(message)
 
@@ -302,14 +314,20 @@ class Sessions:
             await self._follow(session)
         await self.broker.publish(game_id, version)
 
-    def on_notice(self, game_id: str, version: int | None) -> None:
+    def on_notice(self, game_id: str, version: int | None, state: str | None = None) -> None:
         """Another process changed ``game_id`` (to ``version``; None: perhaps). A game with
-        websockets here is reloaded and pushed at once; any other is reloaded by its next request
-        (the notice made the copy not current)."""
+        websockets here has them sent ``state``, the message the other process made of that
+        version, else it is reloaded and pushed at once; the copy itself is reloaded by the next
+        request of the game (the notice made it not current)."""
         session = self.loaded.get(game_id)
         if session is None or not session.subscribers:
             return
-        if version is not None and version <= session.version:
+        if version is not None and version <= max(session.version, session.pushed):
+            return
+        if version is not None and state is not None:
+            session.pushed = version
+            for queue in list(session.subscribers):
+                queue.put_nowait(state)
             return
         self._in_background(self._follow(session))
 
