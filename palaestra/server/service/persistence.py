@@ -86,7 +86,7 @@ def advance(base: Session, game: Game, record: Record) -> tuple[State, tuple[Sta
     state is a function of the moves in notation, chance outcomes included, as a replay is.)
 
     Reloading a game another process moved on is then a few microseconds of the rules instead of
-    parsing the whole position (an Archimedes position: some 0.25 ms; docs/benchmarks.md)."""
+    parsing the whole position (some 0.25 ms for a position of 50 moves; docs/benchmarks.md)."""
     known = base.record.moves
     moves = record.moves
     if base.game is not game or len(moves) < len(known) or len(base.state.history) != len(known):
