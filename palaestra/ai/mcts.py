@@ -123,8 +123,10 @@ _CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
     "contempt": (_between(0.0, 2.0), "between 0 and 2"),
     "clock": (lambda v: v in ("wall", "cpu"), "wall or cpu"),
     "heuristic": (lambda v: v is None or isinstance(v, str), "the name of a heuristic of the game"),
+    "rollout": (lambda v: v in ("random", "playout"), "random or playout"),
+    "margin_scale": (lambda v: _number(v) and float(v) > 0, "a number above 0"),  # type: ignore[arg-type]
 }
-_FLOATS = ("time", "turn_time", "c", "epsilon", "widen", "widen_alpha", "contempt")
+_FLOATS = ("time", "turn_time", "c", "epsilon", "widen", "widen_alpha", "contempt", "margin_scale")
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ class MCTSSettings:
     contempt: float = 0.0
     clock: str = "wall"
     heuristic: str | None = None
+    rollout: str = "random"
+    margin_scale: float = 6.0
 
     @classmethod
     def parse(cls, params: Mapping[str, object]) -> MCTSSettings:
@@ -190,6 +194,8 @@ class MCTSAgent(Agent):
         self.workers, self.reuse = s.workers, s.reuse
         #: the game's named heuristic (``game_heuristic``) instead of ``State.evaluate``
         self.heuristic = s.heuristic
+        #: the leaf value: random actions then ``evaluate`` (``random``), or the game's playout
+        self.playout, self.margin_scale = s.rollout == "playout", s.margin_scale
         self._value: Callable[[State], list[float]] = _evaluate
         self._value_for: Game | None = None
         #: what ``time`` and ``turn_time`` count: wall seconds, or CPU seconds of the searching thread
@@ -222,7 +228,7 @@ class MCTSAgent(Agent):
             ):
                 spent = self._turn_spent  # the same turn goes on
             self._budget = min(self.time or math.inf, max(self.turn_time - spent, 0.05 * self.turn_time))
-        actions = state.legal_actions()
+        actions = state.search_actions()
         action = actions[0] if len(actions) == 1 else self._ranked(self._search(state), player)[0][0]
         if self.turn_time is not None:
             self._turn_next = [*state.history, action]
@@ -418,7 +424,7 @@ class MCTSAgent(Agent):
 
         With ``order=eval`` the root's actions are all judged (``everything``), other nodes' a
         random sample of ``eval_cap``."""
-        actions = state.legal_actions()
+        actions = state.search_actions()
         self.rng.shuffle(actions)  # random order, and random among equal values below
         if self.order == "eval" and len(actions) > 1:
             # judge at most eval_cap actions (a random sample); they enter first, best first
@@ -439,6 +445,8 @@ class MCTSAgent(Agent):
         return sorted(actions, key=lambda a: values[a])
 
     def _rollout(self, state: State) -> list[float]:
+        if self.playout:
+            return margin_values(state.playout_scores(self.rng), self.margin_scale)
         rng = self.rng
         randrange = rng.randrange
         limit = self.rollout_depth
@@ -461,6 +469,19 @@ class MCTSAgent(Agent):
                 a = actions[randrange(len(actions))]
             state.apply_legal(a)
             depth += 1
+
+
+def margin_values(scores: list[float], scale: float) -> list[float]:
+    """Each player's value of end scores: ``tanh((own score - best other score) / scale)``, in
+    (-1, 1): the sign of the result, graded by the margin (``scale`` points give 0.76)."""
+    if len(scores) == 2:
+        v = math.tanh((scores[0] - scores[1]) / scale)
+        return [v, -v]
+    values = []
+    for i, own in enumerate(scores):
+        best_other = max(x for j, x in enumerate(scores) if j != i)
+        values.append(math.tanh((own - best_other) / scale))
+    return values
 
 
 def _evaluate(state: State) -> list[float]:

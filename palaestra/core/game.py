@@ -459,6 +459,24 @@ class State(ABC):
         where it can happen override it with a sound test (never a result that could change)."""
         return None
 
+    def playout_scores(self, rng: random.Random) -> list[float]:
+        """``scores()`` at the end of one *playout* from here: the game played on to its end with
+        uniformly random legal actions, chance outcomes drawn with their probabilities (MCTS
+        ``rollout=playout``, docs/ai.md). This default plays it out on a copy
+        (:func:`random_playout`). A game may compute it faster, without the intermediate states,
+        where its end position has a simpler distribution; it documents the playout it computes
+        and its tests check the distribution against the moves played out. At the end: ``scores()``."""
+        state = self.clone()
+        random_playout(state, rng)
+        return state.scores()
+
+    def search_actions(self) -> list[int]:
+        """The actions a search needs to try here: ``legal_actions()`` less the actions that only
+        reach the same positions in another order (the same tiles of one turn placed the other way
+        round), so that every position the legal actions reach stays reachable. Every one is legal.
+        The default: ``legal_actions()``; a game overrides it where its turns have such orders."""
+        return self.legal_actions()
+
     def evaluate(self) -> list[float]:
         """A heuristic value per player in [-1, 1], comparable to ``returns()`` (used by the AI:
         greedy agents and guided rollouts). At the end it is ``returns()``. Games override with

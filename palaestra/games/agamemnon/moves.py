@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from palaestra.core.errors import NotationError
+from palaestra.core.errors import IllegalActionError, NotationError
+from palaestra.core.game import is_int
 from palaestra.core.layout import ActionLayout
 from palaestra.games.agamemnon.board import MAX_SPACES, Board
 from palaestra.games.agamemnon.tiles import (
@@ -242,3 +243,35 @@ def what_now(state: AgamemnonState) -> str:
             return f"{who} places a tile (write e.g. 'W2@12')"
         return f"{who} places a drawn tile ({' '.join(state.hand)})"
     return "the game is over"
+
+
+def player_action_text(state: AgamemnonState, action: int) -> str:
+    """A player's action in the notation; an id that is none raises :class:`NotationError`."""
+    if not is_int(action):
+        raise NotationError(f"{action!r} is not an action id")
+    try:
+        move = decode(action, state.game.layout)
+    except ValueError:
+        raise NotationError(f"{action} is not an action id of Agamemnon") from None
+    return format_move(move, state.game.board)
+
+
+def action_text(state: AgamemnonState, action: int) -> str:
+    """``state.action_to_string``: a chance outcome at a chance node, else a player's action."""
+    if state.is_chance_node() and is_int(action) and 0 <= action < CHANCE_LAYOUT.size:
+        return format_move(decode(action, state.game.layout, chance=True), state.game.board)
+    return player_action_text(state, action)
+
+
+def action_of_text(state: AgamemnonState, text: str) -> int:
+    """``state.string_to_action``: the id of the move written, refused where that kind of move
+    cannot be made now (a draw or a set-up outside a chance node, and the other way round)."""
+    move = parse_move(text, state.game.board)
+    phase = state.phase
+    if move.kind == "draw" and phase != "draw":
+        raise IllegalActionError(f"no tile is being drawn now ({what_now(state)})")
+    if move.kind == "setup" and phase != "setup":
+        raise IllegalActionError(f"the loom set-up is not being drawn now ({what_now(state)})")
+    if move.kind not in ("draw", "setup") and state.is_chance_node():
+        raise IllegalActionError(f"{text!r} cannot be played now: {what_now(state)}")
+    return encode(move, state.game.layout)

@@ -13,6 +13,7 @@ and the observation: ``view.py``.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from palaestra.core.errors import IllegalActionError, NotationError
@@ -29,6 +30,7 @@ from palaestra.games.agamemnon._fast import (
     points,
     update_live_score,
 )
+from palaestra.games.agamemnon._search import one_order, playout_scores, tiles_to_place
 from palaestra.games.agamemnon.board import (
     CLASS_NAMES,
     EMPTY,
@@ -47,10 +49,6 @@ from palaestra.games.agamemnon.moves import (
     SETUP_START,
     STACK_START,
     SWAP_START,
-    decode,
-    encode,
-    format_move,
-    parse_move,
 )
 from palaestra.games.agamemnon.tiles import (
     CODES,
@@ -372,6 +370,11 @@ class AgamemnonState(State):
             return list(range(SETUP_START, CHANCE_LAYOUT.size))
         return []
 
+    def search_actions(self) -> list[int]:
+        """AGA-T2: of two different tiles in hand only the lower code's placements (``_search.py``)."""
+        actions = self.legal_actions()
+        return one_order(actions, self._hand) if self._phase == PLACE and not self.game.defying else actions
+
     def _swaps(self) -> list[int]:
         """AGA-T4: ``noswap`` and the swaps of the pairs at the Warp's space that are allowed."""
         pairs = self.game.board.pairs
@@ -646,6 +649,13 @@ class AgamemnonState(State):
         p0, p1 = self._points()
         return [1.0, -1.0] if p0 > p1 else [-1.0, 1.0] if p1 > p0 else [0.0, 0.0]
 
+    def playout_scores(self, rng: random.Random) -> list[float]:
+        """End scores of a random playout where no Warp swaps, drawn at once (``_search.py``)."""
+        if self._phase == END or self._maps is None:  # over, or the loom set-up still to draw
+            return super().playout_scores(rng)
+        tiles = tiles_to_place(self._pools, self._mover, self._hand + self._aside)
+        return playout_scores(self._maps, self._masks, self._free, tiles, self.game.ends, rng.random)
+
     def evaluate(self) -> list[float]:
         """The live score margin plus a soft share of every contested string (:func:`heuristic.evaluate`)."""
         if self._phase == END:
@@ -655,28 +665,13 @@ class AgamemnonState(State):
 
     # --- notation (moves.py) -------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if self.is_chance_node() and is_int(action) and 0 <= action < CHANCE_LAYOUT.size:
-            return format_move(decode(action, self.game.layout, chance=True), self.game.board)
-        return self._player_action_text(action)
+        return moves.action_text(self, action)
 
     def _player_action_text(self, action: int) -> str:
-        if not is_int(action):
-            raise NotationError(f"{action!r} is not an action id")
-        try:
-            move = decode(action, self.game.layout)
-        except ValueError:
-            raise NotationError(f"{action} is not an action id of Agamemnon") from None
-        return format_move(move, self.game.board)
+        return moves.player_action_text(self, action)
 
     def string_to_action(self, text: str) -> int:
-        move = parse_move(text, self.game.board)
-        if move.kind == "draw" and self._phase != DRAW:
-            raise IllegalActionError(f"no tile is being drawn now ({moves.what_now(self)})")
-        if move.kind == "setup" and self._phase != SETUP:
-            raise IllegalActionError(f"the loom set-up is not being drawn now ({moves.what_now(self)})")
-        if move.kind not in ("draw", "setup") and self.is_chance_node():
-            raise IllegalActionError(f"{text!r} cannot be played now: {moves.what_now(self)}")
-        return encode(move, self.game.layout)
+        return moves.action_of_text(self, text)
 
     # --- views (view.py) and documents (position.py) -----------------------------------------------
     def render(self, labels: bool = False) -> str:
