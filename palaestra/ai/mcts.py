@@ -396,14 +396,16 @@ class MCTSAgent(Agent):
             if not node.children:  # a player to move without actions: treat as a leaf
                 break
             p = node.player
-            sqrt = math.sqrt
-            explore = self.c * sqrt(math.log(node.visits))
+            explore = self.c * math.sqrt(math.log(node.visits))
             best_value = -math.inf
             best_action = -1
             best_child = node
+            inverse_roots = (
+                _INVERSE_ROOTS if node.visits < len(_INVERSE_ROOTS) else _inverse_roots(node.visits)
+            )
             for a, ch in node.children.items():
                 visits = ch.visits
-                value = ch.values[p] / visits + explore / sqrt(visits)
+                value = ch.values[p] / visits + explore * inverse_roots[visits]
                 if value > best_value:
                     best_value, best_action, best_child = value, a, ch
             state.apply_legal(best_action)
@@ -469,6 +471,17 @@ class MCTSAgent(Agent):
                 a = actions[randrange(len(actions))]
             state.apply_legal(a)
             depth += 1
+
+
+#: ``1 / sqrt(n)`` for the visit counts of most searches (UCB's exploration term, looked up)
+_INVERSE_ROOTS = [0.0] + [1.0 / math.sqrt(n) for n in range(1, 1 << 16)]
+
+
+def _inverse_roots(visits: int) -> list[float]:
+    """The table of ``1 / sqrt(n)`` extended past ``visits`` (searches of over 65,535 visits)."""
+    start = len(_INVERSE_ROOTS)
+    _INVERSE_ROOTS.extend(1.0 / math.sqrt(n) for n in range(start, 2 * visits + 1))
+    return _INVERSE_ROOTS
 
 
 def margin_values(scores: list[float], scale: float) -> list[float]:
