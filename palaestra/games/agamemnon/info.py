@@ -2,8 +2,9 @@
 
 A light module: it names the rules' module without importing it. The observation tensor counts
 tiles of a kind in the hand, set aside and in named stacks: at most 3, the largest supply of one
-tile code (AGA-C1). The AI levels are the generic ones but the expert: UCT with random rollouts cut
-after 12 actions and judged by ``evaluate()``, exploration 0.7, chosen by the probes of docs/ai.md
+tile code (AGA-C1). The AI levels are the generic ones but the expert: UCT whose every leaf is
+judged by one playout to the end of the game (``State.playout_scores``, drawn at once by
+``_search.py``) valued by its point margin, exploration 0.6, chosen by the probes of docs/ai.md
 (*Agamemnon against OpenSpiel's MCTSBot*).
 """
 
@@ -18,7 +19,7 @@ INFO = GameInfo(
     player_counts=(2,),
     players_option="players",
     observation_bounds=(0.0, 3.0),
-    levels={"expert": "mcts:time=9,iterations=3000,rollout_depth=12,c=0.7"},
+    levels={"expert": "mcts:time=9,iterations=6000,rollout=playout,c=0.6"},
     terminal=TerminalView(compact="palaestra.games.agamemnon.terminal:compact"),
     web=WebAssets(
         renderer="board.js",
