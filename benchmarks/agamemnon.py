@@ -1,4 +1,4 @@
-"""Agamemnon speed on one core: full random games per second and score evaluations per second.
+"""Agamemnon speed on one core: random games, score evaluations and playouts per second.
 
 Usage: python benchmarks/agamemnon.py [--seconds S] [--variant loom|oracle|defying ...] [--wall]
 
@@ -13,6 +13,11 @@ on positions sampled from random games:
   (``evaluate``) -- what a search does at every node; the engine keeps the strings up to date
   after the first request. The cost of the update alone is derived from the same loop on parents
   that keep no live score (time with the score minus time without).
+
+Playouts (the expert's leaf value, docs/ai.md) from the same positions, both ways: played on through
+the rules (random legal actions, every Warp declining its swap, then ``scores``) and drawn at once
+by ``State.playout_scores`` (``_search.py``); the two have the same distribution of end scores
+(tests/agamemnon/test_agamemnon_playout.py).
 """
 
 from __future__ import annotations
@@ -154,6 +159,25 @@ def main() -> None:
         return len(reads)
 
     show("scores() of a state kept up to date:", rate(args.seconds, read_scores))
+
+    def played_on() -> int:
+        for s in positions[:50]:
+            c = s.clone()
+            while not c.is_terminal():
+                if c.is_chance_node():
+                    c.apply_legal(sample_outcome(c.chance_outcomes(), rng))
+                else:
+                    c.apply_legal(NOSWAP if c.phase == "warp" else rng.choice(c.legal_actions()))
+            c.scores()
+        return 50
+
+    def drawn() -> int:
+        for s in positions:
+            s.playout_scores(rng)
+        return len(positions)
+
+    show("playouts played on through the rules:", rate(args.seconds, played_on))
+    show("playouts drawn at once (playout_scores):", rate(args.seconds, drawn))
 
 
 if __name__ == "__main__":

@@ -486,13 +486,14 @@ def _inverse_roots(visits: int) -> list[float]:
 
 def margin_values(scores: list[float], scale: float) -> list[float]:
     """Each player's value of end scores: ``tanh((own score - best other score) / scale)``, in
-    (-1, 1): the sign of the result, graded by the margin (``scale`` points give 0.76)."""
+    (-1, 1): the sign of the result, graded by the margin (``scale`` points give 0.76). A player
+    alone is measured against 0."""
     if len(scores) == 2:
         v = math.tanh((scores[0] - scores[1]) / scale)
         return [v, -v]
     values = []
     for i, own in enumerate(scores):
-        best_other = max(x for j, x in enumerate(scores) if j != i)
+        best_other = max((x for j, x in enumerate(scores) if j != i), default=0.0)
         values.append(math.tanh((own - best_other) / scale))
     return values
 
