@@ -16,6 +16,12 @@
 * **Simulations.** From the new leaf, a rollout plays random actions (with probability
   ``epsilon`` the greedy one-ply action instead) for at most ``rollout_depth`` actions, then scores
   the state with ``evaluate()`` (``rollout_depth=None``: play to the end; ``0``: evaluate the leaf).
+  With ``rollout=playout`` the leaf is judged instead by the game's playout to the end
+  (``State.playout_scores``, which a game may draw at once), each player's value the graded margin
+  ``tanh((own - best other score) / margin_scale)`` (:func:`margin_values`).
+* **Searched actions.** The tree tries ``State.search_actions()``: the legal actions less those
+  that only reach the same positions in another order (two tiles of one turn placed the other way
+  round).
 * **Wide nodes.** ``widen=C`` turns on progressive widening: a decision node visited ``n`` times
   has at most ``ceil(C * (n + 1) ** widen_alpha)`` children. Actions enter in the order given by
   ``order``: ``random`` (shuffled with the seed) or ``eval`` (actions judged by one-ply
