@@ -11,12 +11,13 @@ the leaf value of the expert's search (docs/ai.md). Its end position has a simpl
   drawn code, then a space uniform over the free spaces in play, whatever the code).
 
 So the end position is the tiles still to place (both pools, the mover's drawn and set-aside
-tiles) put on the free spaces by a uniformly random one-to-one map, the two or three spaces left
-over staying empty, with the string tiles where they lie now. :func:`playout_points` draws that
-map at once (one sort of the free spaces by random keys) and scores the end position with the
-fast scoring (``_fast.points``) instead of playing some four actions per tile through the rules:
-about 20 µs instead of 1 ms. tests/agamemnon/test_agamemnon_playout.py checks that both give the
-same distribution of end scores.
+tiles) put on the free spaces by a uniformly random one-to-one map, the two spaces left over
+staying empty, with the string tiles where they lie now. :func:`playout_scores` draws that map at
+once (one sort of the free spaces by random keys) and scores the end position with the fast
+scoring (``_fast.points``) instead of playing some four actions per tile through the rules: about
+7 times faster from positions of every stage of a game (docs/benchmarks.md).
+tests/agamemnon/test_agamemnon_playout.py checks that both give the same distribution of end
+scores.
 
 **The actions worth searching.** The two tiles of a turn are drawn before either is placed and may
 be placed in either order (AGA-T2): ``X@a`` then ``Y@b`` reaches the position ``Y@b`` then ``X@a``
