@@ -60,7 +60,7 @@ _FORCE_MASKS = itemgetter(OCCUPIED, PASSABLE, WEFTS, OWN, SECOND + OWN)
 _LEADERSHIP_MASKS = itemgetter(ALL_LEADERS, PASSABLE, OWN, SECOND + OWN)
 
 #: the masks of its player (offsets from the player's first) a tile of each code belongs to
-_CODE_SLOTS = tuple(
+CODE_SLOTS = tuple(
     tuple(
         [OWN]
         + [slot for slot, bit in ((SPEARS_1, 1), (SPEARS_2, 2), (SPEARS_4, 4)) if SPEARS[code] & bit]
@@ -74,7 +74,7 @@ def mark(masks: list[int], space: int, player: int, code: int) -> None:
     """Add the tile ``code`` of ``player`` on ``space`` to the masks."""
     bit = 1 << space
     base = player * PLAYER_MASKS
-    for slot in _CODE_SLOTS[code]:
+    for slot in CODE_SLOTS[code]:
         masks[base + slot] |= bit
     masks[OCCUPIED] |= bit
     if code == WEFT:

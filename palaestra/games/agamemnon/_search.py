@@ -1,9 +1,10 @@
 """Agamemnon's fast paths for searches, no rules of their own: the playout
 (``AgamemnonState.playout_scores``) and the actions worth searching (``search_actions``).
 
-**The playout.** A *playout* here is the game played on to its end with uniformly random legal actions, every
-chance outcome drawn with its probability, except that every Warp declines its swap (``noswap``):
-the leaf value of the expert's search (docs/ai.md). Its end position has a simple distribution:
+**The playout.** A *playout* here is the game played on to its end with uniformly random legal
+actions, every chance outcome drawn with its probability, except that every Warp declines its swap
+(``noswap``): the leaf value of the expert's search (docs/ai.md). Its end position has a simple
+distribution:
 
 * every tile is placed by the end (AGA-T1: 30 tiles are placed, both players' fifteen), whatever
   the order of the draws, Oracle stacks, set-asides or Defying choices;
@@ -31,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from palaestra.games.agamemnon._fast import (
-    _CODE_SLOTS,
     ALL_LEADERS,
+    CODE_SLOTS,
     OCCUPIED,
     PASSABLE,
     PLAYER_MASKS,
@@ -47,7 +48,7 @@ from palaestra.games.agamemnon.tiles import LEADERS, NUM_CODES, NUM_PLAYERS, WEF
 #: the masks a tile sets, by its pool slot ``player * NUM_CODES + code`` (as ``_fast.mark`` does)
 SLOT_MASKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
-        [player * PLAYER_MASKS + slot for slot in _CODE_SLOTS[code]]
+        [player * PLAYER_MASKS + slot for slot in CODE_SLOTS[code]]
         + [OCCUPIED, WEFTS if code == WEFT else PASSABLE]
         + ([ALL_LEADERS] if code in LEADERS else [])
     )
