@@ -18,7 +18,8 @@
   the state with ``evaluate()`` (``rollout_depth=None``: play to the end; ``0``: evaluate the leaf).
   With ``rollout=playout`` the leaf is judged instead by the game's playout to the end
   (``State.playout_scores``, which a game may draw at once), each player's value the graded margin
-  ``tanh((own - best other score) / margin_scale)`` (:func:`margin_values`).
+  ``tanh((own - best other score) / margin_scale)`` (:func:`margin_values`), mixed with the sign
+  of the result itself by ``win_share``.
 * **Searched actions.** The tree tries ``State.search_actions()``: the legal actions less those
   that only reach the same positions in another order (two tiles of one turn placed the other way
   round).
@@ -131,8 +132,9 @@ _CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
     "heuristic": (lambda v: v is None or isinstance(v, str), "the name of a heuristic of the game"),
     "rollout": (lambda v: v in ("random", "playout"), "random or playout"),
     "margin_scale": (lambda v: _number(v) and float(v) > 0, "a number above 0"),  # type: ignore[arg-type]
+    "win_share": (_between(0.0, 1.0), "between 0 and 1"),
 }
-_FLOATS = ("time", "turn_time", "c", "epsilon", "widen", "widen_alpha", "contempt", "margin_scale")
+_FLOATS = ("time", "turn_time", "c", "epsilon", "widen", "widen_alpha", "contempt", "margin_scale", "win_share")
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,7 @@ class MCTSSettings:
     heuristic: str | None = None
     rollout: str = "random"
     margin_scale: float = 6.0
+    win_share: float = 0.0
 
     @classmethod
     def parse(cls, params: Mapping[str, object]) -> MCTSSettings:
@@ -201,7 +204,7 @@ class MCTSAgent(Agent):
         #: the game's named heuristic (``game_heuristic``) instead of ``State.evaluate``
         self.heuristic = s.heuristic
         #: the leaf value: random actions then ``evaluate`` (``random``), or the game's playout
-        self.playout, self.margin_scale = s.rollout == "playout", s.margin_scale
+        self.playout, self.margin_scale, self.win_share = s.rollout == "playout", s.margin_scale, s.win_share
         self._value: Callable[[State], list[float]] = _evaluate
         self._value_for: Game | None = None
         #: what ``time`` and ``turn_time`` count: wall seconds, or CPU seconds of the searching thread
@@ -454,7 +457,7 @@ class MCTSAgent(Agent):
 
     def _rollout(self, state: State) -> list[float]:
         if self.playout:
-            return margin_values(state.playout_scores(self.rng), self.margin_scale)
+            return margin_values(state.playout_scores(self.rng), self.margin_scale, self.win_share)
         rng = self.rng
         randrange = rng.randrange
         limit = self.rollout_depth
@@ -490,17 +493,15 @@ def _inverse_roots(visits: int) -> list[float]:
     return _INVERSE_ROOTS
 
 
-def margin_values(scores: list[float], scale: float) -> list[float]:
-    """Each player's value of end scores: ``tanh((own score - best other score) / scale)``, in
-    (-1, 1): the sign of the result, graded by the margin (``scale`` points give 0.76). A player
-    alone is measured against 0."""
-    if len(scores) == 2:
-        v = math.tanh((scores[0] - scores[1]) / scale)
-        return [v, -v]
+def margin_values(scores: list[float], scale: float, win_share: float = 0.0) -> list[float]:
+    """Each player's value of end scores, in [-1, 1]: ``win_share`` of the result's sign (won 1,
+    drawn 0, lost -1) plus the rest of ``tanh((own score - best other score) / scale)``, the sign
+    graded by the margin (``scale`` points give 0.76). A player alone is measured against 0."""
     values = []
     for i, own in enumerate(scores):
         best_other = max((x for j, x in enumerate(scores) if j != i), default=0.0)
-        values.append(math.tanh((own - best_other) / scale))
+        d = own - best_other
+        values.append(win_share * ((d > 0) - (d < 0)) + (1.0 - win_share) * math.tanh(d / scale))
     return values
 
 

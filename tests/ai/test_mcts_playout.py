@@ -40,6 +40,17 @@ def test_margin_values_grade_the_sign_of_the_result() -> None:
     assert values == pytest.approx([math.tanh(-2.0), math.tanh(2.0), math.tanh(-3.5)])
 
 
+def test_win_share_weighs_the_result_against_the_margin() -> None:
+    won_by_one = margin_values([5.0, 4.0], 6.0, win_share=0.5)
+    assert won_by_one == pytest.approx([0.5 + 0.5 * math.tanh(1 / 6), -0.5 - 0.5 * math.tanh(1 / 6)])
+    assert margin_values([4.0, 4.0], 6.0, win_share=0.5) == [0.0, 0.0]
+    # all of it on the result: any win is worth 1, whatever the margin
+    assert margin_values([30.0, 4.0], 6.0, win_share=1.0) == [1.0, -1.0]
+    assert margin_values([2.0, 9.0, 9.0], 6.0, win_share=1.0) == [-1.0, 0.0, 0.0]
+    with pytest.raises(OptionError, match="win_share is between 0 and 1"):
+        MCTSSettings.parse({"win_share": 1.5})
+
+
 def test_each_leaf_is_valued_by_the_games_playout() -> None:
     state = FixedDuelGame().new_initial_state()
     agent = MCTSAgent(seed=0, iterations=10, rollout="playout", margin_scale=3.0)
