@@ -134,7 +134,17 @@ _CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
     "margin_scale": (lambda v: _number(v) and float(v) > 0, "a number above 0"),  # type: ignore[arg-type]
     "win_share": (_between(0.0, 1.0), "between 0 and 1"),
 }
-_FLOATS = ("time", "turn_time", "c", "epsilon", "widen", "widen_alpha", "contempt", "margin_scale", "win_share")
+_FLOATS = (
+    "time",
+    "turn_time",
+    "c",
+    "epsilon",
+    "widen",
+    "widen_alpha",
+    "contempt",
+    "margin_scale",
+    "win_share",
+)
 
 
 @dataclass(frozen=True)
