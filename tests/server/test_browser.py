@@ -59,11 +59,18 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def choose_game(page: Any, game: str) -> None:
+    """Choose ``game`` in the creation form and wait until the form is drawn for it (its options and
+    seats come after its texts are loaded: fields filled before that would be drawn over)."""
+    page.select_option("#game-select", game)
+    page.wait_for_selector(f'#options[data-game="{game}"]', state="attached")
+
+
 def start_game(
     page: Any, server: ServerProcess, game: str, seats: list[str], options: dict[str, Any] | None = None
 ) -> str:
     page.goto(server.url + "/")
-    page.select_option("#game-select", game)
+    choose_game(page, game)
     for name, value in (options or {}).items():
         field = page.locator(f"#opt-{name}")
         if isinstance(value, bool):

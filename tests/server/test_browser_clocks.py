@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.server.server_process import ServerProcess
-from tests.server.test_browser import browser, server, shot  # noqa: F401 (the fixtures)
+from tests.server.test_browser import browser, choose_game, server, shot  # noqa: F401 (the fixtures)
 
 VIEWPORTS = {"desktop": {"width": 1200, "height": 850}, "phone": {"width": 390, "height": 844}}
 
@@ -24,7 +24,7 @@ def create_with_clock(
 ) -> str:
     """Nim against the random AI, with the clock chosen in the creation form."""
     page.goto(server.url + "/")
-    page.select_option("#game-select", "nim")
+    choose_game(page, "nim")
     assert page.locator("#clock-seconds").is_hidden()  # no clock by default: no clock fields
     page.select_option("#clock-kind", kind)
     for field, value in fill.items():
@@ -147,7 +147,7 @@ def test_out_of_time_the_ai_plays_the_turn_and_the_page_says_so(server: ServerPr
     context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS["phone"], locale="en")
     page = context.new_page()
     page.goto(server.url + "/")
-    page.select_option("#game-select", "nim")
+    choose_game(page, "nim")
     page.select_option("#clock-kind", "per_move")
     page.fill("#clock-seconds", "5")
     page.select_option("#clock-timeout", "ai")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.server.server_process import ServerProcess
-from tests.server.test_browser import browser, server, shot, start_game  # noqa: F401 (the fixtures)
+from tests.server.test_browser import browser, choose_game, server, shot, start_game  # noqa: F401 (the fixtures)
 
 VIEWPORTS = {"desktop": {"width": 1200, "height": 850}, "phone": {"width": 390, "height": 844}}
 
@@ -53,7 +53,7 @@ def test_team_form_names_the_seats_as_they_will_play(
     context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS[viewport])
     page = context.new_page()
     page.goto(server.url + "/")
-    page.select_option("#game-select", "athos")
+    choose_game(page, "athos")
     # the number of players is a list, as for Archimedes (finding 10)
     assert page.locator("#opt-players").evaluate("e => e.tagName") == "SELECT"
     page.select_option("#opt-players", "2")
@@ -325,7 +325,7 @@ def test_language_from_the_browser_and_switchable(server: ServerProcess, browser
     page.reload()
     page.wait_for_selector("#new-game h2")
     assert page.locator("#new-game h2").inner_text() == "Nouvelle partie"  # the choice is kept
-    page.select_option("#game-select", "athos")
+    choose_game(page, "athos")
     assert page.locator("label[for='opt-teams']").inner_text() == "Équipes"
     page.select_option('select[data-seat="1"]', "ai:random")
     page.click("#start")

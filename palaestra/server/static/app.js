@@ -397,6 +397,7 @@ function buildNewGameForm(card, m) {
       input.addEventListener("change", drawSeats);
     }
     drawSeats();
+    optionsBox.dataset.game = g.name;  // drawn for this game (what a test waits for)
   }
 
   // the form is drawn for the chosen game after its renderer and texts are loaded: a submit waits
