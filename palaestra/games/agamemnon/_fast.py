@@ -31,7 +31,7 @@ from palaestra.games.agamemnon.board import (
     STRING_KINDS,
     Board,
 )
-from palaestra.games.agamemnon.tiles import LEADERS, NUM_CODES, SPEARS, WEFT
+from palaestra.games.agamemnon.tiles import LEADERS, NUM_CODES, NUM_PLAYERS, SPEARS, WEFT
 
 # --- the position as masks -----------------------------------------------------------------------
 #: a player's masks (player ``p``'s start at ``p * PLAYER_MASKS``): its tiles, the tiles whose
@@ -60,7 +60,7 @@ _FORCE_MASKS = itemgetter(OCCUPIED, PASSABLE, WEFTS, OWN, SECOND + OWN)
 _LEADERSHIP_MASKS = itemgetter(ALL_LEADERS, PASSABLE, OWN, SECOND + OWN)
 
 #: the masks of its player (offsets from the player's first) a tile of each code belongs to
-CODE_SLOTS = tuple(
+_CODE_SLOTS = tuple(
     tuple(
         [OWN]
         + [slot for slot, bit in ((SPEARS_1, 1), (SPEARS_2, 2), (SPEARS_4, 4)) if SPEARS[code] & bit]
@@ -69,20 +69,24 @@ CODE_SLOTS = tuple(
     for code in range(NUM_CODES)
 )
 
+#: every mask a tile sets, by its pool slot ``player * NUM_CODES + code``: its player's masks of
+#: its code, then the shared ones (occupied; wefts or passable; leaders)
+TILE_MASKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        [player * PLAYER_MASKS + slot for slot in _CODE_SLOTS[code]]
+        + [OCCUPIED, WEFTS if code == WEFT else PASSABLE]
+        + ([ALL_LEADERS] if code in LEADERS else [])
+    )
+    for player in range(NUM_PLAYERS)
+    for code in range(NUM_CODES)
+)
+
 
 def mark(masks: list[int], space: int, player: int, code: int) -> None:
     """Add the tile ``code`` of ``player`` on ``space`` to the masks."""
     bit = 1 << space
-    base = player * PLAYER_MASKS
-    for slot in CODE_SLOTS[code]:
-        masks[base + slot] |= bit
-    masks[OCCUPIED] |= bit
-    if code == WEFT:
-        masks[WEFTS] |= bit
-    else:
-        masks[PASSABLE] |= bit
-    if code in LEADERS:
-        masks[ALL_LEADERS] |= bit
+    for i in TILE_MASKS[player * NUM_CODES + code]:
+        masks[i] |= bit
 
 
 def masks_of(tiles: list[tuple[int, int, int]]) -> list[int]:

@@ -31,31 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from palaestra.games.agamemnon._fast import (
-    ALL_LEADERS,
-    CODE_SLOTS,
-    OCCUPIED,
-    PASSABLE,
-    PLAYER_MASKS,
-    WEFTS,
-    KindMaps,
-    points,
-)
+from palaestra.games.agamemnon._fast import TILE_MASKS, KindMaps, points
 from palaestra.games.agamemnon.board import MAX_SPACES
 from palaestra.games.agamemnon.moves import NOSWAP
-from palaestra.games.agamemnon.tiles import LEADERS, NUM_CODES, NUM_PLAYERS, WEFT
+from palaestra.games.agamemnon.tiles import NUM_CODES
 
-#: the masks a tile sets, by its pool slot ``player * NUM_CODES + code`` (as ``_fast.mark`` does)
-SLOT_MASKS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        [player * PLAYER_MASKS + slot for slot in CODE_SLOTS[code]]
-        + [OCCUPIED, WEFTS if code == WEFT else PASSABLE]
-        + ([ALL_LEADERS] if code in LEADERS else [])
-    )
-    for player in range(NUM_PLAYERS)
-    for code in range(NUM_CODES)
-)
-NUM_SLOTS = len(SLOT_MASKS)
+NUM_SLOTS = len(TILE_MASKS)
 
 
 def tiles_to_place(pools: Sequence[int], mover: int, in_hand: Sequence[int]) -> list[int]:
@@ -89,7 +70,7 @@ def playout_scores(
     for slot in range(NUM_SLOTS):
         bits = placed[slot]
         if bits:
-            for i in SLOT_MASKS[slot]:
+            for i in TILE_MASKS[slot]:
                 m[i] |= bits
     p0, p1 = points(maps, m, ends)
     return [float(p0), float(p1)]

@@ -329,7 +329,7 @@ class AgamemnonState(State):
 
     def _not_now(self, action: int) -> str:
         try:
-            text = self._player_action_text(action)
+            text = moves.player_action_text(self, action)
         except NotationError as err:
             return str(err)
         return f"{text} is not possible now: {moves.what_now(self)}"
@@ -666,9 +666,6 @@ class AgamemnonState(State):
     # --- notation (moves.py) -------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         return moves.action_text(self, action)
-
-    def _player_action_text(self, action: int) -> str:
-        return moves.player_action_text(self, action)
 
     def string_to_action(self, text: str) -> int:
         return moves.action_of_text(self, text)
