@@ -45,6 +45,31 @@ def ai_game(server: ServerProcess, game: str, seats: int = 2, options: dict[str,
     return game_id
 
 
+def test_a_late_draw_of_the_game_chosen_before_keeps_the_form_rules_of_the_game_chosen(
+    server: ServerProcess, browser: Any
+) -> None:
+    """The form of the first game in the menu (Agamemnon) is drawn after its renderer loads; when
+    that comes in after Athos was chosen, the Athos form keeps Athos's rules (teams need 4)."""
+    context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    held: list[Any] = []
+    page.route("**/games/agamemnon/web/board.js", lambda route: held.append(route))  # it waits
+    page.goto(server.url + "/")
+    choose_game(page, "athos")
+    page.select_option("#opt-players", "2")
+    assert page.locator("#opt-teams").is_disabled()
+    assert len(held) == 1
+    with page.expect_response("**/games/agamemnon/web/board.js"):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the late draw ends
+    page.select_option("#opt-players", "4")
+    assert page.locator("#opt-teams").is_enabled()
+    page.select_option("#opt-players", "2")
+    assert page.locator("#opt-teams").is_disabled()
+    assert "4 players" in page.locator('[data-note="teams"]').inner_text()
+    context.close()
+
+
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_team_form_names_the_seats_as_they_will_play(
     server: ServerProcess, browser: Any, viewport: str

@@ -360,9 +360,12 @@ function buildNewGameForm(card, m) {
 
   async function drawOptions() {
     const g = info();
-    formModule = await rendererFor(g.name);
-    formT = await gameT(g);
-    if (info() !== g) return;
+    delete optionsBox.dataset.game;  // set again once drawn: choosing the same game again redraws it
+    const module = await rendererFor(g.name);
+    const texts = await gameT(g);
+    if (info() !== g) return;  // another game was chosen meanwhile: its draw sets the form's rules
+    formModule = module;
+    formT = texts;
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
     for (const o of g.options) {
