@@ -371,9 +371,10 @@ class AgamemnonState(State):
         return []
 
     def search_actions(self) -> list[int]:
-        """AGA-T2: of two different tiles in hand only the lower code's placements (``_search.py``)."""
+        """AGA-T2: of two different tiles in hand only the lower code's placements (``_search.py``;
+        with Defying the gods, AGA-V3, nothing is drawn: the hand is empty, every placement stays)."""
         actions = self.legal_actions()
-        return one_order(actions, self._hand) if self._phase == PLACE and not self.game.defying else actions
+        return one_order(actions, self._hand) if self._phase == PLACE else actions
 
     def _swaps(self) -> list[int]:
         """AGA-T4: ``noswap`` and the swaps of the pairs at the Warp's space that are allowed."""
