@@ -19,7 +19,13 @@
   With ``rollout=playout`` the leaf is judged instead by the game's playout to the end
   (``State.playout_scores``, which a game may draw at once), each player's value the graded margin
   ``tanh((own - best other score) / margin_scale)`` (:func:`margin_values`), mixed with the sign
-  of the result itself by ``win_share``.
+  of the result itself by ``win_share``. ``margin_spread=K`` sets the scale of each search
+  instead: K times the standard deviation of the mover's margin over :data:`PILOT_PLAYOUTS`
+  playouts from the root (at least :data:`MIN_MARGIN_SCALE` points), so the value keeps one shape
+  over a whole game: early, when the end is wide open, a margin of a few points is worth little;
+  late, when the playouts end a few points apart, the same points decide the game and the value
+  is close to the result itself. A reused subtree keeps the values it was given at the scale of
+  the search before (the spread changes little from one move to the next).
 * **Searched actions.** The tree tries ``State.search_actions()``: the legal actions less those
   that only reach the same positions in another order (two tiles of one turn placed the other way
   round).
@@ -44,6 +50,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
+import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -92,6 +99,7 @@ class SearchStats:
     seconds: float = 0.0
     workers: int = 1
     budget: float | None = None  # the time budget of the search (seconds), None: iterations only
+    margin_scale: float | None = None  # the scale of the playout margins (rollout=playout)
 
 
 RootStats = dict[int, tuple[int, float]]
@@ -133,6 +141,7 @@ _CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
     "rollout": (lambda v: v in ("random", "playout"), "random or playout"),
     "margin_scale": (lambda v: _number(v) and float(v) > 0, "a number above 0"),  # type: ignore[arg-type]
     "win_share": (_between(0.0, 1.0), "between 0 and 1"),
+    "margin_spread": (_between(0.0, 10.0), "between 0 and 10 (0: the fixed margin_scale)"),
 }
 _FLOATS = (
     "time",
@@ -144,6 +153,7 @@ _FLOATS = (
     "contempt",
     "margin_scale",
     "win_share",
+    "margin_spread",
 )
 
 
@@ -172,6 +182,7 @@ class MCTSSettings:
     rollout: str = "random"
     margin_scale: float = 6.0
     win_share: float = 0.0
+    margin_spread: float = 0.0
 
     @classmethod
     def parse(cls, params: Mapping[str, object]) -> MCTSSettings:
@@ -215,6 +226,8 @@ class MCTSAgent(Agent):
         self.heuristic = s.heuristic
         #: the leaf value: random actions then ``evaluate`` (``random``), or the game's playout
         self.playout, self.margin_scale, self.win_share = s.rollout == "playout", s.margin_scale, s.win_share
+        self.margin_spread = s.margin_spread
+        self._scale = s.margin_scale  # the margin scale of the search under way
         self._value: Callable[[State], list[float]] = _evaluate
         self._value_for: Game | None = None
         #: what ``time`` and ``turn_time`` count: wall seconds, or CPU seconds of the searching thread
@@ -287,6 +300,8 @@ class MCTSAgent(Agent):
             # a reused root was judged as an inner node (a sample): judge all its untried actions
             root.untried = self._judged(state, root.untried)
         mover = state.current_player
+        if self.playout:
+            self._scale = self._margin_scale(state) if self.margin_spread else self.margin_scale
         workers = self.workers
         forked: list[tuple[Any, Connection]] = []
         if workers > 1:
@@ -329,8 +344,20 @@ class MCTSAgent(Agent):
                     n0, w0 = base.get(a, (0, 0.0))
                     n1, w1 = stats.get(a, (0, 0.0))
                     stats[a] = (n1 + n - n0, w1 + w - w0)
-        self.last = SearchStats(iterations, reused, self._now() - start, workers, self._budget)
+        scale = self._scale if self.playout else None
+        self.last = SearchStats(iterations, reused, self._now() - start, workers, self._budget, scale)
         return stats
+
+    def _margin_scale(self, state: State) -> float:
+        """``margin_spread`` times the standard deviation of the mover's playout margin from
+        ``state`` (:data:`PILOT_PLAYOUTS` playouts), at least :data:`MIN_MARGIN_SCALE`."""
+        mover = state.current_player
+        margins = []
+        for _ in range(PILOT_PLAYOUTS):
+            scores = state.playout_scores(self.rng)
+            best_other = max((x for j, x in enumerate(scores) if j != mover), default=0.0)
+            margins.append(scores[mover] - best_other)
+        return max(MIN_MARGIN_SCALE, self.margin_spread * statistics.pstdev(margins))
 
     def _worker(self, root: Node, state: State, seed: int, sender: Connection) -> None:
         import random
@@ -467,7 +494,7 @@ class MCTSAgent(Agent):
 
     def _rollout(self, state: State) -> list[float]:
         if self.playout:
-            return margin_values(state.playout_scores(self.rng), self.margin_scale, self.win_share)
+            return margin_values(state.playout_scores(self.rng), self._scale, self.win_share)
         rng = self.rng
         randrange = rng.randrange
         limit = self.rollout_depth
@@ -491,6 +518,12 @@ class MCTSAgent(Agent):
             state.apply_legal(a)
             depth += 1
 
+
+#: the playouts from the root that measure the spread of its margins (``margin_spread``)
+PILOT_PLAYOUTS = 64
+#: the least margin scale ``margin_spread`` sets (points): near the end, where the playouts all end
+#: alike, a margin of one point is worth tanh(2) = 0.96, nearly the result itself
+MIN_MARGIN_SCALE = 0.5
 
 #: ``1 / sqrt(n)`` for the visit counts of most searches (UCB's exploration term, looked up)
 _INVERSE_ROOTS = [0.0] + [1.0 / math.sqrt(n) for n in range(1, 1 << 16)]

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from palaestra.ai import make_agent
-from palaestra.ai.mcts import MCTSAgent, MCTSSettings, margin_values
+from palaestra.ai.mcts import MIN_MARGIN_SCALE, MCTSAgent, MCTSSettings, margin_values
 from palaestra.core.errors import OptionError
 from palaestra.core.game import random_playout
 
@@ -62,6 +62,52 @@ def test_each_leaf_is_valued_by_the_games_playout() -> None:
         assert child.mean(1) == pytest.approx(-child.mean(0))
 
 
+class SwingingDuel(DuelState):
+    """Duel whose playouts end 3 points either way in turn (seat 0 at 4 or 10, seat 1 at 7): a
+    spread of exactly 3 points."""
+
+    swings = 0
+
+    def playout_scores(self, rng: random.Random) -> list[float]:
+        self.swings += 1
+        return [4.0 if self.swings % 2 else 10.0, 7.0]
+
+
+class SwingingDuelGame(DuelGame):
+    pass
+
+
+SwingingDuelGame.state_class = SwingingDuel
+
+
+def test_margin_spread_scales_the_margins_by_their_spread_at_the_root() -> None:
+    state = SwingingDuelGame().new_initial_state()
+    agent = MCTSAgent(seed=0, iterations=40, rollout="playout", margin_spread=0.5)
+    agent.select_action(state)
+    assert agent.last.margin_scale == pytest.approx(1.5)  # half the spread of 3 points
+    assert agent.root is not None
+    # every leaf was valued at that scale: a leaf's playout ends 3 points up or 3 down
+    for child in agent.root.children.values():
+        for value in (child.mean(0) * child.visits, child.mean(1) * child.visits):
+            ups = (value / math.tanh(2.0) + child.visits) / 2
+            assert ups == pytest.approx(round(ups))
+
+
+def test_without_a_spread_the_margin_scale_is_the_fixed_one_and_never_below_the_least() -> None:
+    fixed = MCTSAgent(seed=0, iterations=10, rollout="playout", margin_scale=3.0)
+    fixed.select_action(SwingingDuelGame().new_initial_state())
+    assert fixed.last.margin_scale == 3.0
+    # playouts that all end alike: the least scale, a point worth nearly the result itself
+    settled = MCTSAgent(seed=0, iterations=10, rollout="playout", margin_spread=2.0)
+    settled.select_action(FixedDuelGame().new_initial_state())
+    assert settled.last.margin_scale == MIN_MARGIN_SCALE
+    assert math.tanh(1 / MIN_MARGIN_SCALE) > 0.95
+    assert MCTSAgent(seed=0, iterations=10).last.margin_scale is None  # not searched yet
+    random_rollouts = MCTSAgent(seed=0, iterations=10)
+    random_rollouts.select_action(SwingingDuelGame().new_initial_state())
+    assert random_rollouts.last.margin_scale is None
+
+
 def test_the_default_playout_plays_the_game_on_at_random() -> None:
     state = Nim3Game(stones=7).new_initial_state()
     rng_a, rng_b = random.Random(3), random.Random(3)
@@ -111,6 +157,8 @@ def test_the_tree_tries_only_the_searched_actions(rollout: str) -> None:
         ({"rollout": "heavy"}, "rollout is random or playout, not 'heavy'"),
         ({"margin_scale": 0}, "margin_scale is a number above 0, not 0"),
         ({"margin_scale": "wide"}, "margin_scale is a number above 0"),
+        ({"margin_spread": -1}, "margin_spread is between 0 and 10 .0: the fixed margin_scale., not -1"),
+        ({"margin_spread": 11}, "margin_spread is between 0 and 10"),
     ],
 )
 def test_bad_playout_settings_are_named(params: dict[str, object], message: str) -> None:
