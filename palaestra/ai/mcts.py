@@ -25,7 +25,10 @@
   over a whole game: early, when the end is wide open, a margin of a few points is worth little;
   late, when the playouts end a few points apart, the same points decide the game and the value
   is close to the result itself. A reused subtree keeps the values it was given at the scale of
-  the search before (the spread changes little from one move to the next).
+  the search before (the spread changes little from one move to the next). ``terminal=result``
+  values a leaf where the game is over by its result (``returns()``, as a random rollout's end
+  is) instead of the graded margin of its scores: nothing is uncertain there any more, and the
+  result is what is played for.
 * **Searched actions.** The tree tries ``State.search_actions()``: the legal actions less those
   that only reach the same positions in another order (two tiles of one turn placed the other way
   round).
@@ -142,6 +145,7 @@ _CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
     "margin_scale": (lambda v: _number(v) and float(v) > 0, "a number above 0"),  # type: ignore[arg-type]
     "win_share": (_between(0.0, 1.0), "between 0 and 1"),
     "margin_spread": (_between(0.0, 10.0), "between 0 and 10 (0: the fixed margin_scale)"),
+    "terminal": (lambda v: v in ("margin", "result"), "margin or result"),
 }
 _FLOATS = (
     "time",
@@ -183,6 +187,7 @@ class MCTSSettings:
     margin_scale: float = 6.0
     win_share: float = 0.0
     margin_spread: float = 0.0
+    terminal: str = "margin"
 
     @classmethod
     def parse(cls, params: Mapping[str, object]) -> MCTSSettings:
@@ -226,7 +231,7 @@ class MCTSAgent(Agent):
         self.heuristic = s.heuristic
         #: the leaf value: random actions then ``evaluate`` (``random``), or the game's playout
         self.playout, self.margin_scale, self.win_share = s.rollout == "playout", s.margin_scale, s.win_share
-        self.margin_spread = s.margin_spread
+        self.margin_spread, self.terminal_result = s.margin_spread, s.terminal == "result"
         self._scale = s.margin_scale  # the margin scale of the search under way
         self._value: Callable[[State], list[float]] = _evaluate
         self._value_for: Game | None = None
@@ -494,6 +499,8 @@ class MCTSAgent(Agent):
 
     def _rollout(self, state: State) -> list[float]:
         if self.playout:
+            if self.terminal_result and state.is_terminal():
+                return state.returns()
             return margin_values(state.playout_scores(self.rng), self._scale, self.win_share)
         rng = self.rng
         randrange = rng.randrange

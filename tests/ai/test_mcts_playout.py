@@ -93,6 +93,23 @@ def test_margin_spread_scales_the_margins_by_their_spread_at_the_root() -> None:
             assert ups == pytest.approx(round(ups))
 
 
+@pytest.mark.parametrize("terminal", ["margin", "result"])
+def test_a_finished_game_in_the_tree_is_valued_by_its_result_or_its_margin(terminal: str) -> None:
+    state = DuelGame().new_initial_state()
+    state.apply_action(3)  # seat 0 has 4 points; seat 1's number is its points, and the game ends
+    agent = MCTSAgent(seed=0, iterations=10, rollout="playout", margin_scale=6.0, terminal=terminal)
+    chosen = agent.select_action(state)
+    # by the margin the widest win; by the result any win will do
+    assert chosen == 9 if terminal == "margin" else chosen > 4
+    assert agent.root is not None
+    for b, child in agent.root.children.items():
+        assert child.visits == 1
+        if terminal == "result":  # won 1, drawn 0, lost -1, whatever the margin
+            assert child.mean(1) == (b > 4) - (b < 4)
+        else:
+            assert child.mean(1) == pytest.approx(math.tanh((b - 4) / 6.0))
+
+
 def test_without_a_spread_the_margin_scale_is_the_fixed_one_and_never_below_the_least() -> None:
     fixed = MCTSAgent(seed=0, iterations=10, rollout="playout", margin_scale=3.0)
     fixed.select_action(SwingingDuelGame().new_initial_state())
@@ -159,6 +176,7 @@ def test_the_tree_tries_only_the_searched_actions(rollout: str) -> None:
         ({"margin_scale": "wide"}, "margin_scale is a number above 0"),
         ({"margin_spread": -1}, "margin_spread is between 0 and 10 .0: the fixed margin_scale., not -1"),
         ({"margin_spread": 11}, "margin_spread is between 0 and 10"),
+        ({"terminal": "score"}, "terminal is margin or result, not 'score'"),
     ],
 )
 def test_bad_playout_settings_are_named(params: dict[str, object], message: str) -> None:
