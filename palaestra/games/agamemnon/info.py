@@ -4,8 +4,9 @@ A light module: it names the rules' module without importing it. The observation
 tiles of a kind in the hand, set aside and in named stacks: at most 3, the largest supply of one
 tile code (AGA-C1). The AI levels are the generic ones but the expert: UCT whose every leaf is
 judged by one playout to the end of the game (``State.playout_scores``, drawn at once by
-``_search.py``) valued by its point margin, exploration 0.6, chosen by the probes of docs/ai.md
-(*Agamemnon against OpenSpiel's MCTSBot*).
+``_search.py``) valued by its point margin, a finished game by its result, exploration 0.6, with
+0.36 s of CPU time a decision (the late decisions, whose playouts are cheaper, get more
+iterations), chosen by the probes of docs/ai.md (*Agamemnon against OpenSpiel's MCTSBot*).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ INFO = GameInfo(
     player_counts=(2,),
     players_option="players",
     observation_bounds=(0.0, 3.0),
-    levels={"expert": "mcts:time=9,iterations=6000,rollout=playout,c=0.6"},
+    levels={"expert": "mcts:time=0.36,clock=cpu,iterations=none,rollout=playout,c=0.6,terminal=result"},
     terminal=TerminalView(compact="palaestra.games.agamemnon.terminal:compact"),
     web=WebAssets(
         renderer="board.js",
