@@ -296,17 +296,9 @@ class MCTSAgent(Agent):
         if state.is_terminal() or state.is_chance_node():
             raise OptionError("the search needs a state where a player is to move")
         start = self._now()  # the time budget counts from here
-        if self.heuristic is not None and self._value_for is not state.game:
-            self._value = game_heuristic(state.game, self.heuristic)
-            self._value_for = state.game
-        root = self._root_for(state)
+        root = self._prepare(state)
         reused = root.visits
-        if self.order == "eval" and root.untried and len(root.untried) > 1:
-            # a reused root was judged as an inner node (a sample): judge all its untried actions
-            root.untried = self._judged(state, root.untried)
         mover = state.current_player
-        if self.playout:
-            self._scale = self._margin_scale(state) if self.margin_spread else self.margin_scale
         workers = self.workers
         forked: list[tuple[Any, Connection]] = []
         if workers > 1:
@@ -352,6 +344,20 @@ class MCTSAgent(Agent):
         scale = self._scale if self.playout else None
         self.last = SearchStats(iterations, reused, self._now() - start, workers, self._budget, scale)
         return stats
+
+    def _prepare(self, state: State) -> Node:
+        """Make ready to search ``state``: the game's heuristic, the root (reused or new, its
+        untried actions judged for ``order=eval``) and the playouts' margin scale."""
+        if self.heuristic is not None and self._value_for is not state.game:
+            self._value = game_heuristic(state.game, self.heuristic)
+            self._value_for = state.game
+        root = self._root_for(state)
+        if self.order == "eval" and root.untried and len(root.untried) > 1:
+            # a reused root was judged as an inner node (a sample): judge all its untried actions
+            root.untried = self._judged(state, root.untried)
+        if self.playout:
+            self._scale = self._margin_scale(state) if self.margin_spread else self.margin_scale
+        return root
 
     def _margin_scale(self, state: State) -> float:
         """``margin_spread`` times the standard deviation of the mover's playout margin from
