@@ -126,6 +126,33 @@ def test_level_leaves_out_a_budget_its_agent_for_this_game_does_not_take() -> No
     assert isinstance(inner, MCTSAgent) and inner.iterations == 30
 
 
+def test_agamemnons_expert_is_reproducible_with_an_iteration_budget_instead_of_its_cpu_time() -> None:
+    """docs/ai.md, *Levels*: Agamemnon's expert searches 0.36 CPU s a decision, which depends on
+    the machine; ``expert:iterations=N,time=none`` makes it play the same for a seed."""
+    from palaestra.core.game import random_playout
+    from palaestra.core.registry import load_game
+
+    state = load_game("agamemnon").new_initial_state()
+    random_playout(state, random.Random(4), 6)
+    while state.is_chance_node():
+        random_playout(state, random.Random(5), 1)
+    timed = make_agent("expert", seed=3)
+    assert isinstance(timed, LevelAgent)
+    inner = timed.agent_for(state)
+    assert isinstance(inner, MCTSAgent)
+    assert (inner.time, inner.clock, inner.iterations) == (0.36, "cpu", None)
+    searches = []
+    for _ in range(2):
+        agent = make_agent("expert:iterations=80,time=none", seed=3)
+        assert isinstance(agent, LevelAgent)
+        action = agent.select_action(state)
+        inner = agent.agent_for(state)
+        assert isinstance(inner, MCTSAgent) and inner.time is None and inner.last.iterations == 80
+        assert inner.root is not None and action in state.legal_actions()
+        searches.append((action, {a: child.visits for a, child in inner.root.children.items()}))
+    assert searches[0] == searches[1]  # the same tree, visit for visit
+
+
 def test_level_rejects_a_parameter_no_agent_takes() -> None:
     agent = make_agent("strong:bogus=1", seed=3)
     with pytest.raises(OptionError, match="bogus"):
