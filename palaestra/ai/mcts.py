@@ -363,11 +363,7 @@ class MCTSAgent(Agent):
         """``margin_spread`` times the standard deviation of the mover's playout margin from
         ``state`` (:data:`PILOT_PLAYOUTS` playouts), at least :data:`MIN_MARGIN_SCALE`."""
         mover = state.current_player
-        margins = []
-        for _ in range(PILOT_PLAYOUTS):
-            scores = state.playout_scores(self.rng)
-            best_other = max((x for j, x in enumerate(scores) if j != mover), default=0.0)
-            margins.append(scores[mover] - best_other)
+        margins = [margin(state.playout_scores(self.rng), mover) for _ in range(PILOT_PLAYOUTS)]
         return max(MIN_MARGIN_SCALE, self.margin_spread * statistics.pstdev(margins))
 
     def _worker(self, root: Node, state: State, seed: int, sender: Connection) -> None:
@@ -554,11 +550,15 @@ def margin_values(scores: list[float], scale: float, win_share: float = 0.0) -> 
     drawn 0, lost -1) plus the rest of ``tanh((own score - best other score) / scale)``, the sign
     graded by the margin (``scale`` points give 0.76). A player alone is measured against 0."""
     values = []
-    for i, own in enumerate(scores):
-        best_other = max((x for j, x in enumerate(scores) if j != i), default=0.0)
-        d = own - best_other
+    for i in range(len(scores)):
+        d = margin(scores, i)
         values.append(win_share * ((d > 0) - (d < 0)) + (1.0 - win_share) * math.tanh(d / scale))
     return values
+
+
+def margin(scores: list[float], player: int) -> float:
+    """``player``'s score less the best score of the others (0 for the others of a player alone)."""
+    return scores[player] - max((x for j, x in enumerate(scores) if j != player), default=0.0)
 
 
 def _evaluate(state: State) -> list[float]:
