@@ -16,7 +16,8 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from palaestra import __version__
-from palaestra.server.api import games, ops, play, realtime, seats, web
+from palaestra.server.api import accounts, games, ops, play, realtime, seats, web
+from palaestra.server.api.auth import SignInLimits
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
 from palaestra.server.api.guards import Guards
@@ -24,6 +25,7 @@ from palaestra.server.broker import make_broker
 from palaestra.server.db import Store, default_database_url
 from palaestra.server.rules_pages import router as rules_router
 from palaestra.server.service.hub import Hub
+from palaestra.server.service.passwords import Hasher
 from palaestra.server.settings import Settings
 
 
@@ -53,6 +55,7 @@ def create_app(
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
     guards = Guards(config)
+    signin_limits = SignInLimits(config, redis_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -74,6 +77,7 @@ def create_app(
             queue=queue,
             searcher=queue,
             search_workers=config.search_workers,
+            hasher=Hasher(config.hash_concurrency, config.hash_queue),
         )
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.on_check = guards.version_checks.inc
@@ -97,6 +101,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.guards = guards
+    app.state.signin_limits = signin_limits
     install_handlers(app)
 
     def observe(method: str, route: str, status: str, seconds: float) -> None:
@@ -104,7 +109,8 @@ def create_app(
 
     # the routers are tried in this order for every request: the hot ones first (a seat's action,
     # a game's state; each route tried costs some µs in FastAPI's matching: docs/benchmarks.md)
-    for router in (play.router, games.router, realtime.router, seats.router, ops.router, web.router):
+    hot = (play.router, games.router, realtime.router, seats.router)
+    for router in (*hot, accounts.router, ops.router, web.router):
         app.include_router(router)
     app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", web.SafeStaticFiles(directory=web.STATIC), name="static")

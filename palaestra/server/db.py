@@ -57,6 +57,8 @@ class GameRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
     #: when the running clock's flag falls (seconds since the epoch; None: no clock runs)
     deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    #: a rated game (issue 28: accounts only, a clock, no undo, no hints; rated once when it ends)
+    rated: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
 
     #: one range scan for each query that picks games by a time: the clock sweep's
     #: (``Store.due``: active games by deadline), the lobby's (public games, newest first) and the
@@ -82,6 +84,8 @@ UNAVAILABLE = "the game store is unavailable right now; try again in a moment"
 log = logging.getLogger("palaestra.server.db")
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: more to write in the transaction of a game's write (``Store.insert``, ``update``, ``update_seats``)
+Then = Callable[[Connection], None]
 
 
 def guarded(method: F) -> F:
@@ -193,6 +197,7 @@ class StoredGame:
     secret: str | None = None
     clock: dict[str, Any] | None = None
     deadline: float | None = None
+    rated: bool = False
 
 
 # The statements of every request, built once: building a statement costs more than running it
@@ -235,6 +240,7 @@ def _stored(row: Any) -> StoredGame:
         row.secret,
         None if row.clock is None else dict(row.clock),
         row.deadline,
+        bool(row.rated),
     )
 
 
@@ -270,7 +276,8 @@ class Store:
         self.engine.dispose()
 
     @guarded
-    def insert(self, game: StoredGame) -> None:
+    def insert(self, game: StoredGame, then: Then | None = None) -> None:
+        """Store a new game; ``then`` writes more in the same transaction (the seats of accounts)."""
         with self.writing() as conn:
             conn.execute(
                 sa.insert(GameRow).values(
@@ -292,8 +299,11 @@ class Store:
                     secret=game.secret,
                     clock=game.clock,
                     deadline=game.deadline,
+                    rated=game.rated,
                 )
             )
+            if then is not None:
+                then(conn)
 
     @guarded
     def update(
@@ -309,8 +319,11 @@ class Store:
         seats: list[dict[str, Any]] | None = None,
         clock: dict[str, Any] | None = None,
         deadline: float | None = None,
+        then: Then | None = None,
     ) -> None:
-        """Write a new state; refuses (StorageError) if the row is not at ``expect_version``."""
+        """Write a new state; refuses (StorageError) if the row is not at ``expect_version``.
+        ``then`` writes more in the same transaction once the guarded update has won (the
+        ratings of a rated game that this write finishes: exactly once, with its result)."""
         values: dict[str, Any] = {
             "ply": ply,
             "version": version,
@@ -330,6 +343,8 @@ class Store:
             )
             if result.rowcount != 1:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
+            if then is not None:
+                then(conn)
 
     @guarded
     def update_seats(
@@ -341,6 +356,7 @@ class Store:
         version: int,
         clock: dict[str, Any] | None = None,
         deadline: float | None = None,
+        then: Then | None = None,
     ) -> None:
         with self.writing() as conn:
             result = conn.execute(
@@ -356,6 +372,8 @@ class Store:
             )
             if result.rowcount != 1:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
+            if then is not None:
+                then(conn)
 
     @guarded
     def abandon_idle(self, before: datetime, limit: int = 500) -> list[tuple[str, int]]:

@@ -37,6 +37,16 @@ class Settings:
     search_workers: int = 2
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
+    #: accounts (docs/accounts.md): sign-in attempts per account and per client, sign-ups per client
+    rate_signin_account: str = "10/5minutes"
+    rate_signin_client: str = "30/minute"
+    rate_signup: str = "10/hour"
+    #: Argon2id hashes computed at once (each takes 19 MiB) and waiting at most; more: 503 busy
+    hash_concurrency: int = 2
+    hash_queue: int = 64
+    #: mark the session cookie Secure (with the __Host- prefix) even when the request's scheme is
+    #: http (a TLS proxy that does not tell uvicorn); https requests always get it
+    secure_cookies: bool = False
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

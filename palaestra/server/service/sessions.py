@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 from palaestra.core.game import State, returns_from_ranks
 from palaestra.core.record import Record, now
 from palaestra.server.broker import Broker
-from palaestra.server.db import StorageError, Store, VersionConflict
+from palaestra.server.db import StorageError, Store, Then, VersionConflict
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
@@ -69,6 +69,9 @@ class Sessions:
         #: reads of a row's version (``check``), for the tests; ``on_check`` counts them for /metrics
         self.checks = 0
         self.on_check: Callable[[], None] = lambda: None
+        #: what else to write in the transaction that finishes a game (its ratings, if rated:
+        #: palaestra/server/service/rated.py); given the session and its new record
+        self.on_finish: Callable[[Session, Record], Then | None] = lambda session, record: None
 
     # --- loading ----------------------------------------------------------------------------
     async def get(
@@ -225,6 +228,8 @@ class Sessions:
         StorageError (a clean 503 at the edge), a lost race a 409 ``conflict``. The clock goes on
         from the new position (``clock_after``) unless the caller gives it (a flag fall)."""
         clock = clock or session.clock_after(state, status)
+        finishing = status == "finished" and session.status == "active"
+        then = self.on_finish(session, record) if finishing else None
         try:
             await asyncio.to_thread(
                 self.store.update,
@@ -237,6 +242,7 @@ class Sessions:
                 snapshot=state.to_json(),
                 clock=None if clock is None else clock.to_json(),
                 deadline=None if clock is None else clock.deadline(),
+                then=then,
             )
         except VersionConflict:
             raise await self.lost_race(session) from None
@@ -247,8 +253,9 @@ class Sessions:
         session.updated_at = datetime.now(UTC)
         session.version += 1
 
-    async def write_seats(self, session: Session, seats: list[Seat]) -> None:
-        """Store changed seats (a clock starts once the last invited player has joined)."""
+    async def write_seats(self, session: Session, seats: list[Seat], then: Then | None = None) -> None:
+        """Store changed seats (a clock starts once the last invited player has joined); ``then``
+        writes more in the same transaction (who holds a seat by account)."""
         clock = session.clock_after(session.state, session.status, seats)
         try:
             await asyncio.to_thread(
@@ -259,6 +266,7 @@ class Sessions:
                 version=session.version + 1,
                 clock=None if clock is None else clock.to_json(),
                 deadline=None if clock is None else clock.deadline(),
+                then=then,
             )
         except VersionConflict:
             raise await self.lost_race(session) from None
