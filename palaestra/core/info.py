@@ -115,6 +115,8 @@ class GameInfo:
     - ``menu_rank``: where the game stands in menus (lower first, then by name).
     - ``take_back``: ``"module:function"``, the undo policy ``(state, action) -> bool`` behind
       :meth:`State.can_take_back` for a game class that does not override that method.
+    - ``team_options``: the options that set up the game's team game (one whose ``Game.teams()``
+      is not ``None``), if it has one; the ratings keep a pool of its own for it.
     """
 
     name: str
@@ -129,6 +131,7 @@ class GameInfo:
     terminal: TerminalView = field(default_factory=TerminalView)
     menu_rank: int = 100
     take_back: str | None = None
+    team_options: Mapping[str, object] | None = None
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.lower() or not self.name.isidentifier():

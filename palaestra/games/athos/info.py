@@ -58,4 +58,5 @@ INFO = GameInfo(
     terminal=TerminalView(details=("terrain:", "supply:")),
     menu_rank=2,
     take_back="palaestra.games.athos.takeback:can_take_back",
+    team_options={"players": 4, "teams": True},  # ATH-V1
 )
