@@ -1,7 +1,10 @@
-"""The AI levels' fixed ratings (``AI_ANCHORS`` of palaestra/server/service/ratings.py) from the
-measured ladder of docs/ai.md.
+"""The AI levels' fixed ratings in the rating pools (each game's ``GameInfo.ai_ratings``, read by
+palaestra/server/service/ratings.py) from the measured ladder of docs/ai.md.
 
-    .venv/bin/python benchmarks/rating_anchors.py            # the table, then the Python literal
+    .venv/bin/python benchmarks/rating_anchors.py    # the table, then each game's ai_ratings
+
+tests/server/test_ratings_math.py checks that the games declare what this prints; when the
+ladder's data change, paste the ``ai_ratings=`` lines into each game's ``info.py``.
 
 Reads the rows docs/ai.md's ladder is printed from (:data:`FILES`), pools them as
 benchmarks/strength_report.py does, and per setup (one rating pool: ``athos/3 1v2`` is
@@ -112,11 +115,13 @@ def main() -> int:
         row = table.get(pool.id)
         cells = [f"{row[level]:.0f}" if row else "—" for level in levels]
         print(f"| {pool.title} (`{pool.id}`) | " + " | ".join(cells) + " |")
-    print()
-    print("AI_ANCHORS: dict[str, dict[str, float]] = {")
-    for pool_id in sorted(table):
-        print(f"    {pool_id!r}: {table[pool_id]!r},")
-    print("}")
+    for game in sorted({pool.game for pool in ratings.all_pools()}):
+        declared = {p.id: table[p.id] for p in ratings.all_pools() if p.game == game and p.id in table}
+        if declared:
+            print(f"\npalaestra/games/{game}/info.py:\n    ai_ratings={{")
+            for pool_id, levels in declared.items():
+                print(f"        {pool_id!r}: {levels!r},")
+            print("    },")
     return 0
 
 

@@ -4,9 +4,8 @@ Pure: no I/O, no database. The accounts code calls :func:`rated_result` with a f
 stores what it returns (docs/accounts.md, *Ratings*, says the same for players).
 
 **Pools.** One pool per game and player count, and one for each team game a game declares
-(``GameInfo.team_options``, ``Game.teams()``): ``agamemnon``, ``archimedes-2``, ``athos-4``,
-``athos-teams`` ... (:func:`pool_of`, :func:`all_pools`). A pool is named after the game alone
-where the game has a single player count.
+(``GameInfo.team_options``, ``Game.teams()``): ``NAME-2``, ``NAME-3`` ..., ``NAME-teams``
+(:func:`pool_of`, :func:`all_pools`); a game with a single player count has one pool, ``NAME``.
 
 **The model.** OpenSkill's Plackett–Luce model (Weng and Lin 2011, algorithm 4) with its defaults:
 a newcomer has ``mu = 25``, ``sigma = 25/3``, and the performance noise is ``beta = 25/6``. It
@@ -40,9 +39,10 @@ pool's own ``c`` (benchmarks/rating_anchors.py) so that they sit where the model
 **Aborted games** (a seat made fewer than two moves) are not rated: :func:`rated_result` returns
 ``None``.
 
-**AI anchors** (:data:`AI_ANCHORS`): each AI level has a fixed rating in each pool, computed from
-the measured ladder of docs/ai.md by benchmarks/rating_anchors.py (the table and how it is made are
-in docs/accounts.md), with a small fixed deviation (:data:`ANCHOR_DEVIATION`); an anchor plays as a
+**AI anchors** (:func:`ai_anchors`): each AI level has a fixed rating in each pool, which the game
+declares (``GameInfo.ai_ratings``) as benchmarks/rating_anchors.py computes it from the measured
+ladder of docs/ai.md (``casual`` at a newcomer's 1500; the table and how it is made are in
+docs/accounts.md), with a small fixed deviation (:data:`ANCHOR_DEVIATION`). An anchor plays as a
 rated player in the update, so its rating moves the others', but it is never updated itself.
 """
 
@@ -72,33 +72,6 @@ ANCHOR_DEVIATION = 50.0
 LEVELS = ("random", "beginner", "casual", "strong", "expert")
 #: a seat must make this many moves, or the game is aborted and not rated
 MIN_MOVES = 2
-
-#: The shown rating of each AI level per pool (``casual`` at a newcomer's 1500): what
-#: ``benchmarks/rating_anchors.py`` printed on 2026-11-27 from the measured ladder of docs/ai.md
-#: (benchmarks/results/strength-*.jsonl and agamemnon-2026-11-2[67].jsonl). The script says how;
-#: tests/server/test_ratings_math.py checks this table against it, so rerun the script and paste
-#: its output here when the ladder changes.
-AI_ANCHORS: dict[str, dict[str, float]] = {
-    "agamemnon": {"random": 749.0, "beginner": 1169.0, "casual": 1500.0, "strong": 1683.0, "expert": 2086.0},
-    "archimedes-2": {
-        "random": 539.0,
-        "beginner": 947.0,
-        "casual": 1500.0,
-        "strong": 1663.0,
-        "expert": 1991.0,
-    },
-    "archimedes-3": {
-        "random": 703.0,
-        "beginner": 1251.0,
-        "casual": 1500.0,
-        "strong": 1755.0,
-        "expert": 2014.0,
-    },
-    "athos-2": {"random": -583.0, "beginner": 459.0, "casual": 1500.0, "strong": 1914.0, "expert": 2150.0},
-    "athos-3": {"random": -503.0, "beginner": 775.0, "casual": 1500.0, "strong": 2002.0, "expert": 2243.0},
-    "athos-4": {"random": -1124.0, "beginner": 348.0, "casual": 1500.0, "strong": 1776.0, "expert": 2106.0},
-    "athos-teams": {"random": 445.0, "beginner": 973.0, "casual": 1500.0, "strong": 1759.0, "expert": 1936.0},
-}
 
 
 def to_shown(mu: float) -> float:
@@ -176,10 +149,16 @@ class Rating:
         }
 
 
+def ai_anchors() -> dict[str, dict[str, float]]:
+    """The shown rating of each AI level per pool id, as the registered games declare them
+    (``GameInfo.ai_ratings``); pools without anchors are left out."""
+    return {pool_id: dict(levels) for info in game_infos() for pool_id, levels in info.ai_ratings.items()}
+
+
 def anchor_rating(pool_id: str, level: str) -> Rating:
-    """The fixed rating of an AI level in a pool (:data:`AI_ANCHORS`); KeyError for an unknown
-    pool or level."""
-    shown = AI_ANCHORS[pool_id][level]
+    """The fixed rating of an AI level in a pool (:func:`ai_anchors`); KeyError for a pool
+    without anchors or an unknown level."""
+    shown = ai_anchors()[pool_id][level]
     return Rating(to_mu(shown), ANCHOR_DEVIATION / SCALE, 0)
 
 
