@@ -48,4 +48,14 @@ INFO = GameInfo(
         examples="palaestra.games.agamemnon.web.rules_examples:examples",
     ),
     menu_rank=1,
+    # the AI levels' ratings per rating pool: benchmarks/rating_anchors.py on the ladder of 2026-11-27
+    ai_ratings={
+        "agamemnon": {
+            "random": 749.0,
+            "beginner": 1169.0,
+            "casual": 1500.0,
+            "strong": 1683.0,
+            "expert": 2086.0,
+        },
+    },
 )
