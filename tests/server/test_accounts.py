@@ -57,7 +57,9 @@ def test_behind_https_the_cookie_is_secure_with_the_host_prefix(db_url: str) -> 
     [("ab", "short"), ("a" * 21, "long"), ("bad name", "space"), ("bäd", "letter"), ("Admin", "reserved")],
 )
 def test_bad_usernames_are_refused_and_nothing_is_made(client: TestClient, name: str, why: str) -> None:
-    assert_error(client.post("/api/account", json={"username": name, "password": PASSWORD}), 400, "bad_username")
+    assert_error(
+        client.post("/api/account", json={"username": name, "password": PASSWORD}), 400, "bad_username"
+    )
     assert client.get("/api/account").status_code == 401
 
 
@@ -69,7 +71,9 @@ def test_a_username_is_unique_without_regard_to_case(client: TestClient) -> None
 
 @pytest.mark.parametrize("password", ["short", "1234567890", "QWERTYUIOP", "iloveyou12"])
 def test_weak_and_common_passwords_are_refused(client: TestClient, password: str) -> None:
-    assert_error(client.post("/api/account", json={"username": "weakling", "password": password}), 400, "weak_password")
+    assert_error(
+        client.post("/api/account", json={"username": "weakling", "password": password}), 400, "weak_password"
+    )
 
 
 def test_only_an_argon2id_hash_with_owasp_parameters_is_stored(client: TestClient, db_url: str) -> None:
@@ -137,13 +141,19 @@ def test_a_password_change_ends_every_other_session(client: TestClient) -> None:
     here = sign_up(client, "changer")
     elsewhere = sign_in(client, "changer")
     new = "a much better passphrase"
-    wrong = here.post("/api/account/password", json={"current_password": "nope nope nope", "new_password": new})
+    wrong = here.post(
+        "/api/account/password", json={"current_password": "nope nope nope", "new_password": new}
+    )
     assert_error(wrong, 403, "wrong_password")
     r = here.post("/api/account/password", json={"current_password": PASSWORD, "new_password": new})
     assert r.status_code == 200, r.text
     assert here.get("/api/account").status_code == 200
     assert_error(elsewhere.get("/api/account"), 401, "sign_in_required")
-    assert_error(client.post("/api/session", json={"username": "changer", "password": PASSWORD}), 401, "bad_credentials")
+    assert_error(
+        client.post("/api/session", json={"username": "changer", "password": PASSWORD}),
+        401,
+        "bad_credentials",
+    )
     assert sign_in(client, "changer", new).username == "changer"
 
 
@@ -159,11 +169,15 @@ def test_a_signed_in_creator_acts_from_another_device_without_the_token(client: 
     r = laptop.post(f"/api/games/{gid}/actions", json={"ply": 0, "move": "take 1"})
     assert r.status_code == 200, r.text
     # the friend (a guest) plays by token; the account cannot play the friend's seat
-    assert_error(laptop.post(f"/api/games/{gid}/actions", json={"ply": 1, "move": "take 1"}), 409, "not_your_turn")
+    assert_error(
+        laptop.post(f"/api/games/{gid}/actions", json={"ply": 1, "move": "take 1"}), 409, "not_your_turn"
+    )
     r = client.post(f"/api/games/{gid}/actions", json={"token": friend["token"], "ply": 1, "move": "take 1"})
     assert r.status_code == 200
     # the creator's token still works, and a stranger's account holds no seat
-    r = client.post(f"/api/games/{gid}/actions", json={"token": made["seats"][0]["token"], "ply": 2, "move": "take 1"})
+    r = client.post(
+        f"/api/games/{gid}/actions", json={"token": made["seats"][0]["token"], "ply": 2, "move": "take 1"}
+    )
     assert r.status_code == 200
     stranger = sign_up(client, "stranger")
     assert_error(stranger.post(f"/api/games/{gid}/resign", json={}), 403, "wrong_token")
@@ -174,11 +188,15 @@ def test_a_signed_in_joiner_holds_the_seat_by_account(client: TestClient) -> Non
     host = sign_up(client, "host")
     made = host.post("/api/games", json={"game": "nim", "seats": INVITED}).json()
     guest = sign_up(client, "joiner")
-    joined = guest.post(f"/api/games/{made['id']}/join", json={"code": invite_code(made, 1), "name": "ignored"})
+    joined = guest.post(
+        f"/api/games/{made['id']}/join", json={"code": invite_code(made, 1), "name": "ignored"}
+    )
     assert joined.status_code == 200, joined.text
     assert joined.json()["game"]["seats"][1]["member"] == "joiner"
     assert host.post(f"/api/games/{made['id']}/actions", json={"ply": 0, "move": "take 2"}).status_code == 200
-    assert guest.post(f"/api/games/{made['id']}/actions", json={"ply": 1, "move": "take 2"}).status_code == 200
+    assert (
+        guest.post(f"/api/games/{made['id']}/actions", json={"ply": 1, "move": "take 2"}).status_code == 200
+    )
 
 
 def test_a_guest_who_signs_up_claims_the_games_of_their_tokens(client: TestClient) -> None:
@@ -230,7 +248,9 @@ def test_deleting_an_account_keeps_its_games_for_the_opponents(client: TestClien
     friend = sign_up(client, "staying")
     friend.post(f"/api/games/{gid}/join", json={"code": invite_code(made, 1)})
     assert leaving.post(f"/api/games/{gid}/actions", json={"ply": 0, "move": "take 1"}).status_code == 200
-    assert_error(leaving.request("DELETE", "/api/account", json={"password": "wrong password!"}), 403, "wrong_password")
+    assert_error(
+        leaving.request("DELETE", "/api/account", json={"password": "wrong password!"}), 403, "wrong_password"
+    )
     r = leaving.request("DELETE", "/api/account", json={"password": PASSWORD})
     assert r.status_code == 200, r.text
     assert_error(leaving.get("/api/account"), 401, "sign_in_required")
@@ -263,9 +283,11 @@ def test_a_profile_shows_joined_games_and_no_ratings_before_a_rated_game(client:
 
 def test_games_come_in_pages_newest_first(client: TestClient) -> None:
     member = sign_up(client, "pager")
-    made = [member.post("/api/games", json={"game": "nim", "seats": HUMANS, "public": True}).json()["id"] for _ in range(23)]
+    made = [
+        member.post("/api/games", json={"game": "nim", "seats": HUMANS, "public": True}).json()["id"]
+        for _ in range(23)
+    ]
     first = client.get("/api/users/pager/games").json()
     second = client.get("/api/users/pager/games?page=2").json()
     assert first["total"] == 23 and first["pages"] == 2
     assert [g["id"] for g in first["games"] + second["games"]] == made[::-1]
-

@@ -47,7 +47,7 @@ class Opened:
 def shown(rating: StoredRating | None) -> dict[str, Any]:
     """A rating as players see it (a newcomer's when there is none yet)."""
     if rating is None:
-        return Rating.new().shown()
+        return Rating().shown()
     return Rating(rating.mu, rating.sigma, rating.games).shown()
 
 
