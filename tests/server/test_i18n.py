@@ -94,7 +94,9 @@ GAMES = [info for info in game_infos() if info.web.renderer or info.web.option_t
 
 
 def test_the_sources_have_texts_to_translate() -> None:
-    assert {"app.js", "api.js", "router.js", "screens/game.js", "screens/home.js", "clock.js"} <= set(APP_SOURCES)
+    assert {"app.js", "api.js", "router.js", "screens/game.js", "screens/home.js", "clock.js"} <= set(
+        APP_SOURCES
+    )
     texts = ui_texts()
     assert len(texts) > 80
     assert {"New game", "Your turn ({name})", "Rules", "red"} <= texts
