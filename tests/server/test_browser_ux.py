@@ -425,7 +425,7 @@ def test_each_game_in_each_language(server: ServerProcess, browser: Any, languag
 
 
 def test_partners_win_together_as_the_games_module_says(server: ServerProcess, browser: Any) -> None:
-    """Issue 19, finding 6: app.js knows no game's option names: whether the winners are partners
+    """Issue 19, finding 6: the app knows no game's option names: whether the winners are partners
     comes from the game's own module (``teamsOf``), not from an option called ``teams``."""
     context = browser.new_context(viewport=VIEWPORTS["desktop"])
     page = context.new_page()
@@ -433,7 +433,7 @@ def test_partners_win_together_as_the_games_module_says(server: ServerProcess, b
     page.wait_for_selector("#new-game-form")
     texts = page.evaluate(
         """async () => {
-          const app = await import("/static/app.js");
+          const app = await import("/static/ui.js");
           const athos = await import("/games/athos/web/board.js");
           const seats = ["red (A)", "blue (D)", "green (B)", "yellow (E)"].map((n) => ({ player_name: n }));
           const result = { returns: [1, -1, 1, -1] };

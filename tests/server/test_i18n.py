@@ -1,6 +1,6 @@
 """Translations: every text of the browser UI has a German and a French translation (issue 21).
 
-The app's texts are the English keys of ``t("...")`` calls in app.js, its error texts
+The app's texts are the English keys of ``t("...")`` calls in its modules (static/), its error texts
 (ERROR_TEXT) and the texts translated through variables (VARIABLE_TEXTS in i18n.js): they are in
 ``static/i18n/LANG.json``. A game's own texts (issue 19: nothing outside its folder names a game
 fact) are those of its renderer (``t("...")``, PHASES, VARIABLE_TEXTS in its board.js) and its
@@ -26,7 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "palaestra" / "server" / "static"
 LITERAL = r'"((?:[^"\\]|\\.)*)"'
 LANGUAGES = ["de", "fr"]
-APP_SOURCES = ["app.js", "clock.js", "i18n.js"]
+#: the app's modules (every .js file of static/ and its folders, the rules page's too): a new module
+#: is checked without being named here
+APP_SOURCES = sorted(str(path.relative_to(STATIC)) for path in STATIC.rglob("*.js"))
 
 
 def _unquote(text: str) -> str:
@@ -92,6 +94,9 @@ GAMES = [info for info in game_infos() if info.web.renderer or info.web.option_t
 
 
 def test_the_sources_have_texts_to_translate() -> None:
+    assert {"app.js", "api.js", "router.js", "screens/game.js", "screens/home.js", "clock.js"} <= set(
+        APP_SOURCES
+    )
     texts = ui_texts()
     assert len(texts) > 80
     assert {"New game", "Your turn ({name})", "Rules", "red"} <= texts

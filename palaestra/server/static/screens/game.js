@@ -1,0 +1,203 @@
+// The game screen (#/game/ID): play or watch a game, live over its websocket. The board is the
+// game's renderer (boards.js); the side panel has whose turn, the players and scores, invitations,
+// the legal moves, undo, hint, resign and the move list.
+
+import { t, gameT, playerName, language } from "/static/i18n.js";
+import { el } from "/static/dom.js";
+import { api, gameInfo, plainHelp } from "/static/api.js";
+import { mineOf, page, setSeatColours, seatColour } from "/static/state.js";
+import { toast, resultText, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
+import { makeBoard, rendererFor } from "/static/boards.js";
+import { live } from "/static/socket.js";
+import { clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
+
+export default async function gamePage({ id }, { root, onLeave }) {
+  let view = await api(`/api/games/${id}`);
+  page.game = view.game;
+  const mine = mineOf(id);
+  const myTokens = mine.tokens || {};
+  const mySeats = Object.keys(myTokens).map(Number);
+
+  const boardBox = el("div", { class: "board-wrap", id: "board" });
+  const playersBox = el("ul", { class: "players", id: "players" });
+  const statusBox = el("div", { class: "status", id: "status" });
+  // on a phone the side panel is under the board: whose turn it is shows above it too (finding 13)
+  const statusTop = el("div", { class: "status status-top", id: "status-top", "aria-hidden": "true" });
+  const resultBox = el("div", { id: "result" });
+  const legalBox = el("div", { class: "legal", id: "legal" });
+  const legalCard = el("details", { class: "card", id: "legal-card" }, el("summary", { text: t("Legal moves") }), legalBox);
+  const movesBox = el("ol", { class: "moves", id: "moves" });
+  const hintList = el("ol", { class: "hints", id: "hints" });
+  const hintButton = el("button", { class: "secondary", id: "hint", type: "button", title: t("the AI's best moves in this position") }, t("Hint"));
+  const resignButton = el("button", { class: "secondary", id: "resign", type: "button" }, t("Resign"));
+  const undoButton = el("button", { class: "secondary", id: "undo", type: "button", title: t("take back your last action of this turn") }, t("Undo"));
+  const invitesBox = el("div", { id: "invites" });
+  const clockLine = el("div", { class: "muted small", id: "clock-control" });
+  const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintList);
+
+  root.replaceChildren(el("div", { class: "game" },
+    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ",
+      el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
+    statusTop, resultBox, boardBox),
+    el("aside", { class: "side" },
+      el("div", { class: "card" }, statusBox, playersBox, clockLine),
+      invitesBox,
+      legalCard,
+      mySeats.length ? actions : el("p", { class: "muted small", text: t("You are watching this game.") }),
+      el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox,
+        el("p", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("replay")), " · ",
+          el("a", { href: `/api/games/${id}/record`, target: "_blank" }, t("record (JSON)")))))));
+
+  const board = await makeBoard(view.game, boardBox);
+  setSeatColours(board.colours);
+  const info = await gameInfo(view.game);
+  const gt = await gameT(info); // the game's own texts
+  undoButton.hidden = !(info && info.undo);  // games whose rules allow taking actions back
+  if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
+
+  // invitations this browser made
+  const gameModule = await rendererFor(view.game);
+  for (const [seat, url] of Object.entries(mine.invites || {})) {
+    const input = el("input", { readonly: true, value: url, "data-seat": seat });
+    invitesBox.append(el("div", { class: "card invite-card", "data-seat": seat },
+      el("div", { class: "small", text: t("Invitation for {name}:", { name: playerName(view.seats[seat].player_name) }) }),
+      el("div", { class: "invite" }, input,
+        el("button", { type: "button", class: "secondary", onclick: async () => {
+          input.select();
+          try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
+        } }, t("Copy")))));
+  }
+
+  let pending = false;
+
+  async function play(action) {
+    if (pending) return;
+    const player = view.current_player;
+    const token = myTokens[player];
+    if (!token) { toast(t("It is not your turn"), true); return; }
+    pending = true;
+    try {
+      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
+      pending = false;
+      if (next.version >= view.version) view = next;
+      draw();
+    } catch (err) {
+      pending = false;
+      toast(err.message, true, err.detail);
+      const current = await api(`/api/games/${id}?version=${view.version}`);
+      if (current.version >= view.version) view = current;
+      draw();
+    }
+  }
+
+  undoButton.addEventListener("click", async () => {
+    if (pending) return;
+    const token = myTokens[view.undo];
+    if (!token) return;
+    pending = true;
+    try {
+      const next = await api(`/api/games/${id}/undo`, { method: "POST", body: { token, ply: view.ply } });
+      if (next.version >= view.version) view = next;
+    } catch (err) {
+      toast(err.message, true, err.detail);
+      const current = await api(`/api/games/${id}?version=${view.version}`);
+      if (current.version >= view.version) view = current;
+    }
+    pending = false;
+    draw();
+  });
+
+  hintButton.addEventListener("click", async () => {
+    const token = myTokens[view.current_player];
+    if (!token) { toast(t("Hints are for your own turn"), true); return; }
+    hintList.replaceChildren(el("li", { class: "muted", text: t("thinking…") }));
+    try {
+      const hints = await api(`/api/games/${id}/hint?top=3`, { headers: { "X-Seat-Token": token } });
+      hintList.replaceChildren(...hints.map((h) => el("li", {}, `${h.move} `, el("span", { class: "muted", text: `(${h.value.toFixed(2)}, ${h.agent})` }))));
+    } catch (err) {
+      hintList.replaceChildren();
+      toast(err.message, true, err.detail);
+    }
+  });
+
+  resignButton.addEventListener("click", async () => {
+    const seat = mySeats.includes(view.current_player) ? view.current_player : mySeats[0];
+    if (!confirm(t("Resign for {name}? The game ends.", { name: playerName(view.seats[seat].player_name) }))) return;
+    try {
+      view = await api(`/api/games/${id}/resign`, { method: "POST", body: { token: myTokens[seat] } });
+      draw();
+    } catch (err) { toast(err.message, true, err.detail); }
+  });
+
+  function draw() {
+    const autoplay = autoplayText(view);  // the AI plays a turn whose time ran out
+    const myTurn = view.status === "active" && mySeats.includes(view.current_player) && !autoplay;
+    // players and scores
+    const teams = gameModule && gameModule.teamsOf ? gameModule.teamsOf(view) : null;
+    // an invitation whose guest has joined is done: hide it (finding 11)
+    for (const card of invitesBox.querySelectorAll(".invite-card")) {
+      const seat = view.seats[Number(card.dataset.seat)];
+      card.hidden = Boolean(seat && seat.joined);
+    }
+    playersBox.replaceChildren(...view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
+      el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
+      el("span", {}, playerName(s.player_name), seatName(s) && !isDefaultAiName(s) ? el("span", { class: "muted small", text: ` ${seatName(s)}` }) : null,
+        s.kind === "ai" ? el("span", { class: "tag", text: t("AI: {level}", { level: t(s.level) }) }) : null,
+        mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
+        s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,
+        teams ? el("span", { class: "tag team", "data-team": teams[i], text: gt(teams[i]) }) : null),
+      timeoutsTag(view, i),
+      clockBadge(view, i),
+      el("span", { class: "score", text: formatScore(view.scores[i]) }))));
+    clockLine.textContent = view.clock ? controlText(view.clock.control) : "";
+    // status
+    statusBox.className = "status" + (myTurn ? " mine" : "");
+    if (view.status === "finished") statusBox.textContent = t("Game over");
+    else if (view.status === "abandoned") statusBox.textContent = t("Abandoned: nobody moved for a long time");
+    else if (view.current_player === -1) statusBox.textContent = t("Drawing…");
+    else if (autoplay) statusBox.textContent = autoplay;
+    else if (myTurn) statusBox.textContent = t("Your turn ({name})", { name: playerName(view.to_move) });
+    else {
+      const seat = view.seats[view.current_player];
+      statusBox.textContent = seat && seat.kind === "ai" ? t("{name} (AI) is thinking…", { name: playerName(view.to_move) }) : t("Waiting for {name}", { name: playerName(view.to_move) });
+    }
+    statusTop.textContent = statusBox.textContent;
+    statusTop.className = statusBox.className + " status-top";
+    const running = view.clock && view.clock.seats.find((c) => c.running);
+    if (running) statusTop.append(" ", clockBadge(view, running.seat));  // on a phone, above the board
+    statusBox.dataset.ply = view.ply;
+    statusBox.dataset.version = view.version;
+    statusBox.dataset.mine = myTurn ? "1" : "0";
+    // result
+    if (view.status === "finished" && view.result) {
+      const outcome = outcomeFor(view.result, mySeats, view.seats.length);
+      resultBox.replaceChildren(el("div", { class: outcome ? `result ${outcome}` : "result", id: "result-banner", "data-outcome": outcome || "" },
+        el("div", { text: resultText(view.result, view.seats, Boolean(teams)), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
+        el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
+        el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game")))));
+    } else if (view.status === "active" && view.dead_position) {
+      resultBox.replaceChildren(el("div", { class: "result", id: "dead-notice" },
+        el("div", { text: t("Nobody can win outright any more.") }),
+        el("div", { class: "small", text: t("Play goes on to the move limit (move {ply} of {max}); then the scores decide. A player may resign to end it now.", { ply: view.ply, max: view.max_plies }) })));
+    } else resultBox.replaceChildren();
+    // moves
+    movesBox.replaceChildren(...view.moves.map((mv) => el("li", { class: mv.player < 0 ? "chance" : "" },
+      mv.player >= 0 ? `${playerName(view.seats[mv.player].player_name)}: ` : "", mv.move)));
+    movesBox.scrollTop = movesBox.scrollHeight;
+    // legal moves as buttons (always available; boards add clicking on the board itself)
+    legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, onclick: () => play(l.action) }, l.move)));
+    hintButton.disabled = !myTurn;
+    const canUndo = myTurn && view.undo !== null && view.undo !== undefined && mySeats.includes(view.undo);
+    undoButton.disabled = !canUndo;
+    resignButton.disabled = view.status !== "active";
+    if (!myTurn) hintList.replaceChildren();
+    board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, mySeats, replay: false });
+  }
+  draw();
+
+  // live updates: every change raises the version; the same version (the socket's first message,
+  // mostly) is the game as drawn, and drawing it again would take the keyboard's focus off the board
+  const closeSocket = live(id, (game) => { if (game.version > view.version) { view = game; draw(); } });
+  const stopClocks = tickClocks(root, () => view.clock && view.clock.control);
+  onLeave(() => { closeSocket(); stopClocks(); if (board.destroy) board.destroy(); });
+}

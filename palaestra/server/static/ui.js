@@ -1,0 +1,78 @@
+// Small pieces every screen uses: the toast, and what the page says about games in words (results,
+// seats, move counts, scores), in the page's language.
+
+import { t, language, playerName } from "/static/i18n.js";
+import { el } from "/static/dom.js";
+import { page } from "/static/state.js";
+
+const toastEl = document.getElementById("toast");
+let toastTimer = null;
+// A message for a person. Refusals are in plain words in the page's language (finding 9); the
+// server's own message, which cites the rulings it applied (a ruling ID), stays at hand as the
+// toast's tooltip and as a small link to the game's rules page.
+export function toast(message, error = false, detail = null) {
+  toastEl.replaceChildren(String(message));
+  toastEl.removeAttribute("title");
+  const rulings = detail ? detail.match(RULING) : null;
+  if (detail) toastEl.title = detail;
+  if (rulings && page.game) {
+    toastEl.append(" ", el("a", { class: "rule-ref", href: `/rules/${page.game}?lang=${language}`, target: "_blank",
+      title: rulings.join(", "), "data-rulings": rulings.join(" ") }, t("rules")));
+  }
+  toastEl.className = "toast show" + (error ? " error" : "");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { toastEl.className = "toast"; }, error ? 6000 : 2500);
+}
+const RULING = /\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b/g;
+
+// mark move N (0-based) of a move list as the current one and scroll the list to it (finding 8)
+export function followList(list, index) {
+  [...list.children].forEach((li, i) => {
+    li.classList.toggle("current", i === index);
+    if (i === index) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+  });
+  const item = list.children[index];
+  if (!item) { list.scrollTop = 0; return; }
+  const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  }
+}
+
+// The result in words, in the page's language, from the result's numbers (the engines' own
+// sentence, in English and citing rulings, is the tooltip): who won, who shares, a draw, who resigned.
+export function resultText(result, seats, together = false) {
+  const names = seats.map((s) => playerName(s.player_name));
+  if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
+  if (result.timeout !== undefined && result.timeout !== null) return t("{name} ran out of time and loses", { name: names[result.timeout] });
+  const returns = result.returns || [];
+  const best = Math.max(...returns);
+  const winners = returns.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
+  if (!returns.length || winners.length === returns.length) return t("Draw");
+  const list = winners.map((i) => names[i]).join(t(" and "));
+  if (winners.length === 1) return t("{name} wins", { name: list });
+  return together ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
+}
+// How the game ended for this browser's seats: "won", "lost" or "drawn"; null for a spectator and
+// in hot seat (every seat is this browser's), where the banner stays neutral.
+export function outcomeFor(result, mySeats, seatCount) {
+  const returns = result.returns || [];
+  if (!mySeats.length || mySeats.length === seatCount || returns.length !== seatCount) return null;
+  const best = Math.max(...returns);
+  if (returns.every((r) => r === best)) return "drawn";
+  return mySeats.some((i) => returns[i] === best) ? "won" : "lost";
+}
+// a seat's own name; the server names AI seats "AI (level)" in English: said in the page's language
+export function seatName(seat) {
+  const m = seat.name ? /^AI \((\w+)\)$/.exec(seat.name) : null;
+  return m && seat.kind === "ai" ? t("AI ({level})", { level: t(m[1]) }) : seat.name;
+}
+// the players panel says "AI: level" in a tag already
+export function isDefaultAiName(seat) { return seat.kind === "ai" && /^AI \(\w+\)$/.test(seat.name || ""); }
+export function movesText(n) { return n === 1 ? t("1 move") : t("{n} moves", { n }); }
+
+export function formatScore(x) {
+  if (x === undefined || x === null) return "";
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
