@@ -266,6 +266,11 @@ def test_the_stored_anchors_are_what_the_script_computes_from_the_committed_ladd
     assert set(ai_anchors()) == {p.id for p in all_pools() if p.game != "nim"}  # nim: a test game
 
 
+def test_docs_show_the_anchors_the_script_computes(script: ModuleType) -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "accounts.md").read_text(encoding="utf-8")
+    assert script.markdown(script.computed()) in docs
+
+
 def test_every_level_stands_above_the_one_below_and_casual_at_a_newcomers_rating() -> None:
     for levels in ai_anchors().values():
         assert list(levels) == list(LEVELS)
