@@ -6,6 +6,7 @@ neither blocks the event loop nor takes unbounded memory."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from palaestra.server.app import create_app
-from palaestra.server.service.passwords import Hasher, HasherBusy
+from palaestra.server.service.passwords import HASH_NICE, Hasher, HasherBusy
 from palaestra.server.settings import Settings
 from tests.server.accounts_helpers import PASSWORD, sign_up
 from tests.server.redis_server import RedisServer
@@ -147,3 +148,22 @@ def test_hashing_runs_in_threads_at_most_n_at_once_and_refuses_beyond_its_queue(
     assert most == 2
     assert ticks >= 10  # the event loop kept running while the hashes were computed
     assert refused[0].status == 503 and refused[0].code == "busy"
+
+
+def test_the_hashing_threads_run_at_a_lower_priority_than_the_event_loop() -> None:
+    """Under a CPU shortage, game actions go first: the hashing threads are niced (Linux)."""
+    hasher = Hasher(concurrency=1, queue=1)
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    async def both() -> tuple[int, int]:
+        loop = asyncio.get_running_loop()
+        inside = await loop.run_in_executor(hasher._threads, niceness)
+        return niceness(), inside
+
+    try:
+        outside, inside = asyncio.run(both())
+    finally:
+        hasher.close()
+    assert inside == min(outside + HASH_NICE, 19)
