@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
-    keys = ("actions_per_s", "p50_ms", "p99_ms", "server_cpu_s", "loadavg")
+    keys = ("actions_per_s", "latency_ms", "server_cpu_s", "server_cpu_ms_per_action", "loadavg")
     print("(a) games alone:        ", {k: alone.get(k) for k in keys})
     print("(b) games + sign-ins:   ", {k: mixed.get(k) for k in keys})
     print("    sign-ins meanwhile: ", mixed["signins"])
