@@ -208,3 +208,20 @@ def test_meta_lists_every_rating_pool(client: TestClient) -> None:
         "athos-teams",
     } <= set(pools)
     assert pools["athos-teams"]["teams"] is True and pools["athos-teams"]["players"] == 4
+
+
+def test_a_result_the_maths_cannot_rate_still_ends_the_game(
+    client: TestClient, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rating is written with the result; if it cannot be computed, the result is stored all
+    the same (no game is kept from ending by its rating) and nothing is rated."""
+
+    def refuse(*args: Any) -> None:
+        raise ValueError("teams with different returns")
+
+    monkeypatch.setattr("palaestra.server.service.rated.rated_result", refuse)
+    alice, bob = pair(client)
+    gid = rated_game(alice, bob)
+    assert play_out(alice, bob, gid, NINE_ONES)["status"] == "finished"
+    assert client.get(f"/api/games/{gid}").json()["status"] == "finished"
+    assert db_rows(db_url, "SELECT * FROM rating_events") == []
