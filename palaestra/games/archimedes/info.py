@@ -41,7 +41,7 @@ INFO = GameInfo(
         examples="palaestra.games.archimedes.web.rules_examples:examples",
     ),
     menu_rank=3,
-    # the AI levels' ratings per rating pool: benchmarks/rating_anchors.py on the ladder of 2026-11-27
+    # the AI levels' ratings per rating pool: benchmarks/rating_anchors.py on the strength measured on 2026-11-27
     ai_ratings={
         "archimedes-2": {
             "random": 539.0,

@@ -41,7 +41,7 @@ pool's own ``c`` (benchmarks/rating_anchors.py) so that they sit where the model
 
 **AI anchors** (:func:`ai_anchors`): each AI level has a fixed rating in each pool, which the game
 declares (``GameInfo.ai_ratings``) as benchmarks/rating_anchors.py computes it from the measured
-ladder of docs/ai.md (``casual`` at a newcomer's 1500; the table and how it is made are in
+strength table of docs/ai.md (``casual`` at a newcomer's 1500; the table and how it is made are in
 docs/accounts.md), with a small fixed deviation (:data:`ANCHOR_DEVIATION`). An anchor plays as a
 rated player in the update, so its rating moves the others', but it is never updated itself.
 """

@@ -80,37 +80,7 @@ class SeatService:
                 f"{game.title} with these options has {game.num_players} players, "
                 f"but {len(seats)} seats were given",
             )
-        created = Created(secrets.token_urlsafe(18))
-        made: list[Seat] = []
-        for index, spec in enumerate(seats):
-            kind = spec.get("kind", "human")
-            name = str(spec.get("name") or "")
-            token: str | None = None
-            code: str | None = None
-            if kind == "human" and spec.get("joined", False):
-                token = secrets.token_urlsafe(18)
-                seat = Seat("human", name, None, hash_token(token), True, creator=True)
-                if member is not None:
-                    seat.account, seat.member, seat.name = member.id, member.username, member.username
-                made.append(seat)
-            elif kind == "human":
-                code = secrets.token_urlsafe(18)
-                made.append(
-                    Seat("human", name, None, None, False, invite_hash=hash_token(code), invite="open")
-                )
-            elif kind == "ai":
-                level = str(spec.get("level") or "random")
-                if level not in self.levels:
-                    raise ApiError(
-                        400,
-                        "bad_seats",
-                        f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
-                    )
-                made.append(Seat("ai", name or f"AI ({level})", level, None, True))
-            else:
-                raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
-            created.tokens.append(token)
-            created.invites.append(code)
+        made, created = self._seats(seats, member)
         if seed is not None and any(s.invite is not None for s in made):
             raise ApiError(
                 400,
@@ -156,6 +126,42 @@ class SeatService:
         self.sessions.add(session)
         self.kick(session)
         return session, created
+
+    def _seats(self, seats: list[Mapping[str, Any]], member: Account | None) -> tuple[list[Seat], Created]:
+        """The seats of a new game, and what only its creator learns: the tokens of the seats
+        they hold (bound to their account when signed in), the invitation codes of the others."""
+        created = Created(secrets.token_urlsafe(18))
+        made: list[Seat] = []
+        for index, spec in enumerate(seats):
+            kind = spec.get("kind", "human")
+            name = str(spec.get("name") or "")
+            token: str | None = None
+            code: str | None = None
+            if kind == "human" and spec.get("joined", False):
+                token = secrets.token_urlsafe(18)
+                seat = Seat("human", name, None, hash_token(token), True, creator=True)
+                if member is not None:
+                    seat.account, seat.member, seat.name = member.id, member.username, member.username
+                made.append(seat)
+            elif kind == "human":
+                code = secrets.token_urlsafe(18)
+                made.append(
+                    Seat("human", name, None, None, False, invite_hash=hash_token(code), invite="open")
+                )
+            elif kind == "ai":
+                level = str(spec.get("level") or "random")
+                if level not in self.levels:
+                    raise ApiError(
+                        400,
+                        "bad_seats",
+                        f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
+                    )
+                made.append(Seat("ai", name or f"AI ({level})", level, None, True))
+            else:
+                raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
+            created.tokens.append(token)
+            created.invites.append(code)
+        return made, created
 
     def _time_control(
         self, doc: Mapping[str, Any] | None, seats: list[Mapping[str, Any]]
@@ -320,8 +326,8 @@ def check_rated(
 
 
 def check_anchors(game: Game, seats: list[Mapping[str, Any]]) -> None:
-    """A rated game against the AI needs the level's fixed rating in the game's pool (the
-    game's measured ladder, ``GameInfo.ai_ratings``; docs/accounts.md)."""
+    """A rated game against the AI needs the level's fixed rating in the game's pool (measured
+    by the arena and declared by the game, ``GameInfo.ai_ratings``; docs/accounts.md)."""
     pool = pool_of(game)
     for spec in seats:
         if spec.get("kind") == "ai":
