@@ -49,18 +49,24 @@ class SoftAuthenticator:
         doc = {"type": kind, "challenge": challenge, "origin": origin or self.origin, "crossOrigin": False}
         return json.dumps(doc).encode()
 
-    def create(self, options: dict[str, Any], origin: str | None = None) -> dict[str, Any]:
-        """``navigator.credentials.create`` with the server's options: a new credential."""
+    def create(
+        self, options: dict[str, Any], origin: str | None = None, *, reuse: SoftCredential | None = None
+    ) -> dict[str, Any]:
+        """``navigator.credentials.create`` with the server's options: a new credential (or, as
+        no honest authenticator would, ``reuse``'s id and key again)."""
         rp_id = options["rp"]["id"]
         excluded = {e["id"] for e in options.get("excludeCredentials", [])}
         assert not any(b64url(c.credential_id) in excluded for c in self.credentials if c.rp_id == rp_id)
-        cred = SoftCredential(
-            secrets.token_bytes(32),
-            ec.generate_private_key(ec.SECP256R1()),
-            rp_id,
-            unb64url(options["user"]["id"]),
-        )
-        self.credentials.append(cred)
+        if reuse is not None:
+            cred = reuse
+        else:
+            cred = SoftCredential(
+                secrets.token_bytes(32),
+                ec.generate_private_key(ec.SECP256R1()),
+                rp_id,
+                unb64url(options["user"]["id"]),
+            )
+            self.credentials.append(cred)
         numbers = cred.key.public_key().public_numbers()
         cose = cbor2.dumps(
             {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")}

@@ -22,6 +22,10 @@ RATE_LIMITED = {
     ("post", "/api/games/{game_id}/undo"),
     ("get", "/api/games/{game_id}/hint"),
     ("get", "/api/games/{game_id}/analysis"),
+    ("post", "/api/account"),
+    ("post", "/api/session"),
+    ("post", "/api/session/passkey/options"),
+    ("post", "/api/session/passkey"),
 }
 ERROR_REF = "#/components/schemas/ErrorBody"
 

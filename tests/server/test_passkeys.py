@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from palaestra.server.api.auth import COOKIE
 from palaestra.server.api.errors import CODES
 from palaestra.server.app import create_app
+from palaestra.server.service.passkeys import MOST_PASSKEYS
 from palaestra.server.settings import Settings
 from tests.server.accounts_helpers import PASSWORD, Member, opened, sign_up
 from tests.server.soft_authenticator import SoftAuthenticator, b64url, unb64url
@@ -483,3 +484,103 @@ def test_a_signed_in_cookie_is_set_like_a_password_sign_in(client: TestClient) -
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=") and "HttpOnly" in cookie and "SameSite=lax" in cookie
     assert set(r.json()) == {"username", "csrf_token"}
+
+
+# --- every error is documented -----------------------------------------------------------------------
+def test_too_many_passkeys_are_refused(client: TestClient, db_url: str) -> None:
+    member = sign_up(client, "collector")
+    for i in range(MOST_PASSKEYS - 1):
+        register(member, SoftAuthenticator(), f"key {i}")
+    # two ceremonies begun with one place left: the second to finish is refused
+    first, second = member.post(OPTIONS).json(), member.post(OPTIONS).json()
+    for offered, status in ((first, 201), (second, 409)):
+        answer = SoftAuthenticator().create(offered["options"])
+        r = member.post(PASSKEYS, json={"challenge_id": offered["challenge_id"], "credential": answer})
+        assert r.status_code == status, r.text
+    assert_error(r, 409, "too_many_passkeys")
+    assert_error(member.post(OPTIONS), 409, "too_many_passkeys")
+    assert count(db_url, "passkeys") == MOST_PASSKEYS
+
+
+def test_every_error_of_the_passkey_routes_is_documented(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    seen: list[tuple[str, str, Any]] = []
+
+    def check(method: str, template: str, response: Any) -> Any:
+        seen.append((method, template, response))
+        return response
+
+    ada, bob = sign_up(client, "ada_doc"), sign_up(client, "bob_doc")
+    key = SoftAuthenticator()
+    made = register(ada, key)
+    check("post", OPTIONS, client.post(OPTIONS))
+    check("post", OPTIONS, ada.post(OPTIONS, csrf=False))
+    check("post", PASSKEYS, ada.post(PASSKEYS, json={"challenge_id": "x", "credential": {"id": 1}}))
+    check("post", PASSKEYS, ada.post(PASSKEYS, json={"challenge_id": "x" * 65, "credential": {}}))
+    check("post", PASSKEYS, ada.post(PASSKEYS, content=b"{", headers={"content-type": "application/json"}))
+    check(
+        "post",
+        PASSKEYS,
+        ada.post(PASSKEYS, content=b"x" * 70_000, headers={"content-type": "application/json"}),
+    )
+    offered = bob.post(OPTIONS).json()
+    answer = SoftAuthenticator().create(offered["options"], reuse=key.credentials[0])  # ada's credential
+    body = {"challenge_id": offered["challenge_id"], "credential": answer}
+    check("post", PASSKEYS, bob.post(PASSKEYS, json=body))
+    check("post", PASSKEYS, bob.post(PASSKEYS, json=body))
+    check("get", PASSKEYS, client.get(PASSKEYS))
+    check("delete", PASSKEYS + "/{passkey_id}", bob.delete(f"{PASSKEYS}/{made['id']}"))
+    check("delete", PASSKEYS + "/{passkey_id}", bob.delete(f"{PASSKEYS}/x"))
+    check("post", PROOF_OPTIONS, bob.post(PROOF_OPTIONS))
+    check("post", SIGN_IN_OPTIONS, client.post(SIGN_IN_OPTIONS, json={"username": "a" * 41}))
+    check(
+        "post",
+        SIGN_IN_OPTIONS,
+        client.post(SIGN_IN_OPTIONS, content=b"[", headers={"content-type": "application/json"}),
+    )
+    offered = sign_in_options(client)
+    body = {
+        "challenge_id": offered["challenge_id"],
+        "credential": key.get(offered["options"], origin="http://x"),
+    }
+    check("post", SIGN_IN, client.post(SIGN_IN, json=body))
+    check("post", SIGN_IN, client.post(SIGN_IN, json=body))
+    check("post", SIGN_IN, client.post(SIGN_IN, json={"challenge_id": "x", "credential": {}}))
+    proof = ada.post(PROOF_OPTIONS).json()
+    stranger = SoftAuthenticator()
+    register(bob, stranger)
+    wrong = {
+        "challenge_id": proof["challenge_id"],
+        "credential": stranger.get(proof["options"], credential=stranger.credentials[0]),
+    }
+    check("delete", "/api/account", ada.request("DELETE", "/api/account", json={"passkey": wrong}))
+    check("delete", "/api/account", ada.request("DELETE", "/api/account", json={}))
+    check(
+        "delete",
+        "/api/account",
+        ada.request("DELETE", "/api/account", json={"passkey": {"challenge_id": "x", "credential": {}}}),
+    )
+    check("delete", "/api/account", ada.request("DELETE", "/api/account", json={"passkey": wrong}))
+    codes = set()
+    for method, template, response in seen:
+        assert response.status_code >= 400, (method, template, response.text)
+        code = response.json()["error"]
+        codes.add(code)
+        doc = schema["paths"][template][method]["responses"].get(str(response.status_code), {})
+        assert f"`{code}`" in doc.get("description", ""), (
+            f"{method} {template}: {response.status_code} {code}"
+        )
+    assert codes == {
+        "sign_in_required",
+        "csrf",
+        "bad_passkey",
+        "invalid_request",
+        "malformed_json",
+        "body_too_large",
+        "passkey_taken",
+        "challenge_expired",
+        "passkey_not_found",
+        "bad_credentials",
+        "wrong_passkey",
+        "bad_request",
+    }
