@@ -3,8 +3,9 @@ palaestra/server/service/ratings.py) from the measured ladder of docs/ai.md.
 
     .venv/bin/python benchmarks/rating_anchors.py    # the table, then each game's ai_ratings
 
-tests/server/test_ratings_math.py checks that the games declare what this prints; when the
-ladder's data change, paste the ``ai_ratings=`` lines into each game's ``info.py``.
+tests/server/test_ratings_math.py checks that the games declare what this prints, and that
+docs/accounts.md shows its table; when the ladder's data change, paste the ``ai_ratings=`` blocks
+into each game's ``info.py`` and the table into docs/accounts.md.
 
 Reads the rows docs/ai.md's ladder is printed from (:data:`FILES`), pools them as
 benchmarks/strength_report.py does, and per setup (one rating pool: ``athos/3 1v2`` is
@@ -106,15 +107,21 @@ def computed() -> dict[str, dict[str, float]]:
     return anchors(_strength_report().read_rows(data_files()))
 
 
-def main() -> int:
-    table = computed()
+def markdown(table: dict[str, dict[str, float]]) -> str:
+    """The table of docs/accounts.md: a row per pool, a column per level."""
     levels = ratings.LEVELS
-    print("| pool | " + " | ".join(levels) + " |")
-    print("|---|" + "---:|" * len(levels))
+    lines = ["| pool | " + " | ".join(levels) + " |", "|---|" + "---:|" * len(levels)]
     for pool in ratings.all_pools():
         row = table.get(pool.id)
-        cells = [f"{row[level]:.0f}" if row else "—" for level in levels]
-        print(f"| {pool.title} (`{pool.id}`) | " + " | ".join(cells) + " |")
+        if row is not None:
+            cells = [f"{row[level]:.0f}" for level in levels]
+            lines.append(f"| {pool.title} (`{pool.id}`) | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    table = computed()
+    print(markdown(table))
     for game in sorted({pool.game for pool in ratings.all_pools()}):
         declared = {p.id: table[p.id] for p in ratings.all_pools() if p.game == game and p.id in table}
         if declared:

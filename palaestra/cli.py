@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from palaestra.cli_accounts import accounts_app
 from palaestra.core.chance import CHANCE_RULE, ChanceSource
 from palaestra.core.driver import check_draws
 from palaestra.core.errors import PalaestraError
@@ -480,6 +481,9 @@ def worker(
     url = database_url or default_database_url()
     typer.echo(f"Palaestra worker on {_safe_url(redis_url)} (database: {_safe_url(url)})")
     run_worker(url, redis_url, jobs=jobs, job_timeout=job_timeout, ai_delay=ai_delay)
+
+
+app.add_typer(accounts_app, name="accounts")
 
 
 def _safe_url(url: str) -> str:

@@ -266,6 +266,11 @@ def test_the_stored_anchors_are_what_the_script_computes_from_the_committed_ladd
     assert set(ai_anchors()) == {p.id for p in all_pools() if p.game != "nim"}  # nim: a test game
 
 
+def test_docs_show_the_anchors_the_script_computes(script: ModuleType) -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "accounts.md").read_text(encoding="utf-8")
+    assert script.markdown(script.computed()) in docs
+
+
 def test_every_level_stands_above_the_one_below_and_casual_at_a_newcomers_rating() -> None:
     for levels in ai_anchors().values():
         assert list(levels) == list(LEVELS)
@@ -286,3 +291,32 @@ def test_a_step_is_elos_difference_with_two_players_and_the_models_with_more(scr
     assert script.step_points(by_id["athos-teams"], 1000.0, m) == pytest.approx(elo / 2)
     # a step won every time is large but finite
     assert 0 < script.step_points(by_id["athos-2"], 200.0, 200) < 1100
+
+
+TEAM_GAME = load_game("athos", players=4, teams=True)
+
+
+@given(
+    first_wins=st.sampled_from([1.0, 0.0, -1.0]),
+    skill=st.lists(skills, min_size=4, max_size=4),
+    ai_seat=st.one_of(st.none(), st.integers(0, 3)),
+)
+def test_a_winning_team_never_drops_and_a_losing_one_never_rises(
+    first_wins: float, skill: list[tuple[float, float, int]], ai_seat: int | None
+) -> None:
+    teams = TEAM_GAME.teams()
+    assert teams is not None
+    returns = [0.0] * 4
+    for p in teams[0]:
+        returns[p] = first_wins
+    for p in teams[1]:
+        returns[p] = -first_wins
+    seats: list[Participant] = [Account(f"p{p}", Rating(*skill[p])) for p in range(4)]
+    if ai_seat is not None:
+        seats[ai_seat] = Anchor("strong", anchor_rating("athos-teams", "strong"))
+    got = rated_result(TEAM_GAME, seats, returns, [2] * 4)
+    assert got is not None
+    for p, seat in enumerate(seats):
+        if isinstance(seat, Account):
+            change = got[seat.key].mu - seat.rating.mu
+            assert change * returns[p] >= 0  # up with the winners, down with the losers

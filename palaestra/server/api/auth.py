@@ -41,7 +41,7 @@ class SignInLimits:
 
     def __init__(self, settings: Settings, redis_url: str | None = None) -> None:
         storage: Storage = (
-            RedisStorage("async+" + redis_url, implementation="redispy") if redis_url else MemoryStorage()
+            RedisStorage(limits_uri(redis_url), implementation="redispy") if redis_url else MemoryStorage()
         )
         self.storage = storage
         self.limiter = MovingWindowRateLimiter(storage)
@@ -56,6 +56,14 @@ class SignInLimits:
         if not await self.limiter.hit(item, what, key):
             reset, _ = await self.limiter.get_window_stats(item, what, key)
             raise RateLimited(label, max(1, int(reset - time.time()) + 1))
+
+
+def limits_uri(redis_url: str) -> str:
+    """The ``limits`` library's name of a Redis URL (``redis://``, ``rediss://`` or a socket's
+    ``unix://``) for its async storage."""
+    if redis_url.startswith("unix://"):
+        return "async+redis+unix://" + redis_url.removeprefix("unix://")
+    return "async+" + redis_url
 
 
 def secure(request: Request) -> bool:

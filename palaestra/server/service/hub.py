@@ -143,6 +143,7 @@ class Hub:
                 await task
         await self.moves.stop()
         self.pool.close()
+        self.accounts.hasher.close()
         self.sessions.close_watchers()
         await self.sessions.stop_background()
 

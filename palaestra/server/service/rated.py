@@ -10,6 +10,8 @@ finish one game at the same moment exactly one stores the result and its ratings
 
 from __future__ import annotations
 
+import logging
+
 from sqlalchemy.engine import Connection
 
 from palaestra.core.record import Record
@@ -27,6 +29,8 @@ from palaestra.server.service.ratings import (
     rated_result,
 )
 from palaestra.server.service.session import Session
+
+log = logging.getLogger("palaestra.server")
 
 
 def rating_writer(session: Session, record: Record) -> Then | None:
@@ -49,14 +53,23 @@ def rating_writer(session: Session, record: Record) -> Then | None:
         for seat in seats:
             if seat.kind == "ai":
                 level = seat.level or "random"
-                taking_part.append(Anchor(level, anchor_rating(pool.id, level)))
+                try:
+                    anchor = anchor_rating(pool.id, level)
+                except KeyError:  # checked at creation; anchors removed since: not rated
+                    log.error("game %s: the AI level %s has no rating in %s", session.id, level, pool.id)
+                    return
+                taking_part.append(Anchor(level, anchor))
             elif seat.account is None:  # a member who deleted their account: counted, not kept
                 taking_part.append(Anchor("deleted", Rating()))
             else:
                 stored = current.get(seat.account)
                 before = Rating() if stored is None else Rating(stored.mu, stored.sigma, stored.games)
                 taking_part.append(Account(str(seat.account), before))
-        rated = rated_result(game, taking_part, returns, moves)
+        try:
+            rated = rated_result(game, taking_part, returns, moves)
+        except ValueError as err:  # a result the maths cannot rate: the game still ends
+            log.error("game %s: its result cannot be rated: %s", session.id, err)
+            return
         if rated is None:
             return
         updates = []

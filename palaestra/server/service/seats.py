@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from palaestra.core.game import Game
 from palaestra.core.record import Record
 from palaestra.server import fairness
 from palaestra.server.account_store import Account, seat_players
 from palaestra.server.service.clock import Clock, TimeControl
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import load_server_game, stored_from_session
+from palaestra.server.service.ratings import anchor_rating, pool_of
 from palaestra.server.service.session import Seat, Session, hash_token, same_secret
 from palaestra.server.service.sessions import Sessions
 
@@ -70,6 +72,7 @@ class SeatService:
         control = self._time_control(time_control, seats)
         if rated:
             check_rated(seats, control, seed, hints, member)
+            check_anchors(game, seats)
         if len(seats) != game.num_players:
             raise ApiError(
                 400,
@@ -314,3 +317,18 @@ def check_rated(
         raise refuse("has one member in each human seat: hold one seat, invite the others")
     if not any(s.get("kind", "human") == "human" for s in seats):
         raise refuse("needs a person in it")
+
+
+def check_anchors(game: Game, seats: list[Mapping[str, Any]]) -> None:
+    """A rated game against the AI needs the level's fixed rating in the game's pool (the
+    game's measured ladder, ``GameInfo.ai_ratings``; docs/accounts.md)."""
+    pool = pool_of(game)
+    for spec in seats:
+        if spec.get("kind") == "ai":
+            level = str(spec.get("level") or "random")
+            try:
+                anchor_rating(pool.id, level)
+            except KeyError:
+                raise ApiError(
+                    400, "bad_rated", f"the AI level {level!r} has no rating in {pool.title}: play it casual"
+                ) from None
