@@ -245,7 +245,8 @@ class PasskeyService:
         may answer (a discoverable credential names its account). With one, its passkeys are
         allowed; a name that is unknown, closed or without passkeys gets the same kind of answer:
         a stand-in credential id derived from the name (the same each time in this process), so
-        the answer does not tell whether the name exists."""
+        the answer does not tell whether the name exists (the allowed ids come without their
+        transports, which the stand-in could not show)."""
         allowed: list[PublicKeyCredentialDescriptor] = []
         account_id: int | None = None
         if username is not None:
@@ -258,7 +259,10 @@ class PasskeyService:
                 else await asyncio.to_thread(self.store.of_account, account.id)
             )
             if held and account is not None:
-                allowed = [_descriptor(p) for p in held]
+                # without transports: the stand-in has none to show either
+                allowed = [
+                    PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.credential_id)) for p in held
+                ]
                 account_id = account.id
             else:
                 allowed = [PublicKeyCredentialDescriptor(id=self._decoy(username))]
