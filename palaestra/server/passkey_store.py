@@ -224,10 +224,3 @@ class PasskeyStore:
             None if row.account_id is None else int(row.account_id),
             float(row.expires),
         )
-
-    @guarded
-    def sweep(self) -> int:
-        """Delete the expired challenges; returns how many."""
-        with self.store.writing() as conn:
-            gone = conn.execute(sa.delete(CHALLENGES).where(CHALLENGES.c.expires < time.time()))
-        return int(gone.rowcount or 0)

@@ -6,8 +6,10 @@ software one (tests/server/soft_authenticator.py) whose answers the server verif
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ from hypothesis import strategies as st
 from palaestra.server.api.auth import COOKIE
 from palaestra.server.api.errors import CODES
 from palaestra.server.app import create_app
+from palaestra.server.db import Store
+from palaestra.server.passkey_store import PasskeyStore
 from palaestra.server.service.passkeys import MOST_PASSKEYS
 from palaestra.server.settings import Settings
 from tests.server.accounts_helpers import PASSWORD, Member, opened, sign_up
@@ -584,3 +588,25 @@ def test_every_error_of_the_passkey_routes_is_documented(client: TestClient) -> 
         "wrong_passkey",
         "bad_request",
     }
+
+
+def test_a_challenge_taken_by_many_requests_at_once_goes_to_one(db_url: str) -> None:
+    """Requests answering one challenge at the same moment (threads, as the service runs the
+    store): exactly one gets it, on SQLite and on PostgreSQL."""
+    store = Store(db_url)
+    store.migrate()
+    try:
+        passkeys = PasskeyStore(store)
+        for _ in range(5):
+            challenge_id = passkeys.put_challenge("abc", "sign_in", None)
+            start = threading.Barrier(6)
+
+            def take(challenge_id: str = challenge_id, start: threading.Barrier = start) -> bool:
+                start.wait()
+                return passkeys.take_challenge(challenge_id) is not None
+
+            with ThreadPoolExecutor(6) as pool:
+                taken = list(pool.map(lambda _: take(), range(6)))
+            assert taken.count(True) == 1, taken
+    finally:
+        store.close()
