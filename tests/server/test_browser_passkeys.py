@@ -87,8 +87,8 @@ SIGN_OUT = """async () => {
   return [r, await pk.call("GET", "/api/account")];
 }"""
 
-SIGN_IN = """async () => {
-  const offered = await pk.call("POST", "/api/session/passkey/options", {});
+SIGN_IN = """async (username) => {
+  const offered = await pk.call("POST", "/api/session/passkey/options", username ? {username} : {});
   if (offered.status !== 200) return offered;
   const credential = await pk.get(offered.body.options);
   const r = await pk.call("POST", "/api/session/passkey",
@@ -149,7 +149,7 @@ def test_a_passkey_made_signed_in_with_and_confirming_deletion_in_chromium(
 
         signed_out, after = page.evaluate(SIGN_OUT)
         assert signed_out["status"] == 200 and after["status"] == 401
-        found = page.evaluate(SIGN_IN)
+        found = page.evaluate(SIGN_IN, None)
         assert found["allowed"] == []  # no username: a discoverable credential names the account
         assert found["signedIn"]["status"] == 200, found
         assert found["signedIn"]["body"]["username"] == "pk_browser"
@@ -157,13 +157,25 @@ def test_a_passkey_made_signed_in_with_and_confirming_deletion_in_chromium(
         listed = page.evaluate("async () => await pk.call('GET', '/api/account/passkeys')")
         assert [p["name"] for p in listed["body"]] == ["Chromium"] and listed["body"][0]["used"]
         shot(page, "passkeys-signed-in")
+        # with a username: the options allow that member's passkey, which the authenticator finds
+        page.evaluate(SIGN_OUT)
+        named = page.evaluate(SIGN_IN, "PK_BROWSER")
+        assert [a["id"] for a in named["allowed"]] == [made_id(cdp, authenticator)]
+        assert named["signedIn"]["status"] == 200 and named["me"]["body"]["username"] == "pk_browser"
 
         deleted, gone = page.evaluate(DELETE)
         assert deleted["status"] == 200 and deleted["body"] == {"deleted": True}, deleted
         assert gone["status"] == 401
         # the passkey is left on the authenticator but signs in to no account
-        refused = page.evaluate(SIGN_IN)
+        refused = page.evaluate(SIGN_IN, None)
         assert refused["signedIn"]["status"] == 401
         assert refused["signedIn"]["body"]["error"] == "bad_credentials"
     finally:
         context.close()
+
+
+def made_id(cdp: Any, authenticator: str) -> str:
+    """The base64url id of the one credential the virtual authenticator holds."""
+    [stored] = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    credential_id: str = stored["credentialId"]  # base64 (standard alphabet, padded)
+    return credential_id.replace("+", "-").replace("/", "_").rstrip("=")
