@@ -47,6 +47,12 @@ class Settings:
     #: mark the session cookie Secure (with the __Host- prefix) even when the request's scheme is
     #: http (a TLS proxy that does not tell uvicorn); https requests always get it
     secure_cookies: bool = False
+    #: passkeys (docs/accounts.md): the WebAuthn relying party's id, a domain name without port
+    #: (empty: the host name of each request) and the origin browsers sign in on,
+    #: ``scheme://host[:port]`` (empty: the scheme, host and port of each request); set both
+    #: behind a proxy that does not pass the public host and scheme on
+    rp_id: str = ""
+    origin: str = ""
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

@@ -24,6 +24,8 @@ RATE_LIMITED = {
     ("get", "/api/games/{game_id}/analysis"),
     ("post", "/api/account"),
     ("post", "/api/session"),
+    ("post", "/api/session/passkey/options"),
+    ("post", "/api/session/passkey"),
 }
 ERROR_REF = "#/components/schemas/ErrorBody"
 

@@ -20,6 +20,7 @@ from palaestra.server.api.auth import (
 from palaestra.server.api.deps import HubDep
 from palaestra.server.api.errors import errors
 from palaestra.server.api.models import Strict, Text, Token
+from palaestra.server.api.passkeys import PasskeyAssertion, passkeys_of, relying_party
 from palaestra.server.api.responses import Out
 from palaestra.server.service.accounts import Opened
 from palaestra.server.service.errors import ApiError
@@ -41,8 +42,12 @@ class PasswordChange(Strict):
     new_password: Password
 
 
-class PasswordProof(Strict):
-    password: Password = Field(description="the account's password, to confirm")
+class AccountDeletion(Strict):
+    """Exactly one proof: the password, or a passkey's answer to
+    ``POST /api/account/passkey-proof/options``."""
+
+    password: Password | None = Field(None, description="the account's password, to confirm")
+    passkey: PasskeyAssertion | None = Field(None, description="or a passkey's answer, to confirm")
 
 
 class SeatClaim(Strict):
@@ -182,10 +187,30 @@ async def export(hub: HubDep, member: Member) -> JSONResponse:
     "/account",
     summary="Delete your account (its games stay for the opponents, under 'deleted player')",
     response_model=dict[str, bool],
-    responses=errors("sign_in_required", "csrf", "wrong_password", "busy", body=True),
+    responses=errors(
+        "sign_in_required",
+        "csrf",
+        "bad_request",
+        "wrong_password",
+        "bad_passkey",
+        "challenge_expired",
+        "wrong_passkey",
+        "busy",
+        body=True,
+    ),
 )
-async def delete_account(request: Request, hub: HubDep, member: Member, body: PasswordProof) -> JSONResponse:
-    await hub.accounts.check_password(member.account, body.password)
+async def delete_account(
+    request: Request, hub: HubDep, member: Member, body: AccountDeletion
+) -> JSONResponse:
+    if body.password is not None and body.passkey is None:
+        await hub.accounts.check_password(member.account, body.password)
+    elif body.passkey is not None and body.password is None:
+        proof = body.passkey
+        await passkeys_of(request).prove(
+            member.account, proof.challenge_id, proof.credential, relying_party(request)
+        )
+    else:
+        raise ApiError(400, "bad_request", "confirm with either 'password' or 'passkey' (exactly one)")
     await hub.accounts.delete(member.account)
     response = JSONResponse({"deleted": True})
     clear_session_cookie(request, response)
