@@ -1,0 +1,200 @@
+"""Accounts in a real Chromium (issue 28): signing up, out and in through the forms; two members in
+two browser contexts playing a rated game (created with a clock, joined through the invitation
+link) whose ratings then show on both profiles; a guest who signs up and claims the game this
+browser played. Every test fails on an uncaught page error."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.server_process import ServerProcess
+from tests.server.test_browser import browser, choose_game, server, shot, start_game  # noqa: F401 (the fixtures)
+
+PASSWORD = "correct horse battery"
+NEWCOMER = 1500  # the rating a member starts a pool with
+
+
+class Person:
+    """One person's browser (a context of its own: its own cookie and localStorage)."""
+
+    def __init__(self, browser: Any, server: ServerProcess, width: int = 1200, height: int = 850) -> None:
+        self.context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("dialog", lambda d: d.accept())  # "Resign ...?": yes
+        self.server = server
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.server.url + path)
+
+    def sign_up(self, name: str) -> None:
+        self.goto("/#/signup")
+        self.page.fill("#signup-username", name)
+        self.page.fill("#signup-password", PASSWORD)
+        self.page.click("#signup-submit")
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def people(browser: Any, server: ServerProcess) -> Iterator[list[Person]]:  # noqa: F811
+    made: list[Person] = []
+    yield made
+    for person in made:
+        person.close()
+
+
+def header_name(page: Any) -> str:
+    return str(page.locator("#nav-me").inner_text())
+
+
+def pool_rating(page: Any, pool: str) -> int:
+    cell = page.locator(f'#ratings [data-pool="{pool}"] .rating')
+    return int(cell.get_attribute("data-rating"))
+
+
+def test_sign_up_sign_out_and_sign_in_again(browser: Any, server: ServerProcess, people: list[Person]) -> None:  # noqa: F811
+    ana = Person(browser, server)
+    people.append(ana)
+    page = ana.page
+    ana.goto("/")
+    page.wait_for_selector("#nav-signup")
+    assert page.locator("#nav-me").count() == 0
+    # a weak password is refused in plain words, on the form
+    page.click("#nav-signup")
+    page.wait_for_selector("#signup-form")
+    page.fill("#signup-username", "ana_k")
+    page.fill("#signup-password", "short")
+    page.eval_on_selector("#signup-form", "f => f.noValidate = true")  # past the browser's own check
+    page.click("#signup-submit")
+    page.wait_for_selector("#signup-message.error")
+    assert "too weak" in page.locator("#signup-message").inner_text()
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-submit")
+    # nothing to claim in a new browser: home, signed in
+    page.wait_for_selector("#nav-me")
+    assert header_name(page) == "ana_k"
+    assert page.locator("#nav-me").get_attribute("href") == "/@/ana_k"
+    page.wait_for_selector("#new-game")
+    shot(page, "accounts-signed-in")
+    page.click("#nav-signout")
+    page.wait_for_selector("#nav-signin")
+    assert page.locator("#nav-me").count() == 0
+    page.reload()
+    page.wait_for_selector("#nav-signin")  # the session is gone, not only from the page
+    assert page.locator("#nav-me").count() == 0
+    # a wrong password, then the right one
+    page.click("#nav-signin")
+    page.fill("#signin-username", "ana_k")
+    page.fill("#signin-password", "not the password")
+    page.click("#signin-submit")
+    page.wait_for_selector("#signin-message.error")
+    assert page.locator("#signin-message").inner_text() == "Unknown username or wrong password."
+    assert page.locator("#nav-me").count() == 0
+    page.fill("#signin-password", PASSWORD)
+    page.click("#signin-submit")
+    page.wait_for_selector("#nav-me")
+    assert header_name(page) == "ana_k"
+    page.reload()
+    page.wait_for_selector("#nav-me")  # the session cookie keeps the member signed in
+
+
+def wait_turn(page: Any) -> None:
+    page.wait_for_selector('#status[data-mine="1"]')
+
+
+def take_one(page: Any) -> None:
+    """Take one stone from the "Legal moves" list and wait until the move is made."""
+    wait_turn(page)
+    ply = page.get_attribute("#status", "data-ply")
+    if not page.locator("#legal-card").evaluate("d => d.open"):
+        page.click("#legal-card summary")
+    page.click('#legal button[data-move="take 1"]')
+    page.wait_for_function("ply => document.querySelector('#status').dataset.ply !== ply", arg=ply)
+
+
+def test_two_members_play_a_rated_game_and_their_ratings_change(
+    browser: Any, server: ServerProcess, people: list[Person]  # noqa: F811
+) -> None:
+    host, friend = Person(browser, server), Person(browser, server, 390, 844)
+    people.extend([host, friend])
+    host.sign_up("host_h")
+    friend.sign_up("friend_f")
+    for p in (host, friend):
+        p.page.wait_for_selector("#nav-me")
+    a, b = host.page, friend.page
+    # the rated game: a clock is chosen for it and "No clock" cannot be chosen
+    a.wait_for_selector("#rated")
+    choose_game(a, "nim")
+    a.fill("#opt-stones", "20")
+    a.select_option('select[data-seat="1"]', "friend")
+    assert a.locator("#clock-kind").input_value() == ""
+    a.check("#rated")
+    assert a.locator("#clock-kind").input_value() != ""
+    assert a.locator('#clock-kind option[value=""]').is_disabled()
+    shot(a, "accounts-rated-form")
+    a.click("#start")
+    a.wait_for_url(re.compile(r".*#/game/\w+"))
+    game_id = a.url.rsplit("/", 1)[-1]
+    a.wait_for_selector("#rated-tag")
+    invite = a.locator("#invites input").first.input_value()
+    # the friend, signed in, joins through the link: no name asked, the seat is the account's
+    b.goto(invite)
+    b.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
+    b.wait_for_selector("#players li[data-seat='1'] >> text=you")
+    b.wait_for_selector("#players li[data-seat='0'] a.member >> text=host_h")
+    a.wait_for_selector("#players li[data-seat='1'] a.member >> text=friend_f")
+    assert a.locator("#players li[data-seat='0'] a.member").get_attribute("href") == "/@/host_h"
+    for _ in range(2):
+        take_one(a)
+        take_one(b)
+    shot(b, "accounts-rated-game-phone")
+    a.click("#resign")
+    for p in (a, b):
+        p.wait_for_selector("#result-banner")
+    assert b.locator("#result-banner").get_attribute("data-outcome") == "won"
+    # both profiles show the rating in nim, moved from the newcomer's: the winner's above
+    ratings = {}
+    for name in ("host_h", "friend_f"):
+        a.goto(f"{server.url}/@/{name}")
+        a.wait_for_selector('#ratings [data-pool="nim"] .rating')
+        ratings[name] = pool_rating(a, "nim")
+        a.wait_for_selector(f'#games-list li[data-game="{game_id}"]')
+        assert a.locator('#ratings [data-pool="nim"] svg.rating-chart title').count() == 1
+    shot(a, "accounts-profile")
+    assert ratings["friend_f"] > NEWCOMER > ratings["host_h"], ratings
+    outcome = a.locator(f'#games-list li[data-game="{game_id}"]').get_attribute("data-outcome")
+    assert outcome == "win"  # the last profile shown is the winner's
+    assert "rated" in a.locator(f'#games-list li[data-game="{game_id}"]').inner_text()
+
+
+def test_a_guest_signs_up_and_claims_the_game_of_this_browser(
+    browser: Any, server: ServerProcess, people: list[Person]  # noqa: F811
+) -> None:
+    guest = Person(browser, server)
+    people.append(guest)
+    page = guest.page
+    game_id = start_game(page, server, "nim", ["me", "ai:random"], {"stones": 9})
+    take_one(page)
+    guest.sign_up("claimer_c")
+    page.wait_for_selector("#claim-form")
+    box = page.locator(f"#claim-{game_id}")
+    assert box.is_checked()
+    shot(page, "accounts-claim")
+    page.click("#claim-submit")
+    page.wait_for_selector("#claim-done")
+    assert "1 game was added" in page.locator("#claim-done").inner_text()
+    page.click("#claim-profile")
+    page.wait_for_url(re.compile(r".*/@/claimer_c$"))
+    page.wait_for_selector(f'#games-list li[data-game="{game_id}"]')
+    assert page.locator("#profile-name").inner_text().startswith("claimer_c")
+    # the home screen lists the account's games too
+    page.goto(server.url + "/")
+    page.wait_for_selector(f'#account-games li[data-game="{game_id}"]')
