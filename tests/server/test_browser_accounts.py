@@ -44,7 +44,7 @@ class Person:
 
 
 @pytest.fixture
-def people(browser: Any, server: ServerProcess) -> Iterator[list[Person]]:  # noqa: F811
+def people(browser: Any, server: ServerProcess) -> Iterator[list[Person]]:
     made: list[Person] = []
     yield made
     for person in made:
@@ -60,7 +60,9 @@ def pool_rating(page: Any, pool: str) -> int:
     return int(cell.get_attribute("data-rating"))
 
 
-def test_sign_up_sign_out_and_sign_in_again(browser: Any, server: ServerProcess, people: list[Person]) -> None:  # noqa: F811
+def test_sign_up_sign_out_and_sign_in_again(
+    browser: Any, server: ServerProcess, people: list[Person]
+) -> None:
     ana = Person(browser, server)
     people.append(ana)
     page = ana.page
@@ -121,7 +123,7 @@ def take_one(page: Any) -> None:
 
 
 def test_two_members_play_a_rated_game_and_their_ratings_change(
-    browser: Any, server: ServerProcess, people: list[Person]  # noqa: F811
+    browser: Any, server: ServerProcess, people: list[Person]
 ) -> None:
     host, friend = Person(browser, server), Person(browser, server, 390, 844)
     people.extend([host, friend])
@@ -144,6 +146,7 @@ def test_two_members_play_a_rated_game_and_their_ratings_change(
     a.wait_for_url(re.compile(r".*#/game/\w+"))
     game_id = a.url.rsplit("/", 1)[-1]
     a.wait_for_selector("#rated-tag")
+    assert a.locator("#hint").is_hidden()  # a rated game has no hints
     invite = a.locator("#invites input").first.input_value()
     # the friend, signed in, joins through the link: no name asked, the seat is the account's
     b.goto(invite)
@@ -176,7 +179,7 @@ def test_two_members_play_a_rated_game_and_their_ratings_change(
 
 
 def test_a_guest_signs_up_and_claims_the_game_of_this_browser(
-    browser: Any, server: ServerProcess, people: list[Person]  # noqa: F811
+    browser: Any, server: ServerProcess, people: list[Person]
 ) -> None:
     guest = Person(browser, server)
     people.append(guest)

@@ -15,8 +15,9 @@ export function ratingChart(points, label, id) {
   const span = hi - lo || 1;
   const x = (i) => PAD.left + (points.length === 1 ? 0 : (i * (W - PAD.left - PAD.right)) / (points.length - 1));
   const y = (r) => PAD.top + ((hi - r) * (H - PAD.top - PAD.bottom)) / span;
-  const summary = t("{n} rated games: from {first} to {last}; lowest {min}, highest {max}.",
-    { n: points.length - 1, first: points[0], last: points[points.length - 1], min: lo, max: hi });
+  const values = { n: points.length - 1, first: points[0], last: points[points.length - 1], min: lo, max: hi };
+  const summary = points.length === 2 ? t("1 rated game: from {first} to {last}.", values)
+    : t("{n} rated games: from {first} to {last}; lowest {min}, highest {max}.", values);
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-labelledby": `${id}-title ${id}-desc`, "data-points": points.length },
     svg("title", { id: `${id}-title`, text: label }),
     svg("desc", { id: `${id}-desc`, text: summary }),

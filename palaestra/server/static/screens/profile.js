@@ -68,10 +68,11 @@ async function gamesList(card, username, m, own) {
   const pageLine = el("span", { class: "small muted", id: "games-page" });
   const prev = el("button", { type: "button", class: "secondary", id: "games-prev" }, t("Newer"));
   const next = el("button", { type: "button", class: "secondary", id: "games-next" }, t("Older"));
-  card.append(el("h3", { id: "games-title", text: t("Games") }),
+  const pager = el("div", { class: "field pager" }, prev, pageLine, next);
+  card.append(...[el("h3", { id: "games-title", text: t("Games") }),
     el("div", { class: "field" }, el("label", { for: "games-filter", text: t("Game") }), filter),
     own ? el("p", { class: "small muted", text: t("You see all your games; others see your rated and public ones.") }) : null,
-    list, el("div", { class: "field pager" }, prev, pageLine, next));
+    list, pager].filter(Boolean));
   let page = 1;
   let asked = 0;
   async function show() {
@@ -90,7 +91,7 @@ async function gamesList(card, username, m, own) {
         el("span", { class: "muted small", text: dateText(g.date, "short") }));
     }) : [el("li", { class: "muted", text: t("No games yet.") })]));
     pageLine.textContent = data.pages > 1 ? t("page {page} of {pages}", { page: data.page, pages: data.pages }) : "";
-    prev.hidden = next.hidden = data.pages <= 1;
+    pager.hidden = data.pages <= 1;
     prev.disabled = data.page <= 1;
     next.disabled = data.page >= data.pages;
     list.dataset.page = String(data.page);
