@@ -106,6 +106,16 @@ def test_sign_up_sign_out_and_sign_in_again(
     assert header_name(page) == "ana_k"
     page.reload()
     page.wait_for_selector("#nav-me")  # the session cookie keeps the member signed in
+    # the passkey helper's base64url survives a round trip, padding and URL-safe characters included
+    echoed = page.evaluate(
+        """async () => {
+            const w = await import("/static/webauthn.js");
+            const bytes = new Uint8Array([0, 251, 255, 62, 63, 1, 2]);
+            const text = w.bufferToBase64url(bytes.buffer);
+            return [text, Array.from(new Uint8Array(w.base64urlToBuffer(text)))];
+        }"""
+    )
+    assert echoed == ["APv_Pj8BAg", [0, 251, 255, 62, 63, 1, 2]]
 
 
 def wait_turn(page: Any) -> None:
@@ -155,12 +165,25 @@ def test_two_members_play_a_rated_game_and_their_ratings_change(
     b.wait_for_selector("#players li[data-seat='0'] a.member >> text=host_h")
     a.wait_for_selector("#players li[data-seat='1'] a.member >> text=friend_f")
     assert a.locator("#players li[data-seat='0'] a.member").get_attribute("href") == "/@/host_h"
-    for _ in range(2):
-        take_one(a)
-        take_one(b)
+    take_one(a)
+    take_one(b)
+    # the host goes on from another device: the seat is the account's, no token in that browser
+    laptop = Person(browser, server)
+    people.append(laptop)
+    laptop.goto("/#/signin")
+    laptop.page.fill("#signin-username", "host_h")
+    laptop.page.fill("#signin-password", PASSWORD)
+    laptop.page.click("#signin-submit")
+    c = laptop.page
+    c.wait_for_selector(f'#account-games li[data-game="{game_id}"]')  # "My games" follows the member
+    c.click(f'#account-games li[data-game="{game_id}"] a[href*="{game_id}"]')
+    c.wait_for_selector("#players li[data-seat='0'] >> text=you")
+    assert c.evaluate("Object.keys(JSON.parse(localStorage.getItem('palaestra.games') || '{}')).length") == 0
+    take_one(c)
+    take_one(b)
     shot(b, "accounts-rated-game-phone")
-    a.click("#resign")
-    for p in (a, b):
+    c.click("#resign")
+    for p in (a, b, c):
         p.wait_for_selector("#result-banner")
     assert b.locator("#result-banner").get_attribute("data-outcome") == "won"
     # both profiles show the rating in nim, moved from the newcomer's: the winner's above
@@ -172,10 +195,19 @@ def test_two_members_play_a_rated_game_and_their_ratings_change(
         a.wait_for_selector(f'#games-list li[data-game="{game_id}"]')
         assert a.locator('#ratings [data-pool="nim"] svg.rating-chart title').count() == 1
     shot(a, "accounts-profile")
+    # a newcomer's rating is provisional: marked "?" as Lichess does
+    assert "?" in a.locator('#ratings [data-pool="nim"] .rating').inner_text()
     assert ratings["friend_f"] > NEWCOMER > ratings["host_h"], ratings
     outcome = a.locator(f'#games-list li[data-game="{game_id}"]').get_attribute("data-outcome")
     assert outcome == "win"  # the last profile shown is the winner's
     assert "rated" in a.locator(f'#games-list li[data-game="{game_id}"]').inner_text()
+    # the leaderboard of the pool, at its own path: one rated game each is not enough to be listed
+    a.click("#nav-leaderboard")
+    a.wait_for_url(re.compile(r".*/leaderboard$"))
+    a.select_option("#pool-picker", "nim")
+    a.wait_for_selector('#leaderboard[data-pool="nim"]')
+    assert a.url.endswith("/leaderboard/nim")
+    assert "Nobody is on this list yet." in a.locator("#leaderboard").inner_text()
 
 
 def test_a_guest_signs_up_and_claims_the_game_of_this_browser(

@@ -8,6 +8,8 @@ import { me, profileLink, profileHref } from "/static/member.js";
 import { seatName } from "/static/ui.js";
 import { dateText } from "/static/screens/forms.js";
 
+const SHOWN = 8;  // the newest; the profile lists them all
+
 export async function memberGames(card) {
   const name = me();
   if (!name) return;
@@ -22,11 +24,12 @@ export async function memberGames(card) {
   }
   if (!data.games.length) { box.append(el("p", { class: "muted", text: t("No games yet.") })); return; }
   const status = (g) => (g.status === "active" ? t("in play") : g.status === "abandoned" ? t("abandoned") : t("finished"));
-  box.append(el("ul", { class: "list" }, data.games.map((g) => el("li", { "data-game": g.id },
+  const shown = data.games.slice(0, SHOWN);
+  box.append(el("ul", { class: "list" }, shown.map((g) => el("li", { "data-game": g.id },
     el("a", { href: g.status === "active" ? `#/game/${g.id}` : `#/replay/${g.id}` }, `${g.title} #${g.id}`),
     el("span", { class: `tag ${g.status}`, text: status(g) }),
     g.rated ? el("span", { class: "tag rated", text: t("rated") }) : null,
     el("span", { class: "small" }, g.opponents.flatMap((o, i) => [i ? ", " : "", o.member ? profileLink(o.member) : seatName(o) || t("guest")])),
     el("span", { class: "muted small", text: dateText(g.date, "short") })))),
-  data.pages > 1 ? el("p", { class: "small" }, el("a", { href: profileHref(name) }, t("All your games"))) : null);
+  el("p", { class: "small" }, el("a", { href: profileHref(name), id: "all-my-games" }, t("All your games"))));
 }

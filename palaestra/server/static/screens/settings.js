@@ -60,6 +60,7 @@ function passkeysCard() {
       keys = await api("/api/account/passkeys");
     } catch (err) {
       list.replaceChildren(el("li", { class: "muted small", text: err.status === 404 ? t("Passkeys are not available on this server yet.") : err.message }));
+      form.hidden = err.status === 404;
       return;
     }
     keys = Array.isArray(keys) ? keys : keys.passkeys || [];
