@@ -106,16 +106,6 @@ def test_sign_up_sign_out_and_sign_in_again(
     assert header_name(page) == "ana_k"
     page.reload()
     page.wait_for_selector("#nav-me")  # the session cookie keeps the member signed in
-    # the passkey helper's base64url survives a round trip, padding and URL-safe characters included
-    echoed = page.evaluate(
-        """async () => {
-            const w = await import("/static/webauthn.js");
-            const bytes = new Uint8Array([0, 251, 255, 62, 63, 1, 2]);
-            const text = w.bufferToBase64url(bytes.buffer);
-            return [text, Array.from(new Uint8Array(w.base64urlToBuffer(text)))];
-        }"""
-    )
-    assert echoed == ["APv_Pj8BAg", [0, 251, 255, 62, 63, 1, 2]]
 
 
 def wait_turn(page: Any) -> None:
@@ -233,3 +223,58 @@ def test_a_guest_signs_up_and_claims_the_game_of_this_browser(
     # the home screen lists the account's games too
     page.goto(server.url + "/")
     page.wait_for_selector(f'#account-games li[data-game="{game_id}"]')
+
+
+PASSKEY_ROUND_TRIP = """async () => {
+    const w = await import("/static/webauthn.js");
+    const bytes = new Uint8Array([0, 251, 255, 62, 63, 1, 2]);
+    const text = w.bufferToBase64url(bytes.buffer);
+    const echoed = Array.from(new Uint8Array(w.base64urlToBuffer(text)));
+    const b = (s) => w.bufferToBase64url(new TextEncoder().encode(s));
+    const made = await navigator.credentials.create(w.creationOptions({
+        rp: { name: "Palaestra", id: "localhost" },
+        user: { id: b("user-1"), name: "bea", displayName: "bea" },
+        challenge: b("challenge-one"), pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+        authenticatorSelection: { residentKey: "required" }, attestation: "none", excludeCredentials: [] }));
+    const registration = w.credentialToJSON(made);
+    const used = await navigator.credentials.get(w.requestOptions({
+        challenge: b("challenge-two"), rpId: "localhost",
+        allowCredentials: [{ type: "public-key", id: registration.rawId }] }));
+    const authentication = w.credentialToJSON(used);
+    const client = (r) => JSON.parse(
+        new TextDecoder().decode(w.base64urlToBuffer(r.response.clientDataJSON)));
+    return { text, echoed, registration, authentication,
+             made: client(registration), used: client(authentication),
+             handle: authentication.response.userHandle };
+}"""
+
+
+def test_the_passkey_helper_with_a_virtual_authenticator(browser: Any, server: ServerProcess) -> None:
+    """webauthn.js: base64url both ways (padding, '-' and '_'), the server's options made into what
+    navigator.credentials takes, and the credentials made into JSON, with Chromium's virtual
+    authenticator (a passkey needs a domain: localhost, not 127.0.0.1)."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    authenticator = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True}
+    options = {**authenticator, "hasUserVerification": True, "isUserVerified": True}
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator", {"options": {**options, "automaticPresenceSimulation": True}}
+    )
+    page.goto(server.url.replace("127.0.0.1", "localhost") + "/")
+    page.wait_for_selector("#nav-signin")
+    out = page.evaluate(PASSKEY_ROUND_TRIP)
+    assert out["text"] == "APv_Pj8BAg" and out["echoed"] == [0, 251, 255, 62, 63, 1, 2]
+    registration, authentication = out["registration"], out["authentication"]
+    assert registration["type"] == "public-key" and registration["id"] == registration["rawId"]
+    assert set(registration["response"]) >= {"clientDataJSON", "attestationObject", "transports"}
+    assert out["made"]["type"] == "webauthn.create" and out["made"]["challenge"] == "Y2hhbGxlbmdlLW9uZQ"
+    assert authentication["rawId"] == registration["rawId"]
+    assert set(authentication["response"]) >= {"clientDataJSON", "authenticatorData", "signature"}
+    assert out["used"]["type"] == "webauthn.get" and out["used"]["challenge"] == "Y2hhbGxlbmdlLXR3bw"
+    assert out["handle"] == "dXNlci0x"  # "user-1"
+    context.close()
+    assert not errors, errors
