@@ -54,6 +54,12 @@ const ERROR_TEXT = {
   already_seated: "You hold a seat of this rated game already.",
   busy: "The server is busy: try again in a moment.",
   ai_unavailable: "The AI is not available right now: try again.",
+  bad_passkey: "The passkey's answer could not be checked.",
+  challenge_expired: "The passkey request has expired: try again.",
+  wrong_passkey: "This passkey is not one of yours.",
+  passkey_not_found: "There is no such passkey on your account.",
+  passkey_taken: "This passkey is registered already.",
+  too_many_passkeys: "You have the most passkeys allowed: remove one first.",
 };
 export function plainError(code, status, detail) {
   if (!(code in ERROR_TEXT)) return t("request failed ({status})", { status });

@@ -5,7 +5,7 @@ import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api } from "/static/api.js";
 import { me, signedOut, profileLink } from "/static/member.js";
-import { passkeysSupported, creationOptions, credentialToJSON } from "/static/webauthn.js";
+import { passkeysSupported, creationOptions, requestOptions, credentialToJSON } from "/static/webauthn.js";
 import { field, messageLine, dateText } from "/static/screens/forms.js";
 
 export default async function settingsPage(params, { root }) {
@@ -46,7 +46,7 @@ function passwordCard() {
 function passkeysCard() {
   const list = el("ul", { class: "list", id: "passkey-list" });
   const message = messageLine("passkey-message");
-  const name = field("passkey-name", t("Name of the new passkey"), { maxlength: 40, placeholder: t("e.g. my phone") });
+  const name = field("passkey-name", t("Name of the new passkey"), { maxlength: 64, placeholder: t("e.g. my phone") });
   const add = el("button", { type: "submit", id: "passkey-add" }, t("Add a passkey"));
   const form = el("form", { id: "passkey-form" }, name.row, el("div", { class: "field" }, add));
   const card = el("section", { class: "card", "aria-labelledby": "passkeys-title" },
@@ -67,6 +67,7 @@ function passkeysCard() {
     list.replaceChildren(...(keys.length ? keys.map((k) => el("li", { "data-passkey": k.id },
       el("span", { text: k.name || t("passkey") }),
       k.created ? el("span", { class: "muted small", text: t("added {date}", { date: dateText(k.created) }) }) : null,
+      el("span", { class: "muted small", text: k.used ? t("last used {date}", { date: dateText(k.used) }) : t("never used") }),
       el("button", { type: "button", class: "secondary small", "aria-label": t("Remove the passkey {name}", { name: k.name || "" }), onclick: async () => {
         if (!confirm(t("Remove the passkey {name}?", { name: k.name || "" }))) return;
         try {
@@ -108,22 +109,37 @@ function deleteCard() {
   const password = field("delete-password", t("Your password"), { type: "password", autocomplete: "current-password", required: true, maxlength: 256 });
   const message = messageLine("delete-message");
   const submit = el("button", { type: "submit", class: "danger", id: "delete-submit" }, t("Delete my account"));
-  const form = el("form", { id: "delete-form" }, password.row, el("div", { class: "field" }, submit), message.line);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (!confirm(t("Delete your account for good? This cannot be undone."))) return;
-    submit.disabled = true;
+  const byPasskey = el("button", { type: "button", class: "secondary", id: "delete-passkey" }, t("Delete it, confirmed with a passkey"));
+  const form = el("form", { id: "delete-form" }, password.row, el("div", { class: "field" }, submit),
+    passkeysSupported() ? el("div", { class: "field" }, byPasskey) : null, message.line);
+  // the password, or a passkey's answer to the proof options (docs/accounts.md)
+  async function remove(proof) {
+    submit.disabled = byPasskey.disabled = true;
     try {
-      await api("/api/account", { method: "DELETE", body: { password: password.input.value } });
+      await api("/api/account", { method: "DELETE", body: await proof() });
       signedOut();
       location.assign("/");
     } catch (err) {
-      message.say(err.message, true);
-      submit.disabled = false;
+      message.say(err.name === "NotAllowedError" ? t("No passkey was chosen.") : err.message, true);
+      submit.disabled = byPasskey.disabled = false;
     }
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (!confirm(t("Delete your account for good? This cannot be undone."))) return;
+    remove(async () => ({ password: password.input.value }));
+  });
+  byPasskey.addEventListener("click", () => {
+    if (!confirm(t("Delete your account for good? This cannot be undone."))) return;
+    remove(async () => {
+      const options = await api("/api/account/passkey-proof/options", { method: "POST", body: {} });
+      const credential = await navigator.credentials.get(requestOptions(options.options));
+      return { passkey: { challenge_id: options.challenge_id, credential: credentialToJSON(credential) } };
+    });
   });
   return el("section", { class: "card", "aria-labelledby": "delete-title" },
     el("h3", { id: "delete-title", text: t("Delete the account") }),
     el("p", { class: "small", text: t("Your games stay for your opponents, under the name 'deleted player'; your ratings and profile are gone.") }),
+    el("p", { class: "small muted", text: t("Confirm with your password, or with one of your passkeys.") }),
     form);
 }

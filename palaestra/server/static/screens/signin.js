@@ -45,7 +45,9 @@ export default async function signInPage(params, { root }) {
   passkeyButton.addEventListener("click", async () => {
     message.clear();
     try {
-      const options = await api("/api/session/passkey/options", { method: "POST", body: {} });
+      // with a username, only that member's passkeys are offered; without, any passkey of this site
+      const name = username.input.value.trim();
+      const options = await api("/api/session/passkey/options", { method: "POST", body: name ? { username: name } : {} });
       const credential = await navigator.credentials.get(requestOptions(options.options));
       if (!credential) throw new Error(t("No passkey was chosen."));
       done(await api("/api/session/passkey", { method: "POST", body: { challenge_id: options.challenge_id, credential: credentialToJSON(credential) } }));
