@@ -118,6 +118,45 @@ def test_sign_up_sign_out_and_sign_in_again(
     page.wait_for_selector("#nav-me")  # the session cookie keeps the member signed in
 
 
+def test_account_settings_password_data_and_deletion(
+    browser: Any, server: ServerProcess, people: list[Person]
+) -> None:
+    lee = Person(browser, server, 390, 844)
+    people.append(lee)
+    page = lee.page
+    lee.sign_up("lee_l")
+    page.wait_for_selector("#nav-me")
+    page.click("#nav-account")
+    page.wait_for_selector("#password-form")
+    assert page.locator("#delete-passkey").is_hidden()  # no passkey on the account: nothing to confirm with
+    # a wrong current password is refused in plain words; the right one changes it
+    page.fill("#current-password", "not my password")
+    page.fill("#new-password", "another horse battery")
+    page.click("#password-submit")
+    page.wait_for_selector("#password-message.error")
+    assert page.locator("#password-message").inner_text() == "The password is wrong."
+    page.fill("#current-password", PASSWORD)
+    page.fill("#new-password", "another horse battery")
+    page.click("#password-submit")
+    page.wait_for_selector("#password-message.ok")
+    assert page.locator("#current-password").input_value() == ""
+    # my data: a JSON file named after me
+    with page.expect_download() as download:
+        page.click("#export")
+    assert download.value.suggested_filename == "palaestra-lee_l.json"
+    shot(page, "accounts-settings-phone")
+    # deletion needs the (new) password
+    page.fill("#delete-password", PASSWORD)
+    page.click("#delete-submit")
+    page.wait_for_selector("#delete-message.error")
+    assert page.locator("#nav-me").count() == 1
+    page.fill("#delete-password", "another horse battery")
+    page.click("#delete-submit")
+    page.wait_for_selector("#nav-signin")
+    lee.goto("/@/lee_l")
+    page.wait_for_selector("text=There is no member of this name.")
+
+
 def wait_turn(page: Any) -> None:
     page.wait_for_selector('#status[data-mine="1"]')
 

@@ -14,7 +14,7 @@ export function field(id, label, attrs, help = null) {
   const input = el("input", { id, name: id, ...attrs, "aria-describedby": help ? `${id}-help` : null });
   return {
     input,
-    row: el("div", { class: "field" }, el("label", { for: id, text: label }), input,
+    row: el("div", { class: "field stacked" }, el("label", { for: id, text: label }), input,
       help ? el("span", { class: "muted small", id: `${id}-help`, text: help }) : null),
   };
 }

@@ -15,10 +15,11 @@ export default async function settingsPage(params, { root }) {
     return;
   }
   const account = await api("/api/account");
+  const deletion = deleteCard();
   root.replaceChildren(el("div", { class: "account-page" },
     el("h2", {}, t("Account settings"), " ", el("span", { class: "muted small" }, profileLink(account.username))),
     el("p", { class: "muted", text: t("Member since {date}", { date: dateText(account.joined) }) }),
-    el("div", { class: "cards" }, passwordCard(), passkeysCard(), dataCard(), deleteCard())));
+    el("div", { class: "cards" }, passwordCard(), passkeysCard(deletion.passkeys), dataCard(), deletion.card)));
 }
 
 function passwordCard() {
@@ -43,7 +44,8 @@ function passwordCard() {
   return el("section", { class: "card", "aria-labelledby": "password-title" }, el("h3", { id: "password-title", text: t("Password") }), form);
 }
 
-function passkeysCard() {
+// passkeys(n): how many passkeys the account holds (0 also where the server has none)
+function passkeysCard(passkeys) {
   const list = el("ul", { class: "list", id: "passkey-list" });
   const message = messageLine("passkey-message");
   const name = field("passkey-name", t("Name of the new passkey"), { maxlength: 64, placeholder: t("e.g. my phone") });
@@ -61,9 +63,11 @@ function passkeysCard() {
     } catch (err) {
       list.replaceChildren(el("li", { class: "muted small", text: err.status === 404 ? t("Passkeys are not available on this server yet.") : err.message }));
       form.hidden = err.status === 404;
+      passkeys(0);
       return;
     }
     keys = Array.isArray(keys) ? keys : keys.passkeys || [];
+    passkeys(keys.length);
     list.replaceChildren(...(keys.length ? keys.map((k) => el("li", { "data-passkey": k.id },
       el("span", { text: k.name || t("passkey") }),
       k.created ? el("span", { class: "muted small", text: t("added {date}", { date: dateText(k.created) }) }) : null,
@@ -109,7 +113,7 @@ function deleteCard() {
   const password = field("delete-password", t("Your password"), { type: "password", autocomplete: "current-password", required: true, maxlength: 256 });
   const message = messageLine("delete-message");
   const submit = el("button", { type: "submit", class: "danger", id: "delete-submit" }, t("Delete my account"));
-  const byPasskey = el("button", { type: "button", class: "secondary", id: "delete-passkey" }, t("Delete it, confirmed with a passkey"));
+  const byPasskey = el("button", { type: "button", class: "secondary", id: "delete-passkey", hidden: true }, t("Delete it, confirmed with a passkey"));
   const form = el("form", { id: "delete-form" }, password.row, el("div", { class: "field" }, submit),
     passkeysSupported() ? el("div", { class: "field" }, byPasskey) : null, message.line);
   // the password, or a passkey's answer to the proof options (docs/accounts.md)
@@ -137,9 +141,15 @@ function deleteCard() {
       return { passkey: { challenge_id: options.challenge_id, credential: credentialToJSON(credential) } };
     });
   });
-  return el("section", { class: "card", "aria-labelledby": "delete-title" },
+  const card = el("section", { class: "card", "aria-labelledby": "delete-title" },
     el("h3", { id: "delete-title", text: t("Delete the account") }),
     el("p", { class: "small", text: t("Your games stay for your opponents, under the name 'deleted player'; your ratings and profile are gone.") }),
-    el("p", { class: "small muted", text: t("Confirm with your password, or with one of your passkeys.") }),
+    el("p", { class: "small muted", id: "delete-how", text: t("Confirm with your password.") }),
     form);
+  // the passkey proof is offered once the account has a passkey
+  const passkeys = (n) => {
+    byPasskey.hidden = !n;
+    card.querySelector("#delete-how").textContent = n ? t("Confirm with your password, or with one of your passkeys.") : t("Confirm with your password.");
+  };
+  return { card, passkeys };
 }
