@@ -30,17 +30,17 @@ export function buildNewGameForm(card, m) {
   const optionsBox = el("div", { id: "options" });
   const seatsBox = el("div", { id: "seats" });
   const clock = clockFields(m.time_controls);  // issue 21: an optional clock
-  const rated = ratedField(form, clock.box, seatsBox);  // issue 28: members only
   form.append(
     el("div", { class: "field" }, el("label", { for: "game-select", text: t("Game") }), gameSelect),
     el("div", { class: "field" }, el("label", { for: "your-name", text: t("Your name") }), nameInput),
     optionsBox,
     clock.box,
-    rated.box,
     el("h3", { text: t("Seats") }),
     seatsBox,
     el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, t("Start game"))));
   card.append(form);
+  const rated = ratedField(form, clock.box, seatsBox);  // issue 28: members only, after the clock
+  if (rated.box) clock.box.after(rated.box);
 
   const info = () => m.games.find((g) => g.name === gameSelect.value);
   const optionInputs = {};
