@@ -197,8 +197,13 @@ def test_two_members_play_a_rated_game_and_their_ratings_change(
     a.wait_for_selector("#rated-tag")
     assert a.locator("#hint").is_hidden()  # a rated game has no hints
     invite = a.locator("#invites input").first.input_value()
-    # the friend, signed in, joins through the link: no name asked, the seat is the account's
+    # the friend, signed in, joins through the link: the seat is the account's (a name, if the page
+    # asks for one, is the seat's name only for guests)
     b.goto(invite)
+    b.wait_for_selector("#join-form, #status[data-version]")
+    if b.locator("#join-form").count():
+        b.fill("#join-name", "Fred")
+        b.click("#join-start")
     b.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
     b.wait_for_selector("#players li[data-seat='1'] >> text=you")
     b.wait_for_selector("#players li[data-seat='0'] a.member >> text=host_h")

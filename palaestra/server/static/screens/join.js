@@ -5,12 +5,10 @@ import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api } from "/static/api.js";
 import { myName, setMyName, mineOf, rememberGame } from "/static/state.js";
-import { me } from "/static/member.js";
 
 export default async function joinPage({ id, code: token }, { root }) {
   let name = myName();
-  // the guest is asked for a name once (finding 11); a member's seat shows their username (issue 28)
-  if (!name && !me()) name = await askName(root);
+  if (!name) name = await askName(root);  // the guest is asked for a name once (finding 11)
   // the invitation code is used up: the seat's own token comes back
   const result = await api(`/api/games/${id}/join`, { method: "POST", body: { code: token, name: name || null } });
   const entry = mineOf(id);
