@@ -10,13 +10,17 @@ import { toast, resultText, outcomeFor, seatName, isDefaultAiName, formatScore }
 import { makeBoard, rendererFor } from "/static/boards.js";
 import { live } from "/static/socket.js";
 import { clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
+import { memberSeats, profileLink } from "/static/member.js";
 
 export default async function gamePage({ id }, { root, onLeave }) {
   let view = await api(`/api/games/${id}`);
   page.game = view.game;
   const mine = mineOf(id);
   const myTokens = mine.tokens || {};
-  const mySeats = Object.keys(myTokens).map(Number);
+  // this browser's seats: by token, and by account for a signed-in member (issue 28): a member acts
+  // without a token (the session cookie and its CSRF token say who)
+  const mySeats = [...new Set([...Object.keys(myTokens).map(Number), ...memberSeats(view)])];
+  const withToken = (seat, body) => (myTokens[seat] ? { token: myTokens[seat], ...body } : body);
 
   const boardBox = el("div", { class: "board-wrap", id: "board" });
   const playersBox = el("ul", { class: "players", id: "players" });
@@ -37,6 +41,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   root.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ",
+      view.rated ? el("span", { class: "tag rated", id: "rated-tag", title: t("this game counts on the players' ratings") }, t("Rated")) : null, " ",
       el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
     statusTop, resultBox, boardBox),
     el("aside", { class: "side" },
@@ -52,7 +57,8 @@ export default async function gamePage({ id }, { root, onLeave }) {
   setSeatColours(board.colours);
   const info = await gameInfo(view.game);
   const gt = await gameT(info); // the game's own texts
-  undoButton.hidden = !(info && info.undo);  // games whose rules allow taking actions back
+  undoButton.hidden = !(info && info.undo) || view.rated;  // games whose rules allow taking actions back
+  hintButton.hidden = Boolean(view.rated);  // a rated game has no hints
   if (board.custom === undefined) legalCard.open = !(await rendererFor(view.game));
 
   // invitations this browser made
@@ -73,11 +79,10 @@ export default async function gamePage({ id }, { root, onLeave }) {
   async function play(action) {
     if (pending) return;
     const player = view.current_player;
-    const token = myTokens[player];
-    if (!token) { toast(t("It is not your turn"), true); return; }
+    if (!mySeats.includes(player)) { toast(t("It is not your turn"), true); return; }
     pending = true;
     try {
-      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
+      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: withToken(player, { ply: view.ply, action }) });
       pending = false;
       if (next.version >= view.version) view = next;
       draw();
@@ -92,11 +97,10 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   undoButton.addEventListener("click", async () => {
     if (pending) return;
-    const token = myTokens[view.undo];
-    if (!token) return;
+    if (!mySeats.includes(view.undo)) return;
     pending = true;
     try {
-      const next = await api(`/api/games/${id}/undo`, { method: "POST", body: { token, ply: view.ply } });
+      const next = await api(`/api/games/${id}/undo`, { method: "POST", body: withToken(view.undo, { ply: view.ply }) });
       if (next.version >= view.version) view = next;
     } catch (err) {
       toast(err.message, true, err.detail);
@@ -124,7 +128,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
     const seat = mySeats.includes(view.current_player) ? view.current_player : mySeats[0];
     if (!confirm(t("Resign for {name}? The game ends.", { name: playerName(view.seats[seat].player_name) }))) return;
     try {
-      view = await api(`/api/games/${id}/resign`, { method: "POST", body: { token: myTokens[seat] } });
+      view = await api(`/api/games/${id}/resign`, { method: "POST", body: withToken(seat, {}) });
       draw();
     } catch (err) { toast(err.message, true, err.detail); }
   });
@@ -141,7 +145,8 @@ export default async function gamePage({ id }, { root, onLeave }) {
     }
     playersBox.replaceChildren(...view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
       el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
-      el("span", {}, playerName(s.player_name), seatName(s) && !isDefaultAiName(s) ? el("span", { class: "muted small", text: ` ${seatName(s)}` }) : null,
+      el("span", {}, playerName(s.player_name), s.member ? el("span", { class: "small" }, " ", profileLink(s.member, { class: "member" }))
+        : seatName(s) && !isDefaultAiName(s) ? el("span", { class: "muted small", text: ` ${seatName(s)}` }) : null,
         s.kind === "ai" ? el("span", { class: "tag", text: t("AI: {level}", { level: t(s.level) }) }) : null,
         mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
         s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,

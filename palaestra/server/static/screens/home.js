@@ -6,6 +6,7 @@ import { api, meta } from "/static/api.js";
 import { loadMine } from "/static/state.js";
 import { seatName, movesText } from "/static/ui.js";
 import { buildNewGameForm } from "/static/newgame.js";
+import { memberGames } from "/static/membergames.js";
 
 export default async function homePage(params, { root }) {
   const m = await meta();
@@ -36,6 +37,7 @@ export default async function homePage(params, { root }) {
     if (listed.has(gid)) continue;
     mineList.append(el("li", { "data-game": gid }, el("a", { href: `#/game/${gid}` }, `${entry.game || t("game")} #${gid}`)));
   }
+  await memberGames(mineCard);  // a member's games from every device (issue 28)
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
 }
