@@ -3,7 +3,7 @@
 // of the position for a game without one; and the keyboard support every board gets.
 
 import { gameT, playerName, t } from "/static/i18n.js";
-import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
+import { el, svg, SVGNS, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
 import { gameInfo } from "/static/api.js";
 import { toast } from "/static/ui.js";
 

@@ -1,0 +1,126 @@
+"""Issue 30's findings in a real Chromium (desktop 1280×800 and phone 390×844).
+
+Each test names the finding it checks; each failed before its fix. Every page a test opens fails
+the test on any uncaught page error and on any console error (``pages`` below).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.server_process import ServerProcess
+from tests.server.test_browser import browser, server, shot, start_game  # noqa: F401 (the fixtures)
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+def api(server: ServerProcess, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        server.url + path,
+        data=data,
+        headers={"content-type": "application/json"},
+        method="POST" if body is not None else "GET",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+Pages = Callable[..., Any]
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    """pages(viewport="desktop", refusals=False, **context options) -> a new page. The test fails
+    on any uncaught page error or console error of these pages; ``refusals=True`` lets the
+    browser's own line about an HTTP error answer pass (a test that provokes a refusal)."""
+    contexts: list[Any] = []
+    problems: list[str] = []
+
+    def make(viewport: str = "desktop", refusals: bool = False, **options: Any) -> Any:
+        context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS[viewport], **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+
+        def console(message: Any) -> None:
+            if message.type != "error":
+                return
+            if refusals and message.text.startswith("Failed to load resource"):
+                return
+            problems.append(f"console error: {message.text}")
+
+        page.on("console", console)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not problems, problems
+
+
+def is_mine(page: Any) -> bool:
+    return bool(page.get_attribute("#status", "data-mine") == "1")
+
+
+def tab_to(page: Any, selector: str, presses: int = 400) -> None:
+    """Press Tab until the focused element matches ``selector``."""
+    for _ in range(presses):
+        if page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def keyboard_turn(page: Any, presses: int = 60) -> int:
+    """Play one whole turn of ours with the keyboard alone: Tab to a board target that plays a move
+    (``data-action``), else to one that selects (a cube, a monk, a tile, "End turn"), and press
+    Enter; until it is no longer our turn. Returns the number of Enter presses."""
+    page.wait_for_selector('#status[data-mine="1"]')
+    for count in range(1, presses + 1):
+        version = page.get_attribute("#status", "data-version")
+        plays = page.locator("#board [data-action]").count() > 0
+        tab_to(page, "#board [data-action]" if plays else "#board .target")
+        page.keyboard.press("Enter" if count % 2 else " ")  # both keys click
+        if plays:
+            page.wait_for_function(
+                "v => document.querySelector('#status').dataset.version !== v", arg=version, timeout=5000
+            )
+            if not is_mine(page):
+                return count
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError(f"the turn did not end in {presses} key presses")
+
+
+# --- finding 1: keyboard play on the board -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("archimedes", {}), ("agamemnon", {}), ("athos", {"round_limit": 1})],
+)
+def test_finding_1_a_whole_turn_of_each_game_with_the_keyboard_alone(
+    server: ServerProcess,
+    pages: Pages,
+    game: str,
+    options: dict[str, Any],
+) -> None:
+    """Tab to a highlighted field and press Enter or Space: it plays (it threw ``SVGNS is not
+    defined``). A whole turn of ours, then the AI's move appears in the list."""
+    page = pages()
+    start_game(page, server, game, ["me", "ai:random"], options)
+    page.wait_for_selector("#board svg [tabindex]")
+    page.focus("#rules-link")
+    presses = keyboard_turn(page)
+    assert presses >= 1
+    mine = page.locator("#moves li").count()
+    assert mine >= 1
+    page.wait_for_selector('#status[data-mine="1"], #result-banner')  # the AI moved after our turn
+    shot(page, f"keyboard-{game}")
