@@ -124,3 +124,25 @@ def test_finding_1_a_whole_turn_of_each_game_with_the_keyboard_alone(
     assert mine >= 1
     page.wait_for_selector('#status[data-mine="1"], #result-banner')  # the AI moved after our turn
     shot(page, f"keyboard-{game}")
+
+
+# --- finding 14: nobody moves before the invited friend has joined -------------------------------------
+
+
+def test_finding_14_the_host_waits_for_the_invited_friend(server: ServerProcess, pages: Pages) -> None:
+    """The host saw "Your turn" and could move before the friend had joined: now the page says
+    whom it waits for, offers no move, and turns to "Your turn" when the friend joins."""
+    page = pages()
+    game_id = start_game(page, server, "archimedes", ["me", "friend"])
+    page.wait_for_selector("#invites input")
+    status = page.locator("#status")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('to join')")
+    assert status.inner_text() == "Waiting for player 2 (N) to join"
+    assert status.get_attribute("data-mine") == "0"
+    assert page.locator("#board .target").count() == 0
+    assert page.locator("#hint").is_disabled()
+    code = page.locator("#invites input").input_value().rsplit("/", 1)[-1]
+    api(server, f"/api/games/{game_id}/join", {"code": code, "name": "Friend"})
+    page.wait_for_selector('#status[data-mine="1"]')
+    assert status.inner_text().startswith("Your turn")
+    assert page.locator("#board .target").count() > 0

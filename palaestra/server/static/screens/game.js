@@ -131,7 +131,9 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   function draw() {
     const autoplay = autoplayText(view);  // the AI plays a turn whose time ran out
-    const myTurn = view.status === "active" && mySeats.includes(view.current_player) && !autoplay;
+    // nobody plays before every invited friend has joined (finding 14): their clocks do not run either
+    const unjoined = view.status === "active" ? view.seats.filter((s) => s.kind === "human" && !s.joined) : [];
+    const myTurn = view.status === "active" && mySeats.includes(view.current_player) && !autoplay && !unjoined.length;
     // players and scores
     const teams = gameModule && gameModule.teamsOf ? gameModule.teamsOf(view) : null;
     // an invitation whose guest has joined is done: hide it (finding 11)
@@ -154,7 +156,9 @@ export default async function gamePage({ id }, { root, onLeave }) {
     statusBox.className = "status" + (myTurn ? " mine" : "");
     if (view.status === "finished") statusBox.textContent = t("Game over");
     else if (view.status === "abandoned") statusBox.textContent = t("Abandoned: nobody moved for a long time");
-    else if (view.current_player === -1) statusBox.textContent = t("Drawing…");
+    else if (unjoined.length) {
+      statusBox.textContent = t("Waiting for {names} to join", { names: unjoined.map((s) => playerName(s.player_name)).join(t(" and ")) });
+    } else if (view.current_player === -1) statusBox.textContent = t("Drawing…");
     else if (autoplay) statusBox.textContent = autoplay;
     else if (myTurn) statusBox.textContent = t("Your turn ({name})", { name: playerName(view.to_move) });
     else {
