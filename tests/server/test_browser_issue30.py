@@ -7,6 +7,7 @@ the test on any uncaught page error and on any console error (``pages`` below).
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -146,3 +147,49 @@ def test_finding_14_the_host_waits_for_the_invited_friend(server: ServerProcess,
     page.wait_for_selector('#status[data-mine="1"]')
     assert status.inner_text().startswith("Your turn")
     assert page.locator("#board .target").count() > 0
+
+
+# --- finding 2: the result banner says who won and why -------------------------------------------------
+
+
+def test_finding_2_after_a_resignation_the_banner_says_who_won(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#result-banner")
+    assert page.locator("#result-winner").inner_text() == "player 2 (N) wins"
+    assert page.locator("#result-reason").inner_text() == "player 1 (S) resigned"
+    assert page.locator("#result-banner").get_attribute("data-outcome") == "lost"
+
+
+def test_finding_2_at_the_move_limit_the_banner_says_why(server: ServerProcess, pages: Pages) -> None:
+    created = api(
+        server,
+        "/api/games",
+        {
+            "game": "archimedes",
+            "options": {"move_limit": 10},
+            "seats": [{"kind": "ai", "level": "random"}] * 2,
+            "seed": 3,
+        },
+    )
+    game_id = created["id"]
+    end = time.monotonic() + 60
+    while (view := api(server, f"/api/games/{game_id}"))["status"] != "finished":
+        assert time.monotonic() < end
+        time.sleep(0.2)
+    assert "move limit" in view["result"]["text"], view["result"]
+    page = pages()
+    page.goto(f"{server.url}/#/game/{game_id}")
+    page.wait_for_selector("#result-banner")
+    assert page.locator("#result-winner").inner_text() == "Draw"
+    assert page.locator("#result-reason").inner_text() == (
+        "The move limit of 10 moves was reached: ranked by cubes home (0–0)"
+    )
+    page.goto(f"{server.url}/#/replay/{game_id}")  # the replay says it too
+    page.wait_for_selector("#replay-result")
+    assert "The move limit of 10 moves was reached" in page.locator("#replay-result").inner_text()
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.querySelector('#replay-result').textContent.includes('Zügen')")

@@ -143,3 +143,16 @@ function lastMove(view) {
   const m = view.moves.length ? /^(\w+)-(\w+)$/.exec(view.moves[view.moves.length - 1].move) : null;
   return m ? [m[1], m[2]] : null;
 }
+
+// Why a finished game ended, in the page's language (the result banner's second line, finding 2):
+// the engine ranks by cubes home at the move limit and when every player passed (ARC-M6).
+export function resultReason(view, t) {
+  const details = view.score_details || {};
+  const home = (details.arrived || []).join("–");
+  const position = (view.state && view.state.position) || {};
+  if (view.result && view.result.settled) return t("No cube can reach a goal any more: ranked by cubes home ({home})", { home });
+  if (details.ended === "limit") return t("The move limit of {n} moves was reached: ranked by cubes home ({home})", { n: position.move_limit, home });
+  if (details.ended === "passes") return t("Every player passed in a row: ranked by cubes home ({home})", { home });
+  if (details.ended === "home") return t("All four cubes home");
+  return null;
+}

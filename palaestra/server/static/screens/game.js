@@ -6,7 +6,7 @@ import { t, gameT, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api, gameInfo, plainHelp } from "/static/api.js";
 import { mineOf, page, setSeatColours, seatColour } from "/static/state.js";
-import { toast, resultText, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
+import { toast, resultText, endReason, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
 import { makeBoard, rendererFor } from "/static/boards.js";
 import { live } from "/static/socket.js";
 import { clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
@@ -176,7 +176,8 @@ export default async function gamePage({ id }, { root, onLeave }) {
     if (view.status === "finished" && view.result) {
       const outcome = outcomeFor(view.result, mySeats, view.seats.length);
       resultBox.replaceChildren(el("div", { class: outcome ? `result ${outcome}` : "result", id: "result-banner", "data-outcome": outcome || "" },
-        el("div", { text: resultText(view.result, view.seats, Boolean(teams)), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
+        el("div", { id: "result-winner", text: resultText(view.result, view.seats, Boolean(teams)), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
+        el("div", { id: "result-reason", text: endReason(view, gameModule, gt) || "" }),
         el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
         el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game")))));
     } else if (view.status === "active" && view.dead_position) {
