@@ -193,3 +193,46 @@ def test_finding_2_at_the_move_limit_the_banner_says_why(server: ServerProcess, 
     assert "The move limit of 10 moves was reached" in page.locator("#replay-result").inner_text()
     page.select_option("#lang", "de")
     page.wait_for_function("document.querySelector('#replay-result').textContent.includes('Zügen')")
+
+
+# --- finding 3: an illegal click says why ----------------------------------------------------------------
+
+
+def toast_after(page: Any, click: Callable[[], None]) -> str:
+    page.evaluate("document.querySelector('#toast').className = 'toast'")
+    click()
+    page.wait_for_selector("#toast.show.error")
+    return str(page.locator("#toast").inner_text())
+
+
+def test_finding_3_archimedes_illegal_clicks_are_explained(server: ServerProcess, pages: Pages) -> None:
+    page = pages(refusals=True)
+    start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    version = page.get_attribute("#status", "data-version")
+    # an opponent's cube
+    said = toast_after(page, lambda: page.click('#board [data-cell="h2"]'))
+    assert said.startswith("This cube belongs to player 2 (N)"), said
+    # a cell the selected cube cannot reach: the server's reason (an engine's rule, a rules link)
+    page.click('#board [data-from="a2"]')
+    said = toast_after(page, lambda: page.click('#board [data-cell="a3"]'))
+    assert said.startswith("This move is not allowed here. A3 touches the cube on a4"), said
+    assert page.locator("#toast a.rule-ref").count() == 1
+    assert page.get_attribute("#status", "data-version") == version  # nothing was played
+
+
+def test_finding_3_athos_illegal_clicks_are_explained(server: ServerProcess, pages: Pages) -> None:
+    page = pages(refusals=True)
+    start_game(page, server, "athos", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.wait_for_selector("#board .selected")  # the monks stand together: selected already
+    version = page.get_attribute("#status", "data-version")
+    field = page.evaluate(
+        """[...document.querySelectorAll('#board g[data-field]')]
+             .find((g) => !g.matches('.target, [data-pick]') && /^[a-z]\\d+$/.test(g.dataset.field))
+             .dataset.field"""
+    )
+    said = toast_after(page, lambda: page.click(f'#board g[data-field="{field}"]', force=True))
+    assert said.startswith("This move is not allowed here. "), said
+    assert len(said) > len("This move is not allowed here. ") + 10  # the engine's reason
+    assert page.get_attribute("#status", "data-version") == version

@@ -104,6 +104,15 @@ export function createBoard(container, helpers) {
         g.style.cursor = "pointer";
         g.append(svg("circle", { cx, cy, r: 12, class: "target-mark" }));
         g.addEventListener("click", () => { const a = moves[selected][name]; selected = null; ctx.play(a); });
+      } else if (ctx.interactive && ctx.refuse && !(name in moves)) {
+        // no move: the cube it would be, or the cell a selected cube cannot reach, is explained
+        // (finding 3): an opponent's or a stuck cube here, the server's reason for a cell
+        g.addEventListener("click", () => {
+          if (cube && cube.player !== view.current_player) helpers.toast(t("This cube belongs to {name}: pick one of your highlighted cubes", { name: nameOf(cube.player) }), true);
+          else if (cube && !selected) helpers.toast(t("This cube cannot move now"), true);
+          else if (selected) ctx.refuse(`${selected}-${name}`);
+          else helpers.toast(t("Pick one of your highlighted cubes"), true);
+        });
       }
       root.append(g);
     }

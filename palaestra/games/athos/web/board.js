@@ -299,7 +299,25 @@ export function createBoard(container, helpers) {
       } else if (name === from) {
         g.addEventListener("click", () => select(name));
         g.style.cursor = "pointer";
+      } else if (ctx.interactive && ctx.refuse) {
+        g.addEventListener("click", () => refuse(name));
       }
+    }
+
+    // a click on a field that is no move now: the move it would be goes to the server, which says
+    // why it is not allowed (finding 3); a field that names no move is explained here
+    function refuse(name) {
+      if (inMove && mode === "flip") return ctx.refuse(`flip ${name}`);
+      if (inMove) {
+        if (from) return ctx.refuse(`${from}-${name}`);
+        return helpers.toast(t("No monk of yours can move from {field}: pick one of the highlighted monks", { field: name }), true);
+      }
+      if (phase === "relocated" || (phase === "stone" && mode === "stone")) {
+        if (from) return ctx.refuse(`relocate ${from}>${name}`);
+        if (Object.keys(legal.relocs).length) return helpers.toast(t("Pick one of the highlighted tiles to relocate"), true);
+        return ctx.refuse(`stone ${name}`);
+      }
+      return ctx.refuse(phase === "handicap" && mode === "open" ? `place ${name} open` : `place ${name}`);
     }
 
     function drawMonks(g, cx, cy, players, r) {

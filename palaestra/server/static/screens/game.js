@@ -4,7 +4,7 @@
 
 import { t, gameT, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
-import { api, gameInfo, plainHelp } from "/static/api.js";
+import { api, gameInfo, plainError, plainHelp } from "/static/api.js";
 import { mineOf, page, setSeatColours, seatColour } from "/static/state.js";
 import { toast, resultText, endReason, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
 import { makeBoard, rendererFor } from "/static/boards.js";
@@ -88,6 +88,25 @@ export default async function gamePage({ id }, { root, onLeave }) {
       if (current.version >= view.version) view = current;
       draw();
     }
+  }
+
+  // A click on the board that it does not offer as a move (a field no monk can reach, a cube that
+  // cannot go there): the board names the move the player tried and the server says why it is not
+  // allowed (finding 3: such clicks did nothing). Nothing changes; the board is drawn again.
+  async function refuse(move) {
+    const token = myTokens[view.current_player];
+    if (pending || !token) return;
+    pending = true;
+    try {
+      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, move } });
+      if (next.version >= view.version) view = next;  // it was allowed after all: played
+    } catch (err) {
+      // a move the engine cannot even read ("B and m16 are not neighbours") is not allowed either
+      const code = err.code === "bad_notation" ? "illegal_action" : err.code;
+      toast(plainError(code, err.status, err.detail), true, err.detail);
+    }
+    pending = false;
+    draw();
   }
 
   undoButton.addEventListener("click", async () => {
@@ -196,7 +215,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
     undoButton.disabled = !canUndo;
     resignButton.disabled = view.status !== "active";
     if (!myTurn) hintList.replaceChildren();
-    board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, mySeats, replay: false });
+    board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, refuse, mySeats, replay: false });
   }
   draw();
 
