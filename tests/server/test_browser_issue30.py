@@ -236,3 +236,38 @@ def test_finding_3_athos_illegal_clicks_are_explained(server: ServerProcess, pag
     assert said.startswith("This move is not allowed here. "), said
     assert len(said) > len("This move is not allowed here. ") + 10  # the engine's reason
     assert page.get_attribute("#status", "data-version") == version
+
+
+# --- finding 5: the join page says what the invitation offers ------------------------------------------
+
+
+def test_finding_5_the_join_page_gives_the_context_and_a_used_link_fails_at_once(
+    server: ServerProcess, pages: Pages
+) -> None:
+    host = pages()
+    host.goto(server.url + "/")
+    host.evaluate("localStorage.setItem('palaestra.name', 'Ann')")  # the new-game form's name
+    game_id = start_game(host, server, "archimedes", ["me", "friend"])
+    link = host.locator("#invites input").input_value()
+    guest = pages("phone")
+    guest.goto(link)
+    guest.wait_for_selector("#join-form")
+    assert guest.locator("#join-invite").inner_text() == "Ann invites you to a game of Archimedes."
+    assert guest.locator("#join-seat").inner_text() == "You play player 2 (N)."
+    assert guest.locator("#join-players").inner_text() == "Players: player 1 (S): Ann · player 2 (N): you"
+    assert guest.locator("#join-clock").inner_text() == "No clock"
+    guest.fill("#join-name", "Bea")
+    guest.click("#join-start")
+    guest.wait_for_url(f"**/#/game/{game_id}")
+    # a third person with the same (used) link is told at once, before typing anything
+    third = pages(locale="de")
+    third.goto(link)
+    third.wait_for_selector("#join-closed")
+    assert third.locator("#join-closed .note").inner_text() == "Diese Einladung wurde schon benutzt."
+    assert third.locator("#join-name").count() == 0
+    assert "Bea" in third.locator("#join-players").inner_text()
+    third.click("#join-watch")
+    third.wait_for_selector("#status")
+    # the guest's own browser, opening the link again, goes to the game
+    guest.goto(link)
+    guest.wait_for_url(f"**/#/game/{game_id}")

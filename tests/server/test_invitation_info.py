@@ -1,0 +1,63 @@
+"""Issue 30, finding 5: what an invitation offers, read without using it up (the join page's
+``GET /api/games/ID/invitation`` with the code in the ``X-Invitation-Code`` header)."""
+
+from __future__ import annotations
+
+import httpx
+from fastapi.testclient import TestClient
+
+from tests.server.test_api import assert_error, create
+
+INVITED = [{"kind": "human", "joined": True, "name": "Ann"}, {"kind": "human"}]
+
+
+def code_of(created: dict[str, object]) -> str:
+    seats = created["seats"]
+    assert isinstance(seats, list)
+    return str(seats[1]["invite"]).rsplit("/", 1)[1]
+
+
+def info(client: TestClient, game_id: str, code: str | None) -> httpx.Response:
+    headers = {} if code is None else {"X-Invitation-Code": code}
+    response: httpx.Response = client.get(f"/api/games/{game_id}/invitation", headers=headers)
+    return response
+
+
+def test_an_open_invitation_tells_the_game_the_seat_and_the_inviter(client: TestClient) -> None:
+    created = create(
+        client,
+        seats=INVITED,
+        seed=None,
+        time_control={"type": "per_move", "seconds": 60},
+    )
+    game_id, code = str(created["id"]), code_of(created)
+    for _ in range(2):  # reading it does not use it up
+        r = info(client, game_id, code)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert (body["seat"], body["player_name"], body["status"]) == (1, "player 1", "open")
+        assert (body["inviter"], body["inviter_seat"]) == ("Ann", 0)
+        assert body["game"]["game"] == "nim" and body["game"]["clock"]["control"]["seconds"] == 60
+        assert code not in r.text
+    joined = client.post(f"/api/games/{game_id}/join", json={"code": code, "name": "Bea"})
+    assert joined.status_code == 200, joined.text
+    body = info(client, game_id, code).json()
+    assert body["status"] == "used" and body["game"]["seats"][1]["name"] == "Bea"
+
+
+def test_a_withdrawn_invitation_says_so(client: TestClient) -> None:
+    created = create(client, seats=INVITED, seed=None)
+    game_id, code = str(created["id"]), code_of(created)
+    r = client.delete(
+        f"/api/games/{game_id}/seats/1/invitation", headers={"X-Creator-Token": str(created["creator_token"])}
+    )
+    assert r.status_code == 200, r.text
+    assert info(client, game_id, code).json()["status"] == "revoked"
+
+
+def test_unknown_codes_and_games(client: TestClient) -> None:
+    created = create(client, seats=INVITED, seed=None)
+    game_id = str(created["id"])
+    assert_error(info(client, game_id, "not-a-code"), 403, "wrong_token")
+    assert_error(info(client, game_id, None), 403, "wrong_token")
+    assert_error(info(client, "nosuchgame00", code_of(created)), 404, "game_not_found")
