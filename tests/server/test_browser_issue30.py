@@ -271,3 +271,30 @@ def test_finding_5_the_join_page_gives_the_context_and_a_used_link_fails_at_once
     # the guest's own browser, opening the link again, goes to the game
     guest.goto(link)
     guest.wait_for_url(f"**/#/game/{game_id}")
+
+
+# --- finding 13: "My games" says against whom, where the game stands and when ------------------------
+
+
+def test_finding_13_my_games_say_opponent_state_and_date(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('palaestra.name', 'Ann')")
+    invited = start_game(page, server, "archimedes", ["me", "friend"])  # private: not in the lobby
+    against_ai = start_game(page, server, "athos", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.goto(server.url + "/")
+    page.wait_for_selector("#my-games-list")
+    first = page.locator(f'#my-games li[data-game="{invited}"]')
+    words = " ".join(first.inner_text().split())
+    assert words.startswith("Archimedes against player 2 (N) waiting for player 2 (N) to join"), words
+    second = page.locator(f'#my-games li[data-game="{against_ai}"]')
+    assert second.locator("a").first.inner_text() == "Athos"
+    assert second.locator("[data-against]").inner_text() == "against AI (random)"
+    assert second.locator(".tag").inner_text() == "your turn"
+    year = str(time.gmtime().tm_year)
+    assert year in second.locator("[data-updated]").inner_text()
+    # newest first
+    ids = page.eval_on_selector_all("#my-games li", "items => items.map((li) => li.dataset.game)")
+    assert ids.index(against_ai) < ids.index(invited)
+    shot(page, "my-games")

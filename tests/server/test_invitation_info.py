@@ -61,3 +61,19 @@ def test_unknown_codes_and_games(client: TestClient) -> None:
     assert_error(info(client, game_id, "not-a-code"), 403, "wrong_token")
     assert_error(info(client, game_id, None), 403, "wrong_token")
     assert_error(info(client, "nosuchgame00", code_of(created)), 404, "game_not_found")
+
+
+def test_games_by_ids_are_listed_public_or_not_with_their_player_to_move(client: TestClient) -> None:
+    """Issue 30, finding 13: "My games" asks for this browser's games by id (private ones too)."""
+    private = create(client, seats=INVITED, seed=None, public=False)
+    public = create(client)
+    ids = f"{private['id']},nosuchgame00,{public['id']},{private['id']}"
+    r = client.get("/api/games", params={"ids": ids})
+    assert r.status_code == 200, r.text
+    rows = r.json()
+    assert [row["id"] for row in rows] == [private["id"], public["id"]]
+    assert rows[0]["to_move"] == "player 0" and rows[0]["status"] == "active" and rows[0]["updated"]
+    assert rows[0]["seats"][1]["invitation"] == "open"
+    lobby = [row["id"] for row in client.get("/api/games").json()]
+    assert private["id"] not in lobby and public["id"] in lobby
+    assert_error(client.get("/api/games", params={"ids": "x" * 2000}), 422, "invalid_request")
