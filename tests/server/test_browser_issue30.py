@@ -298,3 +298,17 @@ def test_finding_13_my_games_say_opponent_state_and_date(server: ServerProcess, 
     ids = page.eval_on_selector_all("#my-games li", "items => items.map((li) => li.dataset.game)")
     assert ids.index(against_ai) < ids.index(invited)
     shot(page, "my-games")
+
+
+# --- finding 10: the Archimedes form says how the move limit ranks ----------------------------------
+
+
+def test_finding_10_the_move_limit_help_says_cubes_home_decide(server: ServerProcess, pages: Pages) -> None:
+    """It said "the cubes closest to their goals win"; the engine ranks by cubes home (ARC-M6)."""
+    page = pages()
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "archimedes")
+    page.wait_for_selector('#options[data-game="archimedes"]', state="attached")
+    help_text = page.locator("#opt-move_limit-help").inner_text()
+    assert "closest" not in help_text
+    assert help_text.endswith("then whoever has more cubes home wins (equal counts share)")

@@ -33,8 +33,8 @@ INFO = GameInfo(
             ),
             "move_limit": (
                 "Move limit",
-                "the game ends after this many moves (passes included); then the cubes closest to their "
-                "goals win",
+                "the game ends after this many moves (passes included); then whoever has more cubes home "
+                "wins (equal counts share)",
             ),
         },
         rules="palaestra.games.archimedes.web.rules_page:RULES",
