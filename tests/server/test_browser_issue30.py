@@ -7,6 +7,7 @@ the test on any uncaught page error and on any console error (``pages`` below).
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -312,3 +313,49 @@ def test_finding_10_the_move_limit_help_says_cubes_home_decide(server: ServerPro
     help_text = page.locator("#opt-move_limit-help").inner_text()
     assert "closest" not in help_text
     assert help_text.endswith("then whoever has more cubes home wins (equal counts share)")
+
+
+# --- finding 6: hints in words, on the board, and a switch for them --------------------------------------
+
+
+def test_finding_6_hints_in_words_marked_on_the_board(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    start_game(page, server, "athos", ["me", "ai:random"], {"round_limit": 1})
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.click("#hint")
+    page.wait_for_selector("#hints li.hint")
+    assert page.locator("#hint-head").inner_text() == "The AI (strong) suggests:"
+    first = page.locator("#hints li.hint").first
+    text = first.inner_text()
+    assert "strong" not in text and not re.search(r"\d\.\d\d", text), text  # no raw value or agent
+    assert re.search(r"winning|good for you|about even|difficult|hard to save", text), text
+    move = first.get_attribute("data-move")
+    assert page.locator("#board .hinted").count() >= 1  # marked on the board
+    assert page.locator(f'#board .hinted[data-move="{move}"], #board .hinted[data-pick]').count() >= 1
+    shot(page, "hints-athos")
+    version = page.get_attribute("#status", "data-version")
+    first.locator("button").click()  # plays it
+    page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
+    assert move in page.locator("#moves").inner_text()
+
+
+def test_finding_6_hints_off_between_people_unless_allowed(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "archimedes")
+    page.wait_for_selector('#options[data-game="archimedes"]', state="attached")
+    assert page.locator("#hints-field").is_hidden()  # against the AI hints are always on
+    page.select_option('select[data-seat="1"]', "friend")
+    assert page.locator("#hints-field").is_visible()
+    page.click("#start")
+    page.wait_for_selector("#status[data-version]")
+    assert page.locator("#hint").is_hidden()  # it looked enabled and answered "Hints are off"
+    assert page.locator("#hints-off").inner_text() == "Hints are off in this game."
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "archimedes")
+    page.wait_for_selector('#options[data-game="archimedes"]', state="attached")
+    page.select_option('select[data-seat="1"]', "friend")
+    page.check("#allow-hints")
+    page.click("#start")
+    page.wait_for_selector("#status[data-version]")
+    assert page.locator("#hint").is_visible() and page.locator("#hints-off").is_hidden()

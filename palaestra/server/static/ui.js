@@ -91,3 +91,12 @@ export function formatScore(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
 
+
+// how the position looks for a player after a move, from the AI's value (-1 lost .. 1 won)
+export function outlook(value) {
+  if (value > 0.6) return t("winning");
+  if (value > 0.2) return t("good for you");
+  if (value >= -0.2) return t("about even");
+  if (value >= -0.6) return t("difficult");
+  return t("hard to save");
+}

@@ -6,7 +6,7 @@ import { t, gameT, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api, gameInfo, plainError, plainHelp } from "/static/api.js";
 import { mineOf, page, setSeatColours, seatColour } from "/static/state.js";
-import { toast, resultText, endReason, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
+import { toast, resultText, endReason, outlook, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
 import { makeBoard, rendererFor } from "/static/boards.js";
 import { live } from "/static/socket.js";
 import { clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
@@ -33,7 +33,9 @@ export default async function gamePage({ id }, { root, onLeave }) {
   const undoButton = el("button", { class: "secondary", id: "undo", type: "button", title: t("take back your last action of this turn") }, t("Undo"));
   const invitesBox = el("div", { id: "invites" });
   const clockLine = el("div", { class: "muted small", id: "clock-control" });
-  const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintList);
+  const hintsOff = el("p", { class: "muted small", id: "hints-off", hidden: true, text: t("Hints are off in this game.") });
+  const hintHead = el("p", { class: "muted small", id: "hint-head" });
+  const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintsOff, hintHead, hintList);
 
   root.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ",
@@ -129,15 +131,47 @@ export default async function gamePage({ id }, { root, onLeave }) {
   hintButton.addEventListener("click", async () => {
     const token = myTokens[view.current_player];
     if (!token) { toast(t("Hints are for your own turn"), true); return; }
-    hintList.replaceChildren(el("li", { class: "muted", text: t("thinking…") }));
+    hintHead.textContent = t("thinking…");
+    hintList.replaceChildren();
     try {
       const hints = await api(`/api/games/${id}/hint?top=3`, { headers: { "X-Seat-Token": token } });
-      hintList.replaceChildren(...hints.map((h) => el("li", {}, `${h.move} `, el("span", { class: "muted", text: `(${h.value.toFixed(2)}, ${h.agent})` }))));
+      showHints(hints);
     } catch (err) {
       hintList.replaceChildren();
+      hintHead.textContent = "";
       toast(err.message, true, err.detail);
     }
   });
+
+  // Hints in words (finding 6: they were "B-h1 (0.03, strong)"): who suggests them, how the
+  // position looks for the player after each, a button that plays it; the first is marked on the
+  // board (its target, else the piece that makes it), again after every redraw.
+  let hinted = [];
+  function showHints(hints) {
+    hinted = hints.map((h) => h);
+    hinted.ply = view.ply;
+    hintHead.textContent = hints.length ? t("The AI ({level}) suggests:", { level: t(hints[0].agent) }) : "";
+    if (!hints.length) { hintList.replaceChildren(); markHints(); return; }
+    hintList.replaceChildren(
+      ...hints.map((h, i) => el("li", { "data-hint": h.action, "data-move": h.move, class: i === 0 ? "hint best" : "hint" },
+        el("span", { class: "hint-move", text: moveText(h.move) }), " ",
+        el("span", { class: "muted small", text: outlook(h.value) }), " ",
+        el("button", { type: "button", class: "secondary small", onclick: () => play(h.action) }, t("Play")))));
+    markHints();
+  }
+  function markHints() {
+    for (const node of boardBox.querySelectorAll(".hinted")) node.classList.remove("hinted");
+    const best = hinted[0];
+    if (!best || !myTurnNow()) return;
+    let nodes = [...boardBox.querySelectorAll(`[data-action="${best.action}"]`)];
+    if (!nodes.length) {  // a move of two clicks: the piece to pick first ("a2-b4": the cube on a2)
+      const from = String(best.move).split("-")[0];
+      nodes = [...boardBox.querySelectorAll("[data-from], [data-pick]")].filter((n) => (n.getAttribute("data-from") || n.getAttribute("data-pick")) === from);
+    }
+    for (const node of nodes) node.classList.add("hinted");
+  }
+  new MutationObserver(() => { if (hinted.length && !boardBox.querySelector(".hinted")) markHints(); })
+    .observe(boardBox, { childList: true, subtree: true });
 
   resignButton.addEventListener("click", async () => {
     const seat = mySeats.includes(view.current_player) ? view.current_player : mySeats[0];
@@ -147,6 +181,11 @@ export default async function gamePage({ id }, { root, onLeave }) {
       draw();
     } catch (err) { toast(err.message, true, err.detail); }
   });
+
+  let turnIsMine = false;
+  const myTurnNow = () => turnIsMine;
+  // a move in words: the game's own sentence (its module's describeMove), else its notation
+  const moveText = (move) => move;
 
   function draw() {
     const autoplay = autoplayText(view);  // the AI plays a turn whose time ran out
@@ -211,11 +250,15 @@ export default async function gamePage({ id }, { root, onLeave }) {
     // legal moves as buttons (always available; boards add clicking on the board itself)
     legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, onclick: () => play(l.action) }, l.move)));
     hintButton.disabled = !myTurn;
+    hintButton.hidden = !view.hints;  // a game between people whose creator did not allow them
+    hintsOff.hidden = Boolean(view.hints);
     const canUndo = myTurn && view.undo !== null && view.undo !== undefined && mySeats.includes(view.undo);
     undoButton.disabled = !canUndo;
     resignButton.disabled = view.status !== "active";
-    if (!myTurn) hintList.replaceChildren();
+    if (!myTurn || hinted.ply !== view.ply) { hinted = []; hintList.replaceChildren(); hintHead.textContent = ""; }
+    turnIsMine = myTurn;
     board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, refuse, mySeats, replay: false });
+    markHints();
   }
   draw();
 
