@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,7 +47,8 @@ def pages(browser: Any) -> Iterator[Pages]:
     problems: list[str] = []
 
     def make(viewport: str = "desktop", refusals: bool = False, **options: Any) -> Any:
-        context = browser.new_context(bypass_csp=True, viewport=VIEWPORTS[viewport], **options)
+        options.setdefault("bypass_csp", True)
+        context = browser.new_context(viewport=VIEWPORTS[viewport], accept_downloads=True, **options)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
@@ -359,3 +361,36 @@ def test_finding_6_hints_off_between_people_unless_allowed(server: ServerProcess
     page.click("#start")
     page.wait_for_selector("#status[data-version]")
     assert page.locator("#hint").is_visible() and page.locator("#hints-off").is_hidden()
+
+
+# --- finding 9: downloads with a file name, and the moves as text ----------------------------------------
+
+
+def test_finding_9_the_record_and_the_moves_download_with_file_names(
+    server: ServerProcess, pages: Pages
+) -> None:
+    page = pages(bypass_csp=False)  # under the real Content-Security-Policy
+    game_id = start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.on("dialog", lambda dialog: dialog.accept())
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.click("#resign")
+    page.wait_for_selector("#result-banner")
+    with page.expect_download() as caught:
+        page.click("#export-json")
+    download = caught.value
+    assert download.suggested_filename == f"palaestra-archimedes-{game_id}.json"
+    record = json.loads(Path(download.path()).read_text())
+    assert record["game"] == "archimedes" and len(record["moves"]) >= 2
+    with page.expect_download() as caught:
+        page.click("#export-text")
+    download = caught.value
+    assert download.suggested_filename == f"palaestra-archimedes-{game_id}.txt"
+    text = Path(download.path()).read_text()
+    lines = text.splitlines()
+    assert lines[0] == f"Archimedes #{game_id}"
+    assert lines[1] == "Players: player 1 (S), player 2 (N) (AI (random))"
+    assert lines[3].startswith("1. player 1 (S): ")
+    assert "player 2 (N) wins (player 1 (S) resigned)" in text
+    assert page.url.endswith(f"#/game/{game_id}")  # no tab, no navigation

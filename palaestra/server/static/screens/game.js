@@ -47,8 +47,34 @@ export default async function gamePage({ id }, { root, onLeave }) {
       legalCard,
       mySeats.length ? actions : el("p", { class: "muted small", text: t("You are watching this game.") }),
       el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox,
-        el("p", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("replay")), " · ",
-          el("a", { href: `/api/games/${id}/record`, target: "_blank" }, t("record (JSON)")))))));
+        el("p", { class: "small export" }, el("a", { href: `#/replay/${id}` }, t("replay")), " · ",
+          // downloads with a file name (finding 9: the JSON opened in a tab): the record, and the
+          // moves as text to read
+          el("a", { href: `/api/games/${id}/record`, download: `palaestra-${view.game}-${id}.json`, id: "export-json" }, t("record (JSON)")), " · ",
+          el("a", { href: "#", id: "export-text", role: "button", onclick: (event) => { event.preventDefault(); downloadText(); } }, t("moves (text)")))))));
+
+  // the game as text for people: title, players, every move (in words, with its notation), result
+  function downloadText() {
+    const names = view.seats.map((seat) => playerName(seat.player_name) + (seatName(seat) ? ` (${seatName(seat)})` : ""));
+    const lines = [`${view.title} #${view.id}`, t("Players: {list}", { list: names.join(", ") })];
+    if (view.clock) lines.push(t("Clock: {control}", { control: controlText(view.clock.control) }));
+    lines.push("");
+    view.moves.forEach((mv, i) => {
+      const words = moveText(mv.move);
+      const what = words === mv.move ? mv.move : `${words} [${mv.move}]`;
+      lines.push(`${i + 1}. ${mv.player >= 0 ? playerName(view.seats[mv.player].player_name) : t("chance")}: ${what}`);
+    });
+    if (view.result) {
+      const reason = endReason(view, gameModule, gt);
+      lines.push("", `${resultText(view.result, view.seats, Boolean(gameModule && gameModule.teamsOf && gameModule.teamsOf(view)))}${reason ? ` (${reason})` : ""}`);
+      lines.push(t("Scores: {list}", { list: view.seats.map((seat, i) => `${playerName(seat.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }));
+    }
+    const link = el("a", { href: URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/plain;charset=utf-8" })), download: `palaestra-${view.game}-${id}.txt` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  }
 
   const board = await makeBoard(view.game, boardBox);
   setSeatColours(board.colours);
