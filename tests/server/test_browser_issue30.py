@@ -394,3 +394,41 @@ def test_finding_9_the_record_and_the_moves_download_with_file_names(
     assert lines[3].startswith("1. player 1 (S): ")
     assert "player 2 (N) wins (player 1 (S) resigned)" in text
     assert page.url.endswith(f"#/game/{game_id}")  # no tab, no navigation
+
+
+# --- finding 12: screen readers and the focus ring ----------------------------------------------------
+
+
+def test_finding_12_places_are_named_moves_announced_and_the_focus_ring_whole(
+    server: ServerProcess, pages: Pages
+) -> None:
+    page = pages()
+    start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.wait_for_selector('#board g[data-cell="e8"][role="img"]')
+    assert page.get_attribute('#board g[data-cell="e8"]', "aria-label") == "e8: empty"
+    opponent = page.get_attribute('#board g[data-cell="h2"]', "aria-label")
+    assert opponent == "h2: cube of player 2 (N), distance 4"
+    assert page.get_attribute("#status", "role") == "status"
+    assert page.get_attribute("#status", "aria-live") == "polite"
+    # the focus ring is a whole box around the focused cube
+    page.focus('#board [data-from="a2"]')
+    ring = page.evaluate(
+        """() => {
+          const node = document.querySelector('#board [data-from="a2"]');
+          const ring = node.querySelector('.focus-ring');
+          if (!ring) return null;
+          const [a, b] = [node.querySelector('rect, polygon').getBBox(), ring.getBBox()];
+          return b.x <= a.x && b.y <= a.y
+            && b.x + b.width >= a.x + a.width && b.y + b.height >= a.y + a.height;
+        }"""
+    )
+    assert ring is True
+    # the AI's move is announced
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.wait_for_function("document.querySelector('#announce').textContent.startsWith('player 2 (N): ')")
+    # Agamemnon's spaces
+    start_game(page, server, "agamemnon", ["me", "ai:random"])
+    page.wait_for_selector('#board g[data-space="5"][aria-label]')
+    assert page.locator('#board g[data-space="5"] > title').text_content() == "space 5: empty"

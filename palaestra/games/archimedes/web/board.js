@@ -86,7 +86,7 @@ export function createBoard(container, helpers) {
           stroke: name === selected ? "#ffb300" : name === last ? "#6a1b9a" : "#0008", "stroke-width": name === selected || name === last ? 4 : 1.5 }));
         g.append(svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: "#fff",
           text: cube.arrived ? "✓" : cube.distance ?? "" }));
-        g.append(svg("title", { text: `${name}: ${nameOf(cube.player)}, ${cube.arrived ? t("arrived") : t("distance {n}", { n: cube.distance })}` }));
+        g.prepend(svg("title", { text: t("{cell}: cube of {name}, {state}", { cell: name, name: nameOf(cube.player), state: cube.arrived ? t("arrived") : t("distance {n}", { n: cube.distance }) }) }));
         if (mine) {
           g.classList.add(...(name === selected ? ["cube-selected", "selected"] : ["target"]));
           g.setAttribute("data-from", name);
@@ -96,6 +96,8 @@ export function createBoard(container, helpers) {
         }
       } else {
         g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, fill: "#b3a285", text: name }));
+        // its name for screen readers (finding 12: it read only "a1")
+        g.prepend(svg("title", { text: name in goalOf ? t("{cell}: empty, a goal of {name}", { cell: name, name: nameOf(goalOf[name]) }) : t("{cell}: empty", { cell: name }) }));
       }
       if (selected && moves[selected] && name in moves[selected]) {
         g.classList.add("target");

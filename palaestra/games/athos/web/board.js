@@ -204,7 +204,8 @@ export function createBoard(container, helpers) {
       } else if (!monksAt[name] && !(name in stones)) {
         g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, fill: "#0007", text: name }));
       }
-      g.append(svg("title", { text: `${name}: ${t(terrain)}${tile ? ", " + t(tile.side === "rubble" ? "rubble tile" : "open tile") : ""}${name in stones ? ", " + t("Athos stone") : ""}` }));
+      const monks = monksAt[name] ? ", " + t("monks: {list}", { list: monksAt[name].map((p) => pn(view.seats[p] ? view.seats[p].player_name : String(p))).join(", ") }) : "";
+      g.append(svg("title", { text: `${name}: ${t(terrain)}${tile ? ", " + t(tile.side === "rubble" ? "rubble tile" : "open tile") : ""}${name in stones ? ", " + t("Athos stone") : ""}${monks}` }));
       if (name in stones) drawStone(g, cx, cy, stones[name]);
       if (monksAt[name]) drawMonks(g, cx, cy, monksAt[name], R);
       if (name === lastField) g.append(svg("polygon", { points: hexPoints(cx, cy, R - 2), fill: "none", class: "last" }));

@@ -20,7 +20,9 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   const boardBox = el("div", { class: "board-wrap", id: "board" });
   const playersBox = el("ul", { class: "players", id: "players" });
-  const statusBox = el("div", { class: "status", id: "status" });
+  // whose turn is a live region, and the moves of the others are announced (finding 12)
+  const statusBox = el("div", { class: "status", id: "status", role: "status", "aria-live": "polite" });
+  const announceBox = el("div", { class: "sr-only", id: "announce", "aria-live": "polite" });
   // on a phone the side panel is under the board: whose turn it is shows above it too (finding 13)
   const statusTop = el("div", { class: "status status-top", id: "status-top", "aria-hidden": "true" });
   const resultBox = el("div", { id: "result" });
@@ -40,7 +42,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
   root.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ",
       el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
-    statusTop, resultBox, boardBox),
+    statusTop, resultBox, boardBox, announceBox),
     el("aside", { class: "side" },
       el("div", { class: "card" }, statusBox, playersBox, clockLine),
       invitesBox,
@@ -209,6 +211,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
   });
 
   let turnIsMine = false;
+  let announced = null;  // the moves already on screen
   const myTurnNow = () => turnIsMine;
   // a move in words: the game's own sentence (its module's describeMove), else its notation
   const moveText = (move) => move;
@@ -269,6 +272,10 @@ export default async function gamePage({ id }, { root, onLeave }) {
         el("div", { text: t("Nobody can win outright any more.") }),
         el("div", { class: "small", text: t("Play goes on to the move limit (move {ply} of {max}); then the scores decide. A player may resign to end it now.", { ply: view.ply, max: view.max_plies }) })));
     } else resultBox.replaceChildren();
+    // the moves the others made since the last drawing, said to screen readers
+    const fresh = view.moves.slice(announced).filter((mv) => mv.player >= 0 && !mySeats.includes(mv.player));
+    if (announced !== null && fresh.length) announceBox.textContent = fresh.map((mv) => `${playerName(view.seats[mv.player].player_name)}: ${moveText(mv.move)}`).join(". ");
+    announced = view.moves.length;
     // moves
     movesBox.replaceChildren(...view.moves.map((mv) => el("li", { class: mv.player < 0 ? "chance" : "" },
       mv.player >= 0 ? `${playerName(view.seats[mv.player].player_name)}: ` : "", mv.move)));
