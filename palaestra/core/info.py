@@ -119,7 +119,8 @@ class GameInfo:
       is not ``None``), if it has one; the ratings keep a pool of its own for it.
     - ``ai_ratings``: per rating pool of the game (its id, :mod:`palaestra.server.service.ratings`)
       the fixed shown rating of each AI level there, as ``benchmarks/rating_anchors.py`` prints
-      them from the measured strength of the game's levels (docs/accounts.md); a pool without them has no anchors.
+      them from the measured strength of the game's levels (docs/accounts.md); a pool without them
+      has no anchors.
     """
 
     name: str

@@ -48,7 +48,7 @@ INFO = GameInfo(
         examples="palaestra.games.agamemnon.web.rules_examples:examples",
     ),
     menu_rank=1,
-    # the AI levels' ratings per rating pool: benchmarks/rating_anchors.py on the strength measured on 2026-11-27
+    # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27
     ai_ratings={
         "agamemnon": {
             "random": 749.0,

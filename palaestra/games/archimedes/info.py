@@ -33,15 +33,15 @@ INFO = GameInfo(
             ),
             "move_limit": (
                 "Move limit",
-                "the game ends after this many moves (passes included); then the cubes closest to their "
-                "goals win",
+                "the game ends after this many moves (passes included); then whoever has more cubes home "
+                "wins (equal counts share)",
             ),
         },
         rules="palaestra.games.archimedes.web.rules_page:RULES",
         examples="palaestra.games.archimedes.web.rules_examples:examples",
     ),
     menu_rank=3,
-    # the AI levels' ratings per rating pool: benchmarks/rating_anchors.py on the strength measured on 2026-11-27
+    # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27
     ai_ratings={
         "archimedes-2": {
             "random": 539.0,

@@ -59,7 +59,7 @@ INFO = GameInfo(
     menu_rank=2,
     take_back="palaestra.games.athos.takeback:can_take_back",
     team_options={"players": 4, "teams": True},  # ATH-V1
-    # the AI levels' ratings per rating pool: benchmarks/rating_anchors.py on the strength measured on 2026-11-27
+    # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27
     ai_ratings={
         "athos-2": {
             "random": -583.0,

@@ -53,13 +53,30 @@ async def meta(hub: HubDep) -> dict[str, Any]:
     }
 
 
+#: the most games one ``ids`` list may name
+MAX_IDS = 50
+
+
 @router.get(
     "/games",
-    summary="The lobby: recent public games (to watch or resume)",
+    summary="The lobby: recent public games (to watch or resume); or, with ids, these games",
     response_model=list[GameSummary],
     responses=errors(),
 )
-async def list_games(hub: HubDep, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+async def list_games(
+    hub: HubDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ids: Annotated[
+        str | None,
+        Query(
+            max_length=MAX_IDS * 33,
+            description=f"comma-separated game ids (at most {MAX_IDS}): these games, public or not, in "
+            "this order, each with its player to move and result; unknown ones are left out",
+        ),
+    ] = None,
+) -> list[dict[str, Any]]:
+    if ids is not None:
+        return await hub.sessions.summaries_of([i for i in ids.split(",") if i][:MAX_IDS])
     return await hub.sessions.list_games(limit)
 
 

@@ -157,6 +157,22 @@ class Joined(Out):
     game: GameView
 
 
+class InvitationInfo(Out):
+    """What an invitation link offers, read without using it up (the join page)."""
+
+    seat: int = Field(description="the seat the invitation offers")
+    player_name: str = Field(description="the game's name of that seat (a colour)")
+    status: str = Field(
+        description="'open' (it can be used), 'used' (the seat is taken) or 'revoked' (withdrawn)"
+    )
+    inviter: str | None = Field(
+        description="the display name of the creator's first seat ('' if none was given); None in a game "
+        "whose creator holds no seat"
+    )
+    inviter_seat: int | None = Field(description="the creator's first seat")
+    game: GameView
+
+
 class Invitation(Out):
     seat: int
     invite: str | None = Field(description="the new invitation link; None once withdrawn")

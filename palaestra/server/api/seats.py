@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Header
 
 from palaestra.server.api.auth import MaybeMember
 from palaestra.server.api.deps import CreatorToken, GameId, HubDep, SeatNumber
 from palaestra.server.api.errors import errors
 from palaestra.server.api.games import invite_link
 from palaestra.server.api.models import JoinSeat
-from palaestra.server.api.responses import Invitation, Joined
+from palaestra.server.api.responses import Invitation, InvitationInfo, Joined
+from palaestra.server.service.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["seats"])
 
@@ -25,6 +26,37 @@ MANAGE = errors(
     "seat_taken",
     "conflict",
 )
+
+
+#: an invitation's code, in a header so that it stays out of URLs (and so out of server logs)
+InvitationCode = Annotated[
+    str | None, Header(max_length=64, description="the code of the invitation link (its last part)")
+]
+
+
+@router.get(
+    "/invitation",
+    summary="What an invitation offers (game, seat, inviter, clock) and whether it is still open; "
+    "does not use it up",
+    response_model=InvitationInfo,
+    responses=errors("game_not_found", "wrong_token"),
+)
+async def invitation(
+    hub: HubDep, game_id: GameId, x_invitation_code: InvitationCode = None
+) -> dict[str, Any]:
+    if not x_invitation_code:
+        raise ApiError(403, "wrong_token", "send the invitation's code in the X-Invitation-Code header")
+    session, seat, status = await hub.seats.invitation(game_id, x_invitation_code)
+    view = session.view()
+    creator = next((i for i, s in enumerate(session.seats) if s.creator and s.kind == "human"), None)
+    return {
+        "seat": seat,
+        "player_name": view["seats"][seat]["player_name"],
+        "status": status,
+        "inviter": None if creator is None else session.seats[creator].name,
+        "inviter_seat": creator,
+        "game": view,
+    }
 
 
 @router.post(

@@ -197,6 +197,20 @@ class SeatService:
         await self.sessions.broadcast(session)
         return joined
 
+    async def invitation(self, game_id: str, code: str) -> tuple[Session, int, str]:
+        """What an invitation code offers, without using it up: the game, the seat and whether
+        the code is ``"open"``, ``"used"`` or ``"revoked"`` (the join page says so before the
+        guest types a name). A code of no seat of the game is 403 ``wrong_token``."""
+        session = await self.sessions.get(game_id)
+        digest = hash_token(code)
+        for i, s in enumerate(session.seats):
+            if s.invite_hash is not None and same_secret(s.invite_hash, digest):
+                return session, i, s.invite or "open"
+        for i, s in enumerate(session.seats):
+            if any(same_secret(h, digest) for h in s.revoked):
+                return session, i, "revoked"
+        raise ApiError(403, "wrong_token", "this link does not belong to a seat of this game")
+
     async def _join(
         self, session: Session, code: str, name: str | None, member: Account | None
     ) -> tuple[int, str]:

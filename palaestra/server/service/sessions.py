@@ -383,6 +383,27 @@ class Sessions:
             out.append(item)
         return out
 
+    async def summaries_of(self, ids: list[str]) -> list[dict[str, Any]]:
+        """The rows of these games, public or not, in this order (a browser's own games: their
+        ids are the secret): loaded, so each has its player to move and result. An unknown game,
+        or one that cannot be loaded or shown, is left out (logged when it fails)."""
+        out = []
+        for game_id in dict.fromkeys(ids):
+            try:
+                item = (await self.get(game_id)).summary()
+            except ApiError as err:
+                if err.status != 404:
+                    raise
+                continue
+            except StorageError:
+                raise
+            except Exception:
+                log.exception("game %r cannot be listed; left out", game_id)
+                continue
+            if showable(item):
+                out.append(item)
+        return out
+
     def _summary(self, row: Mapping[str, Any]) -> dict[str, Any]:
         session = self.loaded.get(row["id"])
         if session is not None:

@@ -3,7 +3,7 @@
 // of the position for a game without one; and the keyboard support every board gets.
 
 import { gameT, playerName, t } from "/static/i18n.js";
-import { el, svg, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
+import { el, svg, SVGNS, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
 import { gameInfo } from "/static/api.js";
 import { toast } from "/static/ui.js";
 
@@ -57,6 +57,15 @@ export function keyboardBoard(box) {
       node.setAttribute("role", "button");
       node.setAttribute("aria-label", nameOf(node));
     }
+    // the places of the board that are no button are images with their name (finding 12: an
+    // empty cell read "a1", an opponent's cube a bare "3"): the renderer's <title>
+    for (const node of box.querySelectorAll("svg g[data-cell], svg g[data-field], svg g[data-space]")) {
+      if (node.getAttribute("role") === "button" || node.querySelector("[tabindex]")) continue;
+      const title = [...node.children].find((c) => c.tagName === "title");
+      if (!title) continue;
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", title.textContent);
+    }
     if (hadFocus && !box.contains(document.activeElement)) {
       const again = lastKey && [...box.querySelectorAll("[tabindex]")].find((n) => keyOf(n) === lastKey);
       const first = again || box.querySelector("svg [tabindex]");
@@ -73,6 +82,17 @@ export function keyboardBoard(box) {
     hadFocus = true;
     node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
   });
+  // the focus ring: a whole box around the focused element, drawn in the board (finding 12: the
+  // browser's outline of an SVG element showed only part of a box)
+  box.addEventListener("focusin", (event) => {
+    const node = event.target;
+    for (const ring of box.querySelectorAll(".focus-ring")) ring.remove();
+    if (node.namespaceURI !== SVGNS || !node.hasAttribute("tabindex") || typeof node.getBBox !== "function") return;
+    const b = node.getBBox();
+    const host = node.tagName === "g" ? node : node.parentNode;
+    host.append(svg("rect", { class: "focus-ring", x: b.x - 4, y: b.y - 4, width: b.width + 8, height: b.height + 8, rx: 6, "aria-hidden": "true" }));
+  });
+  box.addEventListener("focusout", () => { for (const ring of box.querySelectorAll(".focus-ring")) ring.remove(); });
   apply();
 }
 

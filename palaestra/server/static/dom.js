@@ -16,7 +16,7 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const SVGNS = "http://www.w3.org/2000/svg";
+export const SVGNS = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs)) {

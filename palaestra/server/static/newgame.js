@@ -30,6 +30,12 @@ export function buildNewGameForm(card, m) {
   const optionsBox = el("div", { id: "options" });
   const seatsBox = el("div", { id: "seats" });
   const clock = clockFields(m.time_controls);  // issue 21: an optional clock
+  // hints in a game with a friend: off unless the creator allows them (finding 6); against the AI
+  // and in hot seat they are always on, so the switch shows only when a friend is invited
+  const hintsInput = el("input", { type: "checkbox", id: "allow-hints", name: "hints" });
+  const hintsBox = el("div", { class: "field", id: "hints-field", hidden: true },
+    el("label", { for: "allow-hints", text: t("Allow hints") }), hintsInput,
+    el("span", { class: "muted small", text: t("every player may ask the AI for the best moves (against the AI they always may)") }));
   form.append(
     el("div", { class: "field" }, el("label", { for: "game-select", text: t("Game") }), gameSelect),
     el("div", { class: "field" }, el("label", { for: "your-name", text: t("Your name") }), nameInput),
@@ -37,6 +43,7 @@ export function buildNewGameForm(card, m) {
     clock.box,
     el("h3", { text: t("Seats") }),
     seatsBox,
+    hintsBox,
     el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, t("Start game"))));
   card.append(form);
   const rated = ratedField(form, clock.box, seatsBox);  // issue 28: members only, after the clock
@@ -92,7 +99,12 @@ export function buildNewGameForm(card, m) {
         el("label", { class: "who", for: `seat-select-${i}` }, playerName(name),
           teams ? el("span", { class: "tag team", "data-team": teams[i], text: formT(teams[i]) }) : null), select));
       select.id = `seat-select-${i}`;
+      select.addEventListener("change", showHints);
     });
+    showHints();
+  }
+  function showHints() {
+    hintsBox.hidden = ![...seatsBox.querySelectorAll("select")].some((s) => s.value === "friend");
   }
 
   async function drawOptions() {
@@ -167,6 +179,7 @@ export function buildNewGameForm(card, m) {
     });
     try {
       const body = { game: g.name, options, seats };
+      if (!hintsBox.hidden && hintsInput.checked) body.hints = true;
       const timeControl = clock.value();
       if (timeControl) body.time_control = timeControl;
       if (rated.value()) body.rated = true;

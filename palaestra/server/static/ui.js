@@ -40,11 +40,11 @@ export function followList(list, index) {
 }
 
 // The result in words, in the page's language, from the result's numbers (the engines' own
-// sentence, in English and citing rulings, is the tooltip): who won, who shares, a draw, who resigned.
+// sentence, in English and citing rulings, is the tooltip): who won, who shares, a draw; after a
+// resignation or a flag fall too, who won (finding 2: it said only who resigned). Why the game
+// ended is resultReason's.
 export function resultText(result, seats, together = false) {
   const names = seats.map((s) => playerName(s.player_name));
-  if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
-  if (result.timeout !== undefined && result.timeout !== null) return t("{name} ran out of time and loses", { name: names[result.timeout] });
   const returns = result.returns || [];
   const best = Math.max(...returns);
   const winners = returns.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
@@ -52,6 +52,21 @@ export function resultText(result, seats, together = false) {
   const list = winners.map((i) => names[i]).join(t(" and "));
   if (winners.length === 1) return t("{name} wins", { name: list });
   return together ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
+}
+// Why the game ended, when the players ended it: a resignation, a flag fall (a game's own reasons,
+// the move limit say, are its renderer's resultReason(view, t)); null otherwise.
+export function resultReason(result, seats) {
+  const names = seats.map((s) => playerName(s.player_name));
+  if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
+  if (result.timeout !== undefined && result.timeout !== null) return t("{name} ran out of time and loses", { name: names[result.timeout] });
+  return null;
+}
+// the reason of a game's end: the players' (resultReason) or the game's own (its module's)
+export function endReason(view, gameModule, gt) {
+  const own = resultReason(view.result, view.seats);
+  if (own) return own;
+  if (!gameModule || !gameModule.resultReason) return null;
+  try { return gameModule.resultReason(view, gt); } catch (err) { console.error(err); return null; }
 }
 // How the game ended for this browser's seats: "won", "lost" or "drawn"; null for a spectator and
 // in hot seat (every seat is this browser's), where the banner stays neutral.
@@ -76,3 +91,12 @@ export function formatScore(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
 
+
+// how the position looks for a player after a move, from the AI's value (-1 lost .. 1 won)
+export function outlook(value) {
+  if (value > 0.6) return t("winning");
+  if (value > 0.2) return t("good for you");
+  if (value >= -0.2) return t("about even");
+  if (value >= -0.6) return t("difficult");
+  return t("hard to save");
+}

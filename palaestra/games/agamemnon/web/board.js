@@ -121,6 +121,10 @@ export function createBoard(container, helpers) {
       if (lastSpaces.has(s)) g.setAttribute("data-last", "placed");
       if (tile) drawTile(g, x, y, tile, lastSpaces.has(s));
       else if (!out) g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#9a8b72", text: s }));
+      // the space's name for screen readers (finding 12: an empty one read as a bare number)
+      g.prepend(svg("title", { text: out ? t("space {n}: out of play", { n: s })
+        : tile ? t("space {n}: {tile} of {name}", { n: s, tile: tileName(tile.code, t) + (SPEARS[tile.code] ? ` (${t("{n} spears", { n: SPEARS[tile.code] })})` : ""), name: helpers.playerName(view.seats[tile.owner] ? view.seats[tile.owner].player_name : String(tile.owner)) })
+          : t("space {n}: empty", { n: s }) }));
       if (selectedCode && placements[selectedCode] && s in placements[selectedCode]) {
         g.append(svg("circle", { cx: x, cy: y, r: 30, class: "target-mark" }));
         g.classList.add("target");
@@ -190,7 +194,6 @@ export function createBoard(container, helpers) {
       const angle = Math.PI / 2 + (i - (spears - 1) / 2) * 0.45;
       g.append(svg("circle", { cx: x + 19 * Math.cos(angle), cy: y + 19 * Math.sin(angle), r: 3, fill: "#ffd54f" }));
     }
-    if (leader) g.append(svg("title", { text: t("leader {code} ({n} spears)", { code: tile.code, n: spears }) }));
   }
 
   const board = {

@@ -86,7 +86,7 @@ export function createBoard(container, helpers) {
           stroke: name === selected ? "#ffb300" : name === last ? "#6a1b9a" : "#0008", "stroke-width": name === selected || name === last ? 4 : 1.5 }));
         g.append(svg("text", { x: cx, y: cy + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: "#fff",
           text: cube.arrived ? "✓" : cube.distance ?? "" }));
-        g.append(svg("title", { text: `${name}: ${nameOf(cube.player)}, ${cube.arrived ? t("arrived") : t("distance {n}", { n: cube.distance })}` }));
+        g.prepend(svg("title", { text: t("{cell}: cube of {name}, {state}", { cell: name, name: nameOf(cube.player), state: cube.arrived ? t("arrived") : t("distance {n}", { n: cube.distance }) }) }));
         if (mine) {
           g.classList.add(...(name === selected ? ["cube-selected", "selected"] : ["target"]));
           g.setAttribute("data-from", name);
@@ -96,6 +96,8 @@ export function createBoard(container, helpers) {
         }
       } else {
         g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, fill: "#b3a285", text: name }));
+        // its name for screen readers (finding 12: it read only "a1")
+        g.prepend(svg("title", { text: name in goalOf ? t("{cell}: empty, a goal of {name}", { cell: name, name: nameOf(goalOf[name]) }) : t("{cell}: empty", { cell: name }) }));
       }
       if (selected && moves[selected] && name in moves[selected]) {
         g.classList.add("target");
@@ -104,6 +106,15 @@ export function createBoard(container, helpers) {
         g.style.cursor = "pointer";
         g.append(svg("circle", { cx, cy, r: 12, class: "target-mark" }));
         g.addEventListener("click", () => { const a = moves[selected][name]; selected = null; ctx.play(a); });
+      } else if (ctx.interactive && ctx.refuse && !(name in moves)) {
+        // no move: the cube it would be, or the cell a selected cube cannot reach, is explained
+        // (finding 3): an opponent's or a stuck cube here, the server's reason for a cell
+        g.addEventListener("click", () => {
+          if (cube && cube.player !== view.current_player) helpers.toast(t("This cube belongs to {name}: pick one of your highlighted cubes", { name: nameOf(cube.player) }), true);
+          else if (cube && !selected) helpers.toast(t("This cube cannot move now"), true);
+          else if (selected) ctx.refuse(`${selected}-${name}`);
+          else helpers.toast(t("Pick one of your highlighted cubes"), true);
+        });
       }
       root.append(g);
     }
@@ -142,4 +153,17 @@ function tint(hex) {
 function lastMove(view) {
   const m = view.moves.length ? /^(\w+)-(\w+)$/.exec(view.moves[view.moves.length - 1].move) : null;
   return m ? [m[1], m[2]] : null;
+}
+
+// Why a finished game ended, in the page's language (the result banner's second line, finding 2):
+// the engine ranks by cubes home at the move limit and when every player passed (ARC-M6).
+export function resultReason(view, t) {
+  const details = view.score_details || {};
+  const home = (details.arrived || []).join("–");
+  const position = (view.state && view.state.position) || {};
+  if (view.result && view.result.settled) return t("No cube can reach a goal any more: ranked by cubes home ({home})", { home });
+  if (details.ended === "limit") return t("The move limit of {n} moves was reached: ranked by cubes home ({home})", { n: position.move_limit, home });
+  if (details.ended === "passes") return t("Every player passed in a row: ranked by cubes home ({home})", { home });
+  if (details.ended === "home") return t("All four cubes home");
+  return null;
 }

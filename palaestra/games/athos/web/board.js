@@ -204,7 +204,8 @@ export function createBoard(container, helpers) {
       } else if (!monksAt[name] && !(name in stones)) {
         g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, fill: "#0007", text: name }));
       }
-      g.append(svg("title", { text: `${name}: ${t(terrain)}${tile ? ", " + t(tile.side === "rubble" ? "rubble tile" : "open tile") : ""}${name in stones ? ", " + t("Athos stone") : ""}` }));
+      const monks = monksAt[name] ? ", " + t("monks: {list}", { list: monksAt[name].map((p) => pn(view.seats[p] ? view.seats[p].player_name : String(p))).join(", ") }) : "";
+      g.append(svg("title", { text: `${name}: ${t(terrain)}${tile ? ", " + t(tile.side === "rubble" ? "rubble tile" : "open tile") : ""}${name in stones ? ", " + t("Athos stone") : ""}${monks}` }));
       if (name in stones) drawStone(g, cx, cy, stones[name]);
       if (monksAt[name]) drawMonks(g, cx, cy, monksAt[name], R);
       if (name === lastField) g.append(svg("polygon", { points: hexPoints(cx, cy, R - 2), fill: "none", class: "last" }));
@@ -299,7 +300,25 @@ export function createBoard(container, helpers) {
       } else if (name === from) {
         g.addEventListener("click", () => select(name));
         g.style.cursor = "pointer";
+      } else if (ctx.interactive && ctx.refuse) {
+        g.addEventListener("click", () => refuse(name));
       }
+    }
+
+    // a click on a field that is no move now: the move it would be goes to the server, which says
+    // why it is not allowed (finding 3); a field that names no move is explained here
+    function refuse(name) {
+      if (inMove && mode === "flip") return ctx.refuse(`flip ${name}`);
+      if (inMove) {
+        if (from) return ctx.refuse(`${from}-${name}`);
+        return helpers.toast(t("No monk of yours can move from {field}: pick one of the highlighted monks", { field: name }), true);
+      }
+      if (phase === "relocated" || (phase === "stone" && mode === "stone")) {
+        if (from) return ctx.refuse(`relocate ${from}>${name}`);
+        if (Object.keys(legal.relocs).length) return helpers.toast(t("Pick one of the highlighted tiles to relocate"), true);
+        return ctx.refuse(`stone ${name}`);
+      }
+      return ctx.refuse(phase === "handicap" && mode === "open" ? `place ${name} open` : `place ${name}`);
     }
 
     function drawMonks(g, cx, cy, players, r) {

@@ -1,10 +1,10 @@
 // The home screen (#/): the new-game form, this browser's games, games to watch.
 
-import { t, playerName } from "/static/i18n.js";
+import { t, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api, meta } from "/static/api.js";
 import { loadMine } from "/static/state.js";
-import { seatName, movesText } from "/static/ui.js";
+import { seatName, movesText, outcomeFor } from "/static/ui.js";
 import { buildNewGameForm } from "/static/newgame.js";
 import { memberGames } from "/static/membergames.js";
 
@@ -16,28 +16,62 @@ export default async function homePage(params, { root }) {
   root.replaceChildren(el("div", { class: "cards" }, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
-  const games = await api("/api/games?limit=100");
+  // this browser's games (finding 13: each with its opponents, its state for me and its date),
+  // newest first, asked for by id (private ones too); the lobby's other active games to watch
   const mine = loadMine();
-  const mineList = el("ul", { class: "list" });
+  const myIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 50);
+  const [games, myGames] = await Promise.all([
+    api("/api/games?limit=100"),
+    myIds.length ? api(`/api/games?ids=${myIds.map(encodeURIComponent).join(",")}`) : [],
+  ]);
+  const mineList = el("ul", { class: "list", id: "my-games-list" });
   const watchList = el("ul", { class: "list" });
+  for (const g of myGames) mineList.append(myGameItem(g, mine[g.id]));
   for (const g of games) {
-    const entry = mine[g.id];
+    if (mine[g.id] || g.status !== "active") continue;
     const who = g.seats.map((s) => seatName(s) || playerName(s.player_name)).join(" · ");
-    const item = el("li", { "data-game": g.id },
+    watchList.append(el("li", { "data-game": g.id },
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
-      el("span", { class: `tag ${g.status}`, text: g.status === "finished" ? t("finished") : g.status === "abandoned" ? t("abandoned") : movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
-      el("span", { class: "muted small", text: who }),
-      g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, t("replay")) : null);
-    if (entry) mineList.append(item);
-    else if (g.status === "active") watchList.append(item);
-  }
-  // games not listed in the lobby (private ones) are known from this browser's own list
-  const listed = new Set(games.map((g) => g.id));
-  for (const [gid, entry] of Object.entries(mine)) {
-    if (listed.has(gid)) continue;
-    mineList.append(el("li", { "data-game": gid }, el("a", { href: `#/game/${gid}` }, `${entry.game || t("game")} #${gid}`)));
+      el("span", { class: `tag ${g.status}`, text: movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
+      el("span", { class: "muted small", text: who })));
   }
   await memberGames(mineCard);  // a member's games from every device (issue 28)
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
+}
+
+// One of my games: "Archimedes against Bea · your turn · 27 Nov 2026, 18:05"
+function myGameItem(g, entry) {
+  const mySeats = Object.keys((entry && entry.tokens) || {}).map(Number);
+  const others = g.seats.filter((s, i) => !mySeats.includes(i));
+  const against = !others.length ? t("hot seat")
+    : t("against {names}", { names: others.map((s) => seatName(s) || playerName(s.player_name)).join(t(" and ")) });
+  return el("li", { "data-game": g.id },
+    el("a", { href: `#/game/${g.id}` }, g.title),
+    el("span", { class: "small", "data-against": "" }, ` ${against} `),
+    el("span", { class: `tag ${g.status}`, "data-moves": g.moves_played ?? g.ply, text: stateFor(g, mySeats) }),
+    el("span", { class: "muted small", "data-updated": g.updated, text: ` ${when(g.updated)}` }),
+    g.status === "finished" ? el("a", { class: "small", href: `#/replay/${g.id}` }, t("replay")) : null);
+}
+
+// where a game of mine stands, for me
+function stateFor(g, mySeats) {
+  if (g.status === "abandoned") return t("abandoned");
+  if (g.status === "finished") {
+    const outcome = g.result ? outcomeFor(g.result, mySeats, g.seats.length) : null;
+    return outcome === "won" ? t("you won") : outcome === "lost" ? t("you lost") : outcome === "drawn" ? t("draw") : t("finished");
+  }
+  const unjoined = g.seats.filter((s) => s.kind === "human" && !s.joined);
+  if (unjoined.length) return t("waiting for {names} to join", { names: unjoined.map((s) => playerName(s.player_name)).join(t(" and ")) });
+  const toMove = g.seats.findIndex((s) => s.player_name === g.to_move);
+  if (toMove >= 0 && mySeats.includes(toMove)) return t("your turn");
+  if (toMove >= 0) return t("{name} to move", { name: seatName(g.seats[toMove]) || playerName(g.to_move) });
+  return movesText(g.moves_played ?? g.ply);
+}
+
+// the date of the last change, in the page's language
+function when(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(date);
 }

@@ -1,11 +1,11 @@
 // The replay screen (#/replay/ID[/PLY]): step through a game (buttons, slider, arrow keys, the move
 // list); on a finished game, the AI's view of each move.
 
-import { t, playerName, language } from "/static/i18n.js";
+import { t, gameT, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
-import { api, plainHelp } from "/static/api.js";
+import { api, gameInfo, plainHelp } from "/static/api.js";
 import { page, setSeatColours, seatColour } from "/static/state.js";
-import { resultText, followList, formatScore } from "/static/ui.js";
+import { resultText, endReason, followList, formatScore } from "/static/ui.js";
 import { makeBoard, rendererFor } from "/static/boards.js";
 
 export default async function replayPage({ id, ply: plyPart }, { root, onLeave }) {
@@ -43,7 +43,8 @@ export default async function replayPage({ id, ply: plyPart }, { root, onLeave }
       el("div", { class: "card" }, el("h3", { text: t("Score") }), scores),
       el("div", { class: "card" }, el("label", { class: "small" }, aiToggle,
         " " + (finished ? t("Show the AI's view of each move") : t("The AI's view of the moves is shown once the game is over"))), aiBox),
-      game.result ? el("div", { class: "card", text: resultText(game.result, game.seats, together), title: plainHelp(game.result.text) }) : null,
+      game.result ? el("div", { class: "card", id: "replay-result", title: plainHelp(game.result.text) }, el("div", { text: resultText(game.result, game.seats, together) }),
+        el("div", { class: "small", text: endReason(game, gameModule, await gameT(await gameInfo(game.game))) || "" })) : null,
       el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox),
       el("a", { href: `#/game/${id}` }, t("Back to the game")))));
   movesBox.replaceChildren(...game.moves.map((mv, i) => el("li", { class: mv.player < 0 ? "chance" : "", style: "cursor:pointer", onclick: () => go(i + 1) },
