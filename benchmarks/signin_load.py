@@ -11,7 +11,8 @@
    alone (``--games`` games between two people, each player sending a random legal move as fast
    as the answers come: the server's capacity); (b) the same game load while a client signs in
    ``--signins`` times a second (paced, random members, right passwords; each answer checked);
-   (c) sign-ins alone, as fast as they are answered, 8 at a time (the sign-in capacity).
+   (c) sign-ins alone, as fast as they are answered, 8 at a time (the sign-in capacity). The
+   sign-ins are sent by a process of their own, so they take no CPU from the game load's client.
 
 Printed: actions/s of (a) and (b) and their ratio, the sign-ins/s reached in (b) and (c) with their
 latency p50/p99 and errors, the server's CPU seconds in each run and the load average. The machine
@@ -22,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -133,19 +136,26 @@ class SignIns:
         }
 
 
-async def games_with_signins(
-    url: str, pid: int, args: argparse.Namespace, names: list[str], rate: float
-) -> dict[str, Any]:
+def signin_client(url: str, names: list[str], rate: float, seconds: float) -> subprocess.Popen[str]:
+    """The sign-ins of a run, sent by a process of their own (its JSON result on stdout)."""
+    listing = Path(tempfile.mkstemp(prefix="palaestra-names-")[1])
+    listing.write_text("\n".join(names))
+    command = [sys.executable, __file__, "--client", url, "--names", str(listing)]
+    command += ["--signins", str(rate), "--seconds", str(seconds)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+
+def finish(child: subprocess.Popen[str]) -> dict[str, Any]:
+    out, _ = child.communicate(timeout=600)
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+async def games(url: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     load_args = server_load.parse_args(
         ["--games", str(args.games), "--seconds", str(args.seconds), "--spectators", "0"]
     )
-    load = server_load.Load([url], load_args)
-    if rate <= 0:
-        return await load.run(server_load.Meter([pid]))
-    signins = SignIns(url, names, rate)
-    played, signed = await asyncio.gather(load.run(server_load.Meter([pid])), signins.run(args.seconds + 2))
-    played["signins"] = signed
-    return played
+    return await server_load.Load([url], load_args).run(server_load.Meter([pid]))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -154,7 +164,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--games", type=int, default=50)
     p.add_argument("--signins", type=float, default=50.0, help="sign-ins a second during run (b)")
     p.add_argument("--accounts", type=int, default=100)
+    p.add_argument("--client", metavar="URL", help=argparse.SUPPRESS)  # the sign-in process
+    p.add_argument("--names", metavar="FILE", help=argparse.SUPPRESS)  # its members
     args = p.parse_args(argv)
+    if args.client:
+        names = Path(args.names).read_text().split()
+        Path(args.names).unlink()
+        print(json.dumps(asyncio.run(SignIns(args.client, names, args.signins).run(args.seconds))))
+        return
     print(
         f"# {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
@@ -170,9 +187,11 @@ def main(argv: list[str] | None = None) -> None:
     server = server_load.serve(folder, f"sqlite:///{folder / 'signin.sqlite3'}", env=env).start()
     try:
         names = asyncio.run(sign_up_all(server.url, args.accounts))
-        alone = asyncio.run(games_with_signins(server.url, server.pid, args, names, 0))
-        mixed = asyncio.run(games_with_signins(server.url, server.pid, args, names, args.signins))
-        capacity = asyncio.run(SignIns(server.url, names, 0).run(args.seconds))
+        alone = asyncio.run(games(server.url, server.pid, args))
+        child = signin_client(server.url, names, args.signins, args.seconds + 3)
+        mixed = asyncio.run(games(server.url, server.pid, args))
+        mixed["signins"] = finish(child)
+        capacity = finish(signin_client(server.url, names, 0, args.seconds))
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)

@@ -291,3 +291,13 @@ def test_games_come_in_pages_newest_first(client: TestClient) -> None:
     second = client.get("/api/users/pager/games?page=2").json()
     assert first["total"] == 23 and first["pages"] == 2
     assert [g["id"] for g in first["games"] + second["games"]] == made[::-1]
+
+
+def test_the_session_route_tells_guests_and_members_apart_without_an_error(client: TestClient) -> None:
+    assert client.get("/api/session").json() == {"signed_in": False, "username": None, "csrf_token": None}
+    member = sign_up(client, "whoami")
+    assert member.get("/api/session").json() == {
+        "signed_in": True,
+        "username": "whoami",
+        "csrf_token": member.csrf,
+    }

@@ -64,6 +64,12 @@ class SignedInBody(Out):
     csrf_token: str = Field(description="send it as X-CSRF-Token with every signed-in change")
 
 
+class SessionView(Out):
+    signed_in: bool
+    username: str | None = Field(None, description="the member, when signed in")
+    csrf_token: str | None = Field(None, description="the session's CSRF token, when signed in")
+
+
 class RatingView(Out):
     rating: int
     deviation: int
@@ -135,6 +141,18 @@ async def sign_up(request: Request, hub: HubDep, body: Credentials) -> JSONRespo
 async def sign_in(request: Request, hub: HubDep, body: Credentials) -> JSONResponse:
     await limit_sign_in(request, body.username)
     return _signed_in(request, await hub.accounts.sign_in(body.username, body.password), 200)
+
+
+@router.get(
+    "/session",
+    summary="Who this browser is: a member (with the CSRF token) or a guest (never an error)",
+    response_model=SessionView,
+    responses=errors(),
+)
+async def who(viewer: MaybeMember) -> dict[str, Any]:
+    if viewer is None:
+        return {"signed_in": False}
+    return {"signed_in": True, "username": viewer.account.username, "csrf_token": viewer.csrf}
 
 
 @router.delete(

@@ -1,6 +1,6 @@
 // The signed-in member (issue 28; docs/accounts.md): who it is, the header's account links, links
 // to profiles. The session itself is an HttpOnly cookie the page never sees; its CSRF token is
-// kept in memory (api.js sends it with every change), got again from /api/account at page load.
+// kept in memory (api.js sends it with every change), got again from /api/session at page load.
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -11,12 +11,14 @@ const member = { username: null };
 // the signed-in member's username, or null for a guest
 export function me() { return member.username; }
 
-// at page load: is this browser signed in? (a guest's 401 is the usual answer, not an error)
+// at page load: is this browser signed in? (/api/session answers guests too, without an error)
 export async function loadMember() {
   try {
-    signedIn(await api("/api/account"));
+    const who = await api("/api/session");
+    if (who.signed_in) signedIn(who);
+    else signedOut();
   } catch (err) {
-    if (err.status !== 401) console.error("account", err);
+    console.error("session", err);
     signedOut();
   }
 }

@@ -40,7 +40,7 @@ export default async function homePage(params, { root }) {
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
 }
 
-// One of my games: "Archimedes against Bea · your turn · 27 Nov 2026, 18:05"
+// One of my games: "GAME against Bea · your turn · 27 Nov 2026, 18:05"
 function myGameItem(g, entry) {
   const mySeats = Object.keys((entry && entry.tokens) || {}).map(Number);
   const others = g.seats.filter((s, i) => !mySeats.includes(i));
