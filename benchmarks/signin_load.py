@@ -1,7 +1,7 @@
 """Sign-ins under load (issue 28): the Argon2id cost, and game actions while people sign in.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/signin_load.py [--seconds 15] [--games 50]
-        [--signins 50] [--accounts 100]
+        [--signins 50] [--accounts 100] [--hash-nice 10]
 
 1. The cost of one Argon2id hash and verification with the server's parameters (OWASP's: 19 MiB,
    2 iterations, 1 lane), wall and CPU milliseconds, in this process.
@@ -164,6 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--games", type=int, default=50)
     p.add_argument("--signins", type=float, default=50.0, help="sign-ins a second during run (b)")
     p.add_argument("--accounts", type=int, default=100)
+    p.add_argument("--hash-nice", type=int, default=10, help="the server's PALAESTRA_HASH_NICE")
     p.add_argument("--client", metavar="URL", help=argparse.SUPPRESS)  # the sign-in process
     p.add_argument("--names", metavar="FILE", help=argparse.SUPPRESS)  # its members
     args = p.parse_args(argv)
@@ -183,6 +184,7 @@ def main(argv: list[str] | None = None) -> None:
         "PALAESTRA_RATE_SIGNIN_CLIENT": "1000000/minute",
         "PALAESTRA_RATE_SIGNUP": "1000000/minute",
         "PALAESTRA_HASH_QUEUE": "512",
+        "PALAESTRA_HASH_NICE": str(args.hash_nice),
     }
     server = server_load.serve(folder, f"sqlite:///{folder / 'signin.sqlite3'}", env=env).start()
     try:

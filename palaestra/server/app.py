@@ -77,7 +77,7 @@ def create_app(
             queue=queue,
             searcher=queue,
             search_workers=config.search_workers,
-            hasher=Hasher(config.hash_concurrency, config.hash_queue),
+            hasher=Hasher(config.hash_concurrency, config.hash_queue, config.hash_nice),
         )
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.on_check = guards.version_checks.inc

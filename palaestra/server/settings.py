@@ -44,6 +44,8 @@ class Settings:
     #: Argon2id hashes computed at once (each takes 19 MiB) and waiting at most; more: 503 busy
     hash_concurrency: int = 2
     hash_queue: int = 64
+    #: how much lower the hashing threads run than the event loop (Linux nice steps; 0: the same)
+    hash_nice: int = 10
     #: mark the session cookie Secure (with the __Host- prefix) even when the request's scheme is
     #: http (a TLS proxy that does not tell uvicorn); https requests always get it
     secure_cookies: bool = False

@@ -126,22 +126,22 @@ class HasherBusy(ApiError):
         super().__init__(503, "busy", "the server is busy with sign-ins; try again in a moment")
 
 
-#: the niceness of the hashing threads (Linux: per thread); 0 leaves them as they are
+#: the niceness the hashing threads add to the process's (Linux: per thread); 0 leaves them be
 HASH_NICE = 10
 
 
-def _lower_priority() -> None:
-    """Run this (hashing) thread at a lower priority, where the system allows it."""
-    if HASH_NICE and hasattr(os, "setpriority") and hasattr(threading, "get_native_id"):
+def _lower_priority(nice: int) -> None:
+    """Run this (hashing) thread ``nice`` steps lower in priority, where the system allows it."""
+    if nice and hasattr(os, "setpriority") and hasattr(threading, "get_native_id"):
         with contextlib.suppress(OSError):
             current = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), current + HASH_NICE)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), current + nice)
 
 
 class Hasher:
     """Argon2id in threads, bounded (see the module docstring)."""
 
-    def __init__(self, concurrency: int = 2, queue: int = 64) -> None:
+    def __init__(self, concurrency: int = 2, queue: int = 64, nice: int = HASH_NICE) -> None:
         self.hasher = PasswordHasher(
             time_cost=OWASP_TIME_COST, memory_cost=OWASP_MEMORY_KIB, parallelism=OWASP_PARALLELISM
         )
@@ -149,7 +149,9 @@ class Hasher:
         self.queue = queue
         self._slots: asyncio.Semaphore | None = None
         self._waiting = 0
-        self._threads = ThreadPoolExecutor(concurrency, "argon2", initializer=_lower_priority)
+        self._threads = ThreadPoolExecutor(
+            concurrency, "argon2", initializer=_lower_priority, initargs=(nice,)
+        )
 
     @functools.cached_property
     def decoy(self) -> str:
