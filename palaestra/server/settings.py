@@ -37,6 +37,10 @@ class Settings:
     search_workers: int = 2
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
+    #: without --redis-url: how often (seconds) the process reads the stored versions of the games
+    #: it holds, to hear of changes made by another process on the same database (0: never; a
+    #: game is then checked on each request, and websockets hear of this process's changes only)
+    version_poll_seconds: float = 1.0
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

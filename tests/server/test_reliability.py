@@ -4,14 +4,21 @@ SQLite and on a real PostgreSQL where storage is involved (the ``client`` and ``
 from __future__ import annotations
 
 import json
+import logging
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from palaestra.cli import app as cli
-from tests.server.test_api import create, play, wait_for
+from palaestra.server.app import create_app
+from palaestra.server.settings import Settings
+from tests.server.test_api import INVITED, assert_error, create, play, wait_for
 
 
 def finished_record(client: TestClient, coin: bool) -> dict[str, Any]:
@@ -80,3 +87,84 @@ def test_finding5_a_game_without_chance_says_it_is_not_verifiable(client: TestCl
         r = replay(tmp_path, doc)
         assert r.exit_code == 0, r.output
         assert "draws: not verifiable (no chance)" in r.output and "cannot verify" not in r.output
+
+
+# --- finding 1: two processes on one database without Redis never catch up ---------------------------
+@pytest.fixture
+def two(db_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two apps on one database without Redis, as two `palaestra serve` processes would be (each
+    has its own games in memory and its own event loop)."""
+    settings = Settings(version_poll_seconds=0.2)
+    with (
+        TestClient(create_app(db_url, ai_delay=0.0, settings=settings)) as a,
+        TestClient(create_app(db_url, ai_delay=0.0, settings=settings)) as b,
+    ):
+        yield a, b
+
+
+def test_finding1_a_second_process_without_redis_on_the_database_is_warned_of(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="palaestra.server"):
+        with TestClient(create_app(db_url, ai_delay=0.0)):
+            assert "--redis-url" not in caplog.text  # alone: nothing to say
+            with TestClient(create_app(db_url, ai_delay=0.0)):
+                pass
+        warned = [r.getMessage() for r in caplog.records if "another `palaestra serve`" in r.getMessage()]
+        assert len(warned) == 1 and "--redis-url" in warned[0], caplog.text
+        caplog.clear()
+        with TestClient(create_app(db_url, ai_delay=0.0)):  # the first is gone: its lock with it
+            pass
+        assert "another `palaestra serve`" not in caplog.text
+
+
+def test_finding1_a_move_through_one_process_is_seen_through_the_other(
+    two: tuple[TestClient, TestClient],
+) -> None:
+    a, b = two
+    created = create(a, seed=None)
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    assert b.get(f"/api/games/{gid}").json()["version"] == 0  # B holds the game now
+    assert play(a, gid, tokens[0], 0, move="take 1").status_code == 200
+    # a client that saw version 1 (through A) asks B for it: B reads the row at once
+    assert b.get(f"/api/games/{gid}", params={"version": 1}).json()["version"] == 1
+    # the seat to move is not refused through B with not_your_turn
+    r = play(b, gid, tokens[1], 1, move="take 1")
+    assert r.status_code == 200, r.text
+    assert r.json()["ply"] == 2
+    # and a plain read through A catches up within the poll (0.2 s here)
+    view = wait_for(a, gid, lambda v: v["ply"] == 2, timeout=3.0)
+    assert view["current_player"] == 0
+
+
+def test_finding1_a_websocket_on_the_other_process_gets_the_move(two: tuple[TestClient, TestClient]) -> None:
+    a, b = two
+    created = create(a, seats=INVITED, seed=None)
+    gid, token = created["id"], created["seats"][0]["token"]
+    with ThreadPoolExecutor(1) as pool, b.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        assert ws.receive_json()["game"]["ply"] == 0
+        started = time.monotonic()
+        assert play(a, gid, token, 0, move="take 2").status_code == 200
+        pushed = pool.submit(ws.receive_json).result(timeout=5.0)
+        assert pushed["type"] == "state" and pushed["game"]["ply"] == 1
+        assert time.monotonic() - started < 2.0
+        # B refuses a stale move from the current row: the ply is 1 now
+        assert_error(play(b, gid, token, 0, move="take 1"), 409, "stale_action")
+
+
+def test_finding1_alone_a_game_known_current_by_the_poll_is_used_without_reading_its_version(
+    db_url: str,
+) -> None:
+    """The polls cost one query a second for all games held, not a read per request."""
+    with TestClient(create_app(db_url, ai_delay=0.0, settings=Settings(version_poll_seconds=0.1))) as c:
+        sessions = c.app.state.hub.sessions  # type: ignore[attr-defined]
+        gid = create(c)["id"]
+        end = time.monotonic() + 5
+        while sessions.broker.listening(gid) is None:
+            assert time.monotonic() < end, "the game was never polled"
+            time.sleep(0.02)
+        c.get(f"/api/games/{gid}")  # checked once against the poll's token
+        checks = sessions.checks
+        for _ in range(20):
+            assert c.get(f"/api/games/{gid}").status_code == 200
+        assert sessions.checks == checks
