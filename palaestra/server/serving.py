@@ -28,9 +28,21 @@ class Server(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+#: the largest websocket frame uvicorn reads at all (its default is 16 MiB; more if
+#: ``ws_max_message_bytes`` is more): a frame past it closes the socket with 1009 before the app
+#: sees it. Messages past ``ws_max_message_bytes`` (4 KiB) are closed with 1008 and counted by the
+#: app (palaestra/server/api/realtime.py); this bounds what one socket can make the server buffer
+#: before then (uvicorn reads at most 32 frames ahead)
+WS_MAX_FRAME = 64 * 1024
+
+
 def run(app: FastAPI, host: str, port: int, log_level: str = "info", access_log: bool = False) -> None:
     """Serve ``app`` until SIGINT/SIGTERM (like ``uvicorn.run``). uvicorn's access log (a line
     per request) is off unless ``access_log``: formatting and writing it was some 3 % of the
     server's CPU per action (docs/benchmarks.md); errors are still logged."""
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log)
+    guards = getattr(app.state, "guards", None)
+    frame = max(WS_MAX_FRAME, guards.settings.ws_max_message_bytes if guards is not None else 0)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level=log_level, access_log=access_log, ws_max_size=frame
+    )
     Server(config, app).run()

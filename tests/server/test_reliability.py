@@ -168,3 +168,95 @@ def test_finding1_alone_a_game_known_current_by_the_poll_is_used_without_reading
         for _ in range(20):
             assert c.get(f"/api/games/{gid}").status_code == 200
         assert sessions.checks == checks
+
+
+# --- finding 3: websocket input without rate or size limit -------------------------------------------
+def limited(tmp_path: Path, **limits: Any) -> TestClient:
+    url = f"sqlite:///{tmp_path / 'ws.sqlite3'}"
+    return TestClient(create_app(url, ai_delay=0.0, settings=Settings(**limits)))
+
+
+def closed_with(ws: Any, timeout: float = 5.0) -> tuple[int, str]:
+    """Read until the server closes the socket (within ``timeout`` s); its code and reason."""
+    from starlette.websockets import WebSocketDisconnect
+
+    def drain() -> None:
+        while True:
+            ws.receive_json()
+
+    pool = ThreadPoolExecutor(1)  # not waited for: a socket left open ends the read on exit
+    try:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            pool.submit(drain).result(timeout=timeout)
+    finally:
+        pool.shutdown(wait=False)
+    return closed.value.code, closed.value.reason
+
+
+def counted(c: TestClient, limit: str) -> float:
+    for line in c.get("/metrics").text.splitlines():
+        if line.startswith(f'palaestra_websockets_closed_total{{limit="{limit}"}}'):
+            return float(line.split()[-1])
+    return 0.0
+
+
+def test_finding3_a_socket_sending_too_many_messages_is_closed_with_1008(tmp_path: Path) -> None:
+    with limited(tmp_path, ws_messages_per_second=2.0) as c:
+        gid = create(c)["id"]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            assert ws.receive_json()["type"] == "state"
+            for _ in range(4):  # the burst: twice the rate
+                ws.send_text('{"type": "ping"}')
+                assert ws.receive_json() == {"type": "pong"}
+            for _ in range(50):
+                ws.send_text('{"type": "ping"}')
+            code, why = closed_with(ws)
+        assert code == 1008 and "too many messages" in why
+        assert counted(c, "rate") == 1.0
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:  # another socket is not hurt
+            assert ws.receive_json()["type"] == "state"
+            ws.send_text('{"type": "ping"}')
+            assert ws.receive_json() == {"type": "pong"}
+
+
+def test_finding3_a_message_too_big_closes_the_socket_with_1008(tmp_path: Path) -> None:
+    with limited(tmp_path, ws_max_message_bytes=1000) as c:
+        gid = create(c)["id"]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            assert ws.receive_json()["type"] == "state"
+            ws.send_text(json.dumps({"type": "ping", "pad": "x" * 900}))  # under: answered
+            assert ws.receive_json() == {"type": "pong"}
+            ws.send_text(json.dumps({"type": "ping", "pad": "é" * 600}))  # 1,200 bytes, 600 characters
+            code, why = closed_with(ws)
+        assert code == 1008 and "at most 1000 bytes" in why
+        assert counted(c, "size") == 1.0 and counted(c, "rate") == 0.0
+
+
+def test_finding3_unread_messages_past_the_pending_limit_close_the_socket(tmp_path: Path) -> None:
+    with limited(tmp_path, ws_max_pending_bytes=200) as c:
+        created = create(c, options={"stones": 9})
+        gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            state = ws.receive_text()
+            assert len(state) > 200  # a state is more than the limit: it never gets in
+            assert play(c, gid, tokens[0], 0, move="take 1").status_code == 200
+            code, why = closed_with(ws)
+        assert code == 1008 and "unread" in why
+        assert counted(c, "pending") == 1.0
+        assert c.app.state.hub.loaded[gid].subscribers == set()  # type: ignore[attr-defined]
+
+
+def test_finding3_sent_messages_leave_the_pending_count(tmp_path: Path) -> None:
+    """A socket that reads stays open however long the game: only unread bytes count."""
+    with limited(tmp_path, ws_max_pending_bytes=5000) as c:
+        created = create(c, options={"stones": 30})
+        gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            size = len(ws.receive_text())
+            for ply in range(12):
+                assert play(c, gid, tokens[ply % 2], ply, move="take 1").status_code == 200
+                assert ws.receive_json()["game"]["ply"] == ply + 1
+            assert 12 * size > 5000
+            ws.send_text('{"type": "ping"}')
+            assert ws.receive_json() == {"type": "pong"}
+        assert counted(c, "pending") == 0.0
