@@ -491,8 +491,8 @@ def worker(
         typer.Option(
             min=1.0,
             metavar="SECONDS",
-            help="A move still thinking after this long is stopped (and asked for again); a job of a "
-            "killed worker is run again this long plus 10 s after it started.",
+            help="A move still thinking after this long is stopped (and asked for again). A job of a "
+            "killed worker is run again within 6 s (its lease, renewed while it runs).",
         ),
     ] = 60.0,
     ai_delay: Annotated[

@@ -18,6 +18,9 @@ from typer.testing import CliRunner
 from palaestra.cli import app as cli
 from palaestra.server.app import create_app
 from palaestra.server.settings import Settings
+from tests.server.postgres import PostgresServer
+from tests.server.redis_server import RedisServer
+from tests.server.server_process import ServerProcess, WorkerProcess
 from tests.server.test_api import INVITED, assert_error, create, play, wait_for
 
 
@@ -260,3 +263,45 @@ def test_finding3_sent_messages_leave_the_pending_count(tmp_path: Path) -> None:
             ws.send_text('{"type": "ping"}')
             assert ws.receive_json() == {"type": "pong"}
         assert counted(c, "pending") == 0.0
+
+
+# --- finding 6: a killed worker's in-flight job stalls its game for the job timeout -------------------
+def test_finding6_the_job_of_a_killed_worker_is_run_again_within_10_s(
+    postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Worker A thinks 30 s over the AI's move (its AI delay; job timeout 60 s) and is killed
+    meanwhile: worker B, already running, plays the move within 10 s of the kill (the lease of A's
+    job runs out), not after the job timeout plus 10 s (70 s), and once."""
+    import httpx
+    import redis
+
+    db_url = postgres.new_database()
+    web = ServerProcess(db_url, redis_url=redis_server.url).start()
+    slow = WorkerProcess(db_url, redis_server.url, tmp_path / "a.log", ai_delay=30.0, job_timeout=60.0)
+    quick = WorkerProcess(db_url, redis_server.url, tmp_path / "b.log", ai_delay=0.0, job_timeout=60.0)
+    marks = redis.Redis(unix_socket_path=str(redis_server.socket))
+    try:
+        slow.start()
+        seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}]
+        body = {"game": "nim", "options": {"stones": 7}, "seats": seats}
+        created = httpx.post(web.url + "/api/games", json=body, timeout=10).json()
+        gid, token = created["id"], created["seats"][0]["token"]
+        action = {"token": token, "ply": 0, "move": "take 1"}
+        assert httpx.post(f"{web.url}/api/games/{gid}/actions", json=action, timeout=10).status_code == 200
+        end = time.monotonic() + 10
+        while not marks.exists(f"arq:in-progress:move:{gid}:1"):  # A took the job
+            assert time.monotonic() < end, "worker A never took the job"
+            time.sleep(0.05)
+        quick.start()  # B polls the queue, but the job is A's while A's lease lasts
+        time.sleep(1.0)
+        assert httpx.get(f"{web.url}/api/games/{gid}", timeout=10).json()["ply"] == 1
+        slow.kill()
+        killed = time.monotonic()
+        while (view := httpx.get(f"{web.url}/api/games/{gid}", timeout=10).json())["ply"] < 2:
+            assert time.monotonic() - killed < 10.0, "the killed worker's job was not run again in 10 s"
+            time.sleep(0.1)
+        assert view["version"] == 2 and view["moves"][1]["player"] == 1
+    finally:
+        marks.close()
+        for process in (slow, quick, web):
+            process.stop()
