@@ -305,3 +305,50 @@ def test_finding6_the_job_of_a_killed_worker_is_run_again_within_10_s(
         marks.close()
         for process in (slow, quick, web):
             process.stop()
+
+
+def test_finding3_a_flooding_client_that_reads_nothing_is_dropped_at_once(tmp_path: Path) -> None:
+    """A real server (uvicorn, as `palaestra serve` runs it) and a client that sends 20 kB pings
+    on a bare socket and reads nothing, so it never sees the 1008 close: it is dropped at its next
+    message instead of being read (and its frames parsed) for 10 s more."""
+    import socket
+
+    import httpx
+    from websockets.client import ClientProtocol
+    from websockets.sync.client import connect
+    from websockets.uri import parse_uri
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'flood.sqlite3'}").start()
+    try:
+        body = {"game": "nim", "options": {"stones": 9}, "seats": [{"kind": "human", "joined": True}] * 2}
+        gid = httpx.post(server.url + "/api/games", json=body, timeout=10).json()["id"]
+        url = f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws"
+        protocol = ClientProtocol(parse_uri(url))
+        protocol.send_request(protocol.connect())
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as flooder:
+            flooder.sendall(b"".join(protocol.data_to_send()))
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                answer += flooder.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 101")
+            protocol.receive_data(answer)  # the handshake is done: frames may be sent
+            protocol.send_text(json.dumps({"type": "ping", "pad": "x" * 20_000}).encode())
+            frame = b"".join(protocol.data_to_send())
+            flooder.settimeout(0.5)
+            started, dropped = time.monotonic(), False
+            while not dropped and time.monotonic() - started < 8.0:
+                try:
+                    flooder.sendall(frame)
+                except TimeoutError:
+                    continue  # the server reads no more of it for now
+                except OSError:  # reset, broken pipe: the server let go of the connection
+                    dropped = True
+            assert dropped and time.monotonic() - started < 3.0
+        metrics = httpx.get(server.url + "/metrics", timeout=10).text
+        assert 'palaestra_websockets_closed_total{limit="size"} 1.0' in metrics
+        with connect(url, open_timeout=10) as other:  # another client is served as before
+            assert json.loads(other.recv(timeout=5))["type"] == "state"
+            other.send('{"type": "ping"}')
+            assert json.loads(other.recv(timeout=5)) == {"type": "pong"}
+    finally:
+        server.stop()
