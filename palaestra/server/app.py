@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator
 
@@ -23,10 +24,13 @@ from palaestra.server.api.errors import install_handlers
 from palaestra.server.api.guards import Guards
 from palaestra.server.broker import make_broker
 from palaestra.server.db import Store, default_database_url
+from palaestra.server.presence import WARNING, ServeLock
 from palaestra.server.rules_pages import router as rules_router
 from palaestra.server.service.hub import Hub
 from palaestra.server.service.passwords import Hasher
 from palaestra.server.settings import Settings
+
+log = logging.getLogger("palaestra.server")
 
 
 async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
@@ -68,7 +72,12 @@ def create_app(
 
             queue = ArqQueue(redis_url, search_timeout=config.search_timeout)
             await queue.start()
-        broker = make_broker(redis_url)
+        lock = None
+        if not redis_url:  # alone on the database, or warn: another process serves it without Redis
+            lock = ServeLock(store.engine)
+            if not await asyncio.to_thread(lock.acquire):
+                log.warning(WARNING.format(where=lock.where(), every=config.version_poll_seconds))
+        broker = make_broker(redis_url, store.versions, config.version_poll_seconds)
         broker.observe = guards.notice_delay.observe
         hub = Hub(
             store,
@@ -92,6 +101,8 @@ def create_app(
             await hub.stop()
             if queue is not None:
                 await queue.stop()
+            if lock is not None:
+                lock.release()
             store.close()
 
     app = FastAPI(

@@ -5,7 +5,9 @@
   processes, issue 18). A client is its IP address as the ASGI server sees it (behind a proxy, run
   uvicorn with ``--proxy-headers``). Over the limit: 429 ``rate_limited`` with ``Retry-After``.
 - Websockets: at most ``ws_per_client`` per client and ``ws_total`` in all; one more is closed at
-  once with code 1013 ("try again later").
+  once with code 1013 ("try again later"). Each may send ``ws_messages_per_second`` messages of
+  ``ws_max_message_bytes`` at most, and leave ``ws_max_pending_bytes`` unread; beyond, it is closed
+  with 1008 ("policy violation") and counted (palaestra/server/api/realtime.py).
 - Metrics use ``prometheus-client`` (the reference Python client): one registry per app.
 """
 
@@ -95,6 +97,13 @@ class Guards:
             "palaestra_searches_running", "AI searches running in the search pool", registry=self.registry
         )
         self.websockets = Gauge("palaestra_websockets", "open websockets", registry=self.registry)
+        self.ws_closed = Counter(
+            "palaestra_websockets_closed",
+            "websockets closed with 1008 for going over a limit (rate: messages a second, size: "
+            "bytes a message, pending: bytes unread by the client)",
+            ["limit"],
+            registry=self.registry,
+        )
         self.rejected = Counter(
             "palaestra_rate_limited", "requests refused by a rate limit", ["what"], registry=self.registry
         )

@@ -276,19 +276,24 @@ class Sessions:
         session.version += 1
 
     # --- pushing ----------------------------------------------------------------------------
-    def subscribe(self, session: Session) -> asyncio.Queue[Message]:
-        queue: asyncio.Queue[Message] = asyncio.Queue()
+    def subscribe(
+        self, session: Session, queue: asyncio.Queue[Message] | None = None
+    ) -> asyncio.Queue[Message]:
+        queue = asyncio.Queue() if queue is None else queue
         session.subscribers.add(queue)
         return queue
 
     def unsubscribe(self, session: Session, queue: asyncio.Queue[Message]) -> None:
         session.subscribers.discard(queue)
 
-    async def watch(self, session: Session) -> asyncio.Queue[Message]:
+    async def watch(
+        self, session: Session, queue: asyncio.Queue[Message] | None = None
+    ) -> asyncio.Queue[Message]:
         """Subscribe to a game's changes, other processes' included (a shared broker listens
-        before this returns; the game is then checked against its row)."""
+        before this returns; the game is then checked against its row). ``queue``: where the
+        messages go (a websocket's, which bounds its pending bytes); default a new one."""
         await self.broker.watch(session.id)
-        queue = self.subscribe(session)
+        queue = self.subscribe(session, queue)
         if self.broker.shared:  # a change made elsewhere before we listened: reloaded
             await self.get(session.id, fresh=True)
         return queue
