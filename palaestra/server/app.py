@@ -18,7 +18,7 @@ from fastapi import FastAPI
 
 from palaestra import __version__
 from palaestra.server.api import accounts, games, ops, passkeys, play, realtime, seats, web
-from palaestra.server.api.auth import SignInLimits
+from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
 from palaestra.server.api.guards import Guards
@@ -59,6 +59,7 @@ def create_app(
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
     guards = Guards(config)
+    guards.member_of = member_id  # members' limits per account, guests' per address
     signin_limits = SignInLimits(config, redis_url)
 
     @contextlib.asynccontextmanager

@@ -102,7 +102,7 @@ def reason(limit: str, settings: Settings) -> str:
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     guards = get_guards(websocket)
-    if not guards.open_socket(websocket):
+    if not guards.open_socket(websocket, await guards.key_of(websocket)):
         await websocket.accept()
         await websocket.close(code=1013, reason="too many websockets; try again later")
         return
