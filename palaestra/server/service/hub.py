@@ -9,7 +9,7 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``pool`` (pool.py): the bounded, fair pool every search runs in;
 - ``analyst`` (analysis.py): hints, analysis, replays;
 - ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
-  rated as they finish (rated.py, ``Sessions.on_finish``).
+  rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ from palaestra.ai.base import Agent
 from palaestra.server.account_store import AccountStore
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store
+from palaestra.server.passkey_store import PasskeyStore
 from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
+from palaestra.server.service.passkeys import PasskeyService
 from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.pool import SearchPool
@@ -74,6 +76,7 @@ class Hub:
         self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher, self.pool)
         self.accounts = AccountService(AccountStore(store), hasher or Hasher())
         self.accounts.on_games_changed = self._changed_here
+        self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
