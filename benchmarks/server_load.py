@@ -548,6 +548,9 @@ def run_idle(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         result["create_per_s"] = round(created / seconds, 1)
         result["rss_mb_after_create"] = round(proc_rss_mb(server.pid), 1)
         result["loaded_after_create"] = loaded_games(server.url)
+        if args.idle_only_create:  # the figure of the games in memory only
+            result["loadavg"] = round(os.getloadavg()[0], 2)
+            return result
         end = time.monotonic() + args.idle_evict + 90
         while loaded_games(server.url) > 0 and time.monotonic() < end:
             time.sleep(1)
@@ -631,6 +634,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--options", default="{}", help="the game's options, JSON")
     p.add_argument("--idle-games", type=int, default=4000)
     p.add_argument("--idle-moves", type=int, default=0, help="idle mode: moves played in each game")
+    p.add_argument(
+        "--idle-only-create",
+        action="store_true",
+        help="idle mode: stop once created",
+    )
     p.add_argument("--idle-evict", type=float, default=120.0, help="idle mode: PALAESTRA_IDLE_EVICT_SECONDS")
     p.add_argument("--url", action="append", default=[], help="a running server (127.0.0.1 only)")
     p.add_argument("--pid", action="append", type=int, default=[], help="its process id (RSS, CPU)")

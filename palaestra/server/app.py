@@ -92,6 +92,7 @@ def create_app(
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.on_check = guards.version_checks.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
+        hub.sessions.view_cache_games = config.view_cache_games
         hub.clocks.every = config.clock_sweep_seconds
         hub.abandon_after = config.abandon_after_seconds
         app.state.hub = hub

@@ -33,6 +33,9 @@ class Settings:
     ws_max_pending_bytes: int = 1024 * 1024
     #: games untouched this long (seconds) and not watched are dropped from memory (kept stored)
     idle_evict_seconds: float = 300.0
+    #: the games whose latest view (and its JSON) stays cached, the ones used last; the others
+    #: make theirs again when next read (some 25 KB a game: issue 31, docs/deploy.md)
+    view_cache_games: int = 500
     #: how often (seconds) each process asks the database for games whose clock ran out (0: never;
     #: flags then fall only when the player to move sends a request)
     clock_sweep_seconds: float = 0.5

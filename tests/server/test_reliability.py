@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -307,6 +308,31 @@ def test_finding6_the_job_of_a_killed_worker_is_run_again_within_10_s(
             process.stop()
 
 
+# --- finding 4: memory of played games ------------------------------------------------------------------
+def test_finding4_only_the_games_used_last_keep_their_cached_view(db_url: str) -> None:
+    """A played game held its latest view and the view's JSON (some 25 KB of an Archimedes game's
+    54 KB) for as long as it stayed in memory; now only the ``view_cache_games`` used last do."""
+    settings = Settings(view_cache_games=3)
+    with TestClient(create_app(db_url, ai_delay=0.0, settings=settings)) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        ids = []
+        for _ in range(8):
+            created = create(c, options={"stones": 9})
+            gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+            assert play(c, gid, tokens[0], 0, move="take 1").status_code == 200
+            assert play(c, gid, tokens[1], 1, move="take 2").status_code == 200
+            ids.append(gid)
+        cached = [g for g in ids if hub.loaded[g]._view is not None or hub.loaded[g]._view_json is not None]
+        assert cached == ids[-3:]
+        # a game whose caches were dropped shows the same view, made again
+        first = c.get(f"/api/games/{ids[0]}").json()
+        assert first["ply"] == 2 and [m["move"] for m in first["moves"]] == ["take 1", "take 2"]
+        assert hub.loaded[ids[0]]._view is not None and hub.loaded[ids[-3]]._view is None
+        # the game read last keeps its caches: a second read reuses them
+        kept = hub.loaded[ids[0]]._view
+        assert c.get(f"/api/games/{ids[0]}").json() == first and hub.loaded[ids[0]]._view is kept
+
+
 def test_finding3_a_flooding_client_that_reads_nothing_is_dropped_at_once(tmp_path: Path) -> None:
     """A real server (uvicorn, as `palaestra serve` runs it) and a client that sends 20 kB pings
     on a bare socket and reads nothing, so it never sees the 1008 close: it is dropped at its next
@@ -352,3 +378,26 @@ def test_finding3_a_flooding_client_that_reads_nothing_is_dropped_at_once(tmp_pa
             assert json.loads(other.recv(timeout=5)) == {"type": "pong"}
     finally:
         server.stop()
+
+
+def test_finding4_memory_freed_after_a_burst_goes_back_to_the_system() -> None:
+    """glibc keeps freed blocks of its heap for reuse (the RSS of a burst stayed: the flood of
+    finding 3, the games of finding 4); the sweep's ``release_free_memory`` hands them back."""
+    from palaestra.server.memory import release_free_memory
+
+    def rss_mb() -> float:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    blocks = []
+    for _ in range(4000):  # 80 MB of 20 kB blocks (the C heap's, not pymalloc's), each followed
+        blocks += [bytes(20_000), bytes(600)]  # by a small one kept: the heap cannot shrink
+    burst, kept = blocks[0::2], blocks[1::2]
+    del blocks
+    full = rss_mb()
+    del burst
+    freed = rss_mb()
+    assert full - freed < 20  # free, but still the process's
+    assert release_free_memory()
+    assert freed - rss_mb() > 40, f"{freed:.0f} MB before, {rss_mb():.0f} after"
+    assert len(kept) == 4000

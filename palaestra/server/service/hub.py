@@ -25,6 +25,7 @@ from palaestra.ai.base import Agent
 from palaestra.server.account_store import AccountStore
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store
+from palaestra.server.memory import release_free_memory
 from palaestra.server.passkey_store import PasskeyStore
 from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
@@ -110,6 +111,8 @@ class Hub:
             await asyncio.sleep(self.evict_every)
             self.sessions.evict_idle()
             await self.abandon_idle()
+            # what a burst freed goes back to the system, not only to the C heap (memory.py)
+            await asyncio.to_thread(release_free_memory)
 
     async def abandon_idle(self) -> int:
         """Mark the active games nobody changed for ``abandon_after`` seconds as ``abandoned``
