@@ -87,6 +87,8 @@ def create_app(
             queue=queue,
             searcher=queue,
             search_workers=config.search_workers,
+            search_processes=config.search_processes,
+            search_nice=config.search_nice,
             hasher=Hasher(config.hash_concurrency, config.hash_queue, config.hash_nice),
         )
         hub.sessions.on_action = guards.actions.inc

@@ -45,6 +45,11 @@ class Settings:
     #: AI searches (AI moves, hints, analysis) running at once in this process; more wait their
     #: turn, round-robin between games (palaestra/server/service/pool.py)
     search_workers: int = 2
+    #: run those searches in ``search_workers`` child processes (issue 31: pure-Python searches in
+    #: this process hold the GIL and starve its event loop), each ``search_nice`` Linux nice steps
+    #: below the event loop; off: in threads of this process
+    search_processes: bool = True
+    search_nice: int = 10
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
     #: accounts (docs/accounts.md): sign-in attempts per account and per client, sign-ups per client

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
 from palaestra.core.errors import OptionError, RecordError
 from palaestra.server.service.errors import ApiError
-from palaestra.server.service.pool import SearchPool
+from palaestra.server.service.pool import ChildCall, SearchPool
+from palaestra.server.service.searching import analyse_move, hint, position
 from palaestra.server.service.session import Session, who
 from palaestra.server.service.sessions import Sessions
+
+T = TypeVar("T")
 
 #: AI levels offered in the UI, strongest last; only those ``make_agent`` knows are offered.
 AI_LEVELS = ("random", "beginner", "casual", "strong", "expert")
@@ -95,8 +98,8 @@ class Analyst:
         self._hintable(session)
         state = session.state.clone()
         level = next((lv for lv in HINT_LEVELS if lv in self.levels), "random")
-        agent = self.agent_factory(level, session.seed + session.ply)
-        ranked = await self.pool.run(session.id, lambda: agent.analyse(state, top))
+        args = (self.agent_factory, level, session.seed + session.ply, position(state), top)
+        ranked = await self.pool.run(session.id, self._work(hint, args))
         return [
             {"action": a, "move": state.action_to_string(a), "value": float(v), "agent": level}
             for a, v in ranked
@@ -125,43 +128,20 @@ class Analyst:
         record = session.record
         spec = next((ANALYSIS_SPECS.get(lv, lv) for lv in HINT_LEVELS if lv in self.levels), "random")
 
-        def build() -> dict[str, Any]:
-            try:
-                state = record.replay(ply)
-            except RecordError as err:
-                raise ApiError(500, "broken_game", str(err)) from None
-            move = moves[ply]
-            played = state.string_to_action(move.move)
-            out: dict[str, Any] = {
-                "ply": ply,
-                "player": move.player,
-                "to_move": who(session.game, move.player),
-                "played": {"action": played, "move": move.move},
-                "agent": None,
-                "top": [],
-                "of": 0,
-                "played_rank": None,
-                "played_value": None,
-                "chance": state.is_chance_node(),
-            }
-            if state.is_chance_node():
-                return out
-            legal = state.legal_actions()
-            agent = self.agent_factory(spec, session.seed + ply)
-            ranked = agent.analyse(state, min(len(legal), 50))
-            values = {a: float(v) for a, v in ranked}
-            order = [a for a, _ in ranked]
-            out["agent"] = spec
-            out["of"] = len(ranked)
-            out["top"] = [
-                {"action": a, "move": state.action_to_string(a), "value": values[a]} for a in order[:10]
-            ]
-            if played in values:
-                out["played_rank"] = order.index(played) + 1
-                out["played_value"] = values[played]
-            return out
+        work = self._work(analyse_move, (self.agent_factory, record, ply, spec, session.seed + ply))
+        try:
+            out: dict[str, Any] = await self.pool.run(session.id, work)
+        except RecordError as err:
+            raise ApiError(500, "broken_game", str(err)) from None
+        out["to_move"] = who(session.game, moves[ply].player)
+        return out
 
-        return await self.pool.run(session.id, build)
+    def _work(self, fn: Callable[..., T], args: tuple[Any, ...]) -> Callable[[], T]:
+        """``fn(*args)`` as the pool's work: a :class:`ChildCall` (run in a search child when the
+        pool has processes) if the agents are the levels' (``make_agent``), else a plain call."""
+        if self.agent_factory is make_agent:
+            return ChildCall(fn, args)
+        return lambda: fn(*args)
 
     async def replay(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position after the first ``ply`` moves of a game."""

@@ -60,14 +60,19 @@ class Hub:
         queue: MoveQueue | None = None,
         searcher: Searcher | None = None,
         search_workers: int = 2,
+        search_processes: bool = False,
+        search_nice: int = 10,
         hasher: Hasher | None = None,
     ) -> None:
         self.store = store
         self.levels = available_levels()
         self.sessions = Sessions(store, broker)
         self.sessions.on_finish = rating_writer
-        #: every search of this process (AI moves, hints, analysis): bounded, fair between games
-        self.pool = SearchPool(search_workers)
+        #: every search of this process (AI moves, hints, analysis): bounded, fair between games;
+        #: with ``search_processes``, in child processes (not with a custom ``agent_factory``,
+        #: whose agents live here: the tests')
+        processes = search_processes and agent_factory is make_agent
+        self.pool = SearchPool(search_workers, processes=processes, nice=search_nice)
         self.moves = ServerMoves(
             self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue, pool=self.pool
         )

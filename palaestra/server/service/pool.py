@@ -11,6 +11,14 @@ in a game with a human seat: ``urgent``) go before searches nobody waits for (ga
 seats only), but never more than ``burst`` in a row while such a search waits, so many AI-vs-AI
 games slow each other down, not the people, and are never starved either.
 
+With ``processes`` (setting ``search_processes``, the default of ``palaestra serve``; issue 31,
+item 2) each of the ``size`` slots is a child process (started with "spawn", at a lower priority:
+``nice``), and the searches given as a :class:`ChildCall` run there: pure-Python searches hold the
+GIL, and in the server's process they starve its event loop. The scheduling stays here; a game has
+an affinity to one slot (a stable hash of its key), so its searches run one at a time, in the child
+that keeps its AI seats' agents from move to move (palaestra/server/service/searching.py). Other
+work (a plain callable: a custom agent factory of the tests) runs in a thread of its game's slot.
+
 With ``palaestra serve --redis-url`` the web processes do not search at all; the workers
 (palaestra/server/worker.py) take one job per move from the arq queue (fair between games the same
 way: each move is a job at the back of the queue) and search through their own pool.
@@ -20,13 +28,31 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
+import multiprocessing
+import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from palaestra.server.service.searching import start_child
+
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ChildCall:
+    """A search that may run in a child process: a module-level function and picklable
+    arguments (palaestra/server/service/searching.py). Called here, it runs in this process."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+
+    def __call__(self) -> Any:
+        return self.fn(*self.args)
 
 
 @dataclass
@@ -39,13 +65,18 @@ class _Job:
 class SearchPool:
     """At most ``size`` searches at once; waiting ones served round-robin between games."""
 
-    def __init__(self, size: int = 2, *, burst: int = 3) -> None:
+    def __init__(self, size: int = 2, *, burst: int = 3, processes: bool = False, nice: int = 10) -> None:
         if size < 1:
             raise ValueError(f"a search pool needs at least one thread, not {size}")
         self.size = size
         #: urgent searches served in a row while a background one waits
         self.burst = max(1, burst)
         self._threads = concurrent.futures.ThreadPoolExecutor(size, thread_name_prefix="palaestra-search")
+        #: with processes: the child of each slot (started at its first search), the busy slots
+        self.processes = processes
+        self.nice = nice
+        self._children: list[concurrent.futures.ProcessPoolExecutor | None] = [None] * size
+        self._busy: set[int] = set()
         #: waiting jobs: [background, urgent], each game's jobs in order, games in turn order
         self._waiting: tuple[OrderedDict[str, deque[_Job]], OrderedDict[str, deque[_Job]]] = (
             OrderedDict(),
@@ -59,28 +90,52 @@ class SearchPool:
         return sum(len(jobs) for queue in self._waiting for jobs in queue.values())
 
     async def run(self, key: str, work: Callable[[], T], *, urgent: bool = True) -> T:
-        """Run ``work()`` in a worker thread when its turn comes; ``key`` is the game it is for."""
+        """Run ``work()`` when its turn comes, in a worker thread, or (with processes) a
+        :class:`ChildCall` in the child of the game's slot; ``key`` is the game it is for."""
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._waiting[urgent].setdefault(key, deque()).append(_Job(key, work, done))
         self._dispatch()
         return await done
 
+    def slot(self, key: str) -> int:
+        """The slot (child process) the searches of game ``key`` run in (with processes)."""
+        return zlib.crc32(key.encode()) % self.size
+
+    def _first(self, queue: OrderedDict[str, deque[_Job]]) -> str | None:
+        """The first game in turn order whose searches may start now (its slot is free)."""
+        for key in queue:
+            if not self.processes or self.slot(key) not in self._busy:
+                return key
+        return None
+
     def _next(self) -> _Job | None:
         background, urgent = self._waiting
-        if urgent and (not background or self._streak < self.burst):
+        first_urgent, first_background = self._first(urgent), self._first(background)
+        if first_urgent is not None and (first_background is None or self._streak < self.burst):
             self._streak += 1
-            queue = urgent
-        elif background:
+            queue, key = urgent, first_urgent
+        elif first_background is not None:
             self._streak = 0
-            queue = background
+            queue, key = background, first_background
         else:
             return None
-        key, jobs = next(iter(queue.items()))
+        jobs = queue.pop(key)
         job = jobs.popleft()
-        del queue[key]
         if jobs:  # the game's other searches wait for its next turn, behind every other game
             queue[key] = jobs
         return job
+
+    def _child(self, slot: int) -> concurrent.futures.ProcessPoolExecutor:
+        child = self._children[slot]
+        if child is None:  # "spawn": this process runs threads and an event loop, never fork it
+            child = concurrent.futures.ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=start_child,
+                initargs=(self.nice,),
+            )
+            self._children[slot] = child
+        return child
 
     def _dispatch(self) -> None:
         while self.running < self.size:
@@ -90,11 +145,27 @@ class SearchPool:
             if job.done.cancelled():  # the asker went away before its turn
                 continue
             self.running += 1
-            started = asyncio.get_running_loop().run_in_executor(self._threads, job.work)
-            started.add_done_callback(functools.partial(self._finished, job))
+            loop = asyncio.get_running_loop()
+            slot = None
+            if self.processes:
+                slot = self.slot(job.key)
+                self._busy.add(slot)
+            if slot is not None and isinstance(job.work, ChildCall):
+                try:
+                    started = loop.run_in_executor(self._child(slot), job.work)
+                except BrokenProcessPool:  # the child died (killed): a new one for this search
+                    self._children[slot] = None
+                    started = loop.run_in_executor(self._child(slot), job.work)
+            else:
+                started = loop.run_in_executor(self._threads, job.work)
+            started.add_done_callback(functools.partial(self._finished, job, slot))
 
-    def _finished(self, job: _Job, result: asyncio.Future[Any]) -> None:
+    def _finished(self, job: _Job, slot: int | None, result: asyncio.Future[Any]) -> None:
         self.running -= 1
+        if slot is not None:
+            self._busy.discard(slot)
+            if not result.cancelled() and isinstance(result.exception(), BrokenProcessPool):
+                self._children[slot] = None  # the child died: the slot's next search starts another
         if not job.done.done():
             if result.cancelled():
                 job.done.cancel()
@@ -104,11 +175,30 @@ class SearchPool:
                 job.done.set_result(result.result())
         self._dispatch()
 
+    def children(self) -> list[multiprocessing.process.BaseProcess]:
+        """The child processes running now (with processes)."""
+        found: list[multiprocessing.process.BaseProcess] = []
+        for child in self._children:
+            if child is not None:
+                found.extend(getattr(child, "_processes", {}).values())  # not public in the stdlib
+        return [p for p in found if p.is_alive()]
+
     def close(self) -> None:
-        """Refuse what waits, let running searches end in their threads."""
+        """Refuse what waits, let running searches end in their threads; end the children (a
+        search running in one is stopped: nobody will read its move)."""
         for queue in self._waiting:
             for jobs in queue.values():
                 for job in jobs:
                     job.done.cancel()
             queue.clear()
         self._threads.shutdown(wait=False, cancel_futures=True)
+        processes = self.children()
+        for child in self._children:
+            if child is not None:
+                child.shutdown(wait=False, cancel_futures=True)
+        self._children = [None] * self.size
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)

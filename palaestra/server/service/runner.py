@@ -25,7 +25,8 @@ from palaestra.core.driver import Seat, next_action
 from palaestra.core.game import CHANCE
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import ApiError
-from palaestra.server.service.pool import SearchPool
+from palaestra.server.service.pool import ChildCall, SearchPool
+from palaestra.server.service.searching import agent_move, position
 from palaestra.server.service.session import Session
 from palaestra.server.service.sessions import Sessions
 
@@ -108,13 +109,11 @@ class ServerMoves:
         chance = session.chance_source()
         if player == CHANCE:
             action = next_action(session.state, chance, {})
+        elif session.state.is_terminal():
+            action = None
         else:
-            seats: dict[int, Seat] = {player: self.agent(session, player).select_action}
-            snapshot = session.state.clone()
             person_waits = any(seat.kind == "human" for seat in session.seats)
-            search = self.pool.run(
-                session.id, lambda: next_action(snapshot, chance, seats), urgent=person_waits
-            )
+            search = self.pool.run(session.id, self._search(session, player), urgent=person_waits)
             action, _ = await asyncio.gather(search, asyncio.sleep(self.ai_delay))
         if action is None:  # not the server's move after all (an agent gave none)
             return True
@@ -154,6 +153,20 @@ class ServerMoves:
                 if err.code == "conflict":
                     return False
                 raise
+
+    def _search(self, session: Session, player: int) -> Callable[[], int | None]:
+        """The search of the AI seat ``player``'s move: in the pool's child process (its agent
+        kept there, palaestra/server/service/searching.py) when the pool has processes and the
+        agents are the levels' (``make_agent``); else here, with the agent of the session."""
+        if self.pool.processes and self.agent_factory is make_agent:
+            key = (session.id, player, session.token)
+            level = session.ai_level(player)
+            seed = session.chance_source().agent_seed(player)
+            return ChildCall(agent_move, (key, level, seed, position(session.state)))
+        seats: dict[int, Seat] = {player: self.agent(session, player).select_action}
+        snapshot = session.state.clone()
+        chance = session.chance_source()
+        return lambda: next_action(snapshot, chance, seats)
 
     def agent(self, session: Session, player: int) -> Agent:
         """The agent of an AI seat, or of a seat whose turn the AI plays because its time ran out

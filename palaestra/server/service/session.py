@@ -149,6 +149,9 @@ class Session:
     #: the websockets' queues: a message is a dict, or a state message already encoded (a str)
     subscribers: set[asyncio.Queue[Message]] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
+    #: this copy of the game in memory: its AI seats' agents kept in a search child are keyed by
+    #: it, so a game loaded again gets new ones, as ``agents`` (palaestra/server/service/searching.py)
+    token: str = field(default_factory=lambda: secrets.token_hex(8))
     runner: asyncio.Task[None] | None = None
     version: int = 0  # bumped on every change (action, undo, seats, resignation); stored
     #: (state before, action) of the latest actions, newest last, for undo (not stored: after a

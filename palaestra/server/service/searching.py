@@ -1,0 +1,124 @@
+"""The searches of the server as plain functions of picklable arguments (issue 31, item 2).
+
+The search pool (palaestra/server/service/pool.py) runs them in a child process of its own when
+``search_processes`` is on (the default): pure-Python searches hold the GIL, and in the server's
+process they starve its event loop. A child rebuilds the position (:func:`position`) and
+keeps what must live from move to move there:
+
+- the agents of AI seats, by ``(game id, seat, session token)``, so that a seat's agent keeps its
+  random state (and whatever else it keeps) from move to move, as in the arena; the session token
+  is new for each copy of a game loaded in memory (a game loaded again gets new agents, as with
+  threads). At most :data:`MAX_AGENTS` agents are kept, the ones used last: a game whose agent was
+  dropped gets a new one (seeded the same way) at its next move;
+- the games (their rules and tables) by class and options.
+
+A game's searches always go to the same child, one at a time (the pool's affinity).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from palaestra.ai.base import Agent
+from palaestra.core.game import Game, State
+from palaestra.core.record import Record
+
+AgentFactory = Callable[[str, int | None], Agent]
+#: a state sent to a child: its game's class and ``State.to_json()``
+Position = tuple[type[Game], Mapping[str, Any]]
+#: agents of AI seats kept in one child (some KB to some MB each, with a kept search tree)
+MAX_AGENTS = 256
+#: games (rules, tables) kept in one child
+MAX_GAMES = 32
+
+_agents: OrderedDict[tuple[str, int, str], Agent] = OrderedDict()
+_games: OrderedDict[str, Game] = OrderedDict()
+
+
+def start_child(nice: int) -> None:
+    """The initializer of a search child: lower its priority below the server's event loop."""
+    if nice > 0:
+        with contextlib.suppress(OSError):  # not allowed here: the child runs at the server's priority
+            os.nice(nice)
+
+
+def position(state: State) -> Position:
+    """What a child needs to rebuild ``state``: its game's class (pickled by name: games
+    registered at run time, the tests', are known there too) and ``state.to_json()``."""
+    return type(state.game), state.to_json()
+
+
+def rebuild(position: Position) -> State:
+    """The state of :func:`position`, its game made once per child."""
+    cls, doc = position
+    options = doc.get("options", {})
+    key = json.dumps([cls.__module__, cls.__qualname__, options], sort_keys=True)
+    game = _games.get(key)
+    if game is None:
+        game = cls(**options)
+        _games[key] = game
+        while len(_games) > MAX_GAMES:
+            _games.popitem(last=False)
+    else:
+        _games.move_to_end(key)
+    return game.state_from_json(doc)
+
+
+def agent_move(key: tuple[str, int, str], level: str, seed: int | None, where: Position) -> int:
+    """The move of the AI seat ``key`` (game id, seat, session token) in the position ``where``: its
+    agent (made by ``make_agent(level, seed)`` at the seat's first move here) chooses it."""
+    agent = _agents.get(key)
+    if agent is None:
+        from palaestra.ai import make_agent
+
+        agent = make_agent(level, seed)
+        _agents[key] = agent
+        while len(_agents) > MAX_AGENTS:
+            _, dropped = _agents.popitem(last=False)
+            dropped.close()
+    else:
+        _agents.move_to_end(key)
+    return agent.select_action(rebuild(where))
+
+
+def hint(factory: AgentFactory, level: str, seed: int, where: Position, top: int) -> list[tuple[int, float]]:
+    """The ``top`` moves of a new ``level`` agent in the position ``where``, with their values."""
+    return factory(level, seed).analyse(rebuild(where), top)
+
+
+def analyse_move(factory: AgentFactory, record: Record, ply: int, spec: str, seed: int) -> dict[str, Any]:
+    """The AI's view of move ``ply + 1`` of ``record``: the ``spec`` agent on the position before
+    it, its 10 best moves and how the move played ranks among them (all its values judged).
+    Raises :class:`RecordError` if the record does not replay."""
+    state = record.replay(ply)
+    move = record.moves[ply]
+    played = state.string_to_action(move.move)
+    out: dict[str, Any] = {
+        "ply": ply,
+        "player": move.player,
+        "played": {"action": played, "move": move.move},
+        "agent": None,
+        "top": [],
+        "of": 0,
+        "played_rank": None,
+        "played_value": None,
+        "chance": state.is_chance_node(),
+    }
+    if state.is_chance_node():
+        return out
+    legal = state.legal_actions()
+    ranked = factory(spec, seed).analyse(state, min(len(legal), 50))
+    values = {a: float(v) for a, v in ranked}
+    order = [a for a, _ in ranked]
+    out["agent"] = spec
+    out["of"] = len(ranked)
+    out["top"] = [{"action": a, "move": state.action_to_string(a), "value": values[a]} for a in order[:10]]
+    if played in values:
+        out["played_rank"] = order.index(played) + 1
+        out["played_value"] = values[played]
+    return out
