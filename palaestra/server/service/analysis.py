@@ -128,12 +128,38 @@ class Analyst:
         record = session.record
         spec = next((ANALYSIS_SPECS.get(lv, lv) for lv in HINT_LEVELS if lv in self.levels), "random")
 
-        work = self._work(analyse_move, (self.agent_factory, record, ply, spec, session.seed + ply))
         try:
-            out: dict[str, Any] = await self.pool.run(session.id, work)
+            state = await asyncio.to_thread(record.replay, ply)
         except RecordError as err:
             raise ApiError(500, "broken_game", str(err)) from None
-        out["to_move"] = who(session.game, moves[ply].player)
+        move = moves[ply]
+        played = state.string_to_action(move.move)
+        out: dict[str, Any] = {
+            "ply": ply,
+            "player": move.player,
+            "to_move": who(session.game, move.player),
+            "played": {"action": played, "move": move.move},
+            "agent": None,
+            "top": [],
+            "of": 0,
+            "played_rank": None,
+            "played_value": None,
+            "chance": state.is_chance_node(),
+        }
+        if state.is_chance_node():
+            return out
+        args = (self.agent_factory, position(state), spec, session.seed + ply)
+        ranked = await self.pool.run(session.id, self._work(analyse_move, args))
+        values = {a: float(v) for a, v in ranked}
+        order = [a for a, _ in ranked]
+        out["agent"] = spec
+        out["of"] = len(ranked)
+        out["top"] = [
+            {"action": a, "move": state.action_to_string(a), "value": values[a]} for a in order[:10]
+        ]
+        if played in values:
+            out["played_rank"] = order.index(played) + 1
+            out["played_value"] = values[played]
         return out
 
     def _work(self, fn: Callable[..., T], args: tuple[Any, ...]) -> Callable[[], T]:

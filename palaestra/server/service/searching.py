@@ -26,7 +26,6 @@ from typing import Any
 
 from palaestra.ai.base import Agent
 from palaestra.core.game import Game, State
-from palaestra.core.record import Record
 
 AgentFactory = Callable[[str, int | None], Agent]
 #: a state sent to a child: its game's class and ``State.to_json()``
@@ -91,34 +90,8 @@ def hint(factory: AgentFactory, level: str, seed: int, where: Position, top: int
     return factory(level, seed).analyse(rebuild(where), top)
 
 
-def analyse_move(factory: AgentFactory, record: Record, ply: int, spec: str, seed: int) -> dict[str, Any]:
-    """The AI's view of move ``ply + 1`` of ``record``: the ``spec`` agent on the position before
-    it, its 10 best moves and how the move played ranks among them (all its values judged).
-    Raises :class:`RecordError` if the record does not replay."""
-    state = record.replay(ply)
-    move = record.moves[ply]
-    played = state.string_to_action(move.move)
-    out: dict[str, Any] = {
-        "ply": ply,
-        "player": move.player,
-        "played": {"action": played, "move": move.move},
-        "agent": None,
-        "top": [],
-        "of": 0,
-        "played_rank": None,
-        "played_value": None,
-        "chance": state.is_chance_node(),
-    }
-    if state.is_chance_node():
-        return out
-    legal = state.legal_actions()
-    ranked = factory(spec, seed).analyse(state, min(len(legal), 50))
-    values = {a: float(v) for a, v in ranked}
-    order = [a for a, _ in ranked]
-    out["agent"] = spec
-    out["of"] = len(ranked)
-    out["top"] = [{"action": a, "move": state.action_to_string(a), "value": values[a]} for a in order[:10]]
-    if played in values:
-        out["played_rank"] = order.index(played) + 1
-        out["played_value"] = values[played]
-    return out
+def analyse_move(factory: AgentFactory, where: Position, spec: str, seed: int) -> list[tuple[int, float]]:
+    """A new ``spec`` agent's values of all the moves (at most 50) of the position ``where``,
+    best first: the AI's view of a finished game's move."""
+    state = rebuild(where)
+    return factory(spec, seed).analyse(state, min(len(state.legal_actions()), 50))
