@@ -22,6 +22,12 @@ Modes (each starts its own servers on 127.0.0.1, in a temporary folder, and stop
   K random moves played in each), then idle: the server's RSS right after
   creating them, once idle games were evicted, and after a restart (with its start-up time).
 
+``--ai-games N`` (issue 31, item 2): N more games between two AI seats of ``--ai-level`` (default
+expert) are played by the server beside the people's games (a finished one is replaced); the
+people's actions/s and latencies are measured as before, the AI moves made are counted.
+``--search-mode threads`` runs the server's searches in its threads (``PALAESTRA_SEARCH_PROCESSES=0``)
+instead of its child processes: compare the two, and ``--ai-games 0``, back to back.
+
 ``--url URL`` (repeatable) targets servers already running instead (only 127.0.0.1/localhost: this
 is a load generator, never to be pointed at somebody else's machine); lift their rate limits and
 websocket caps first (``PALAESTRA_RATE_ACTIONS``, ``PALAESTRA_WS_PER_CLIENT``: see docs/web.md) and
@@ -204,6 +210,7 @@ class Stats:
     requests: int = 0
     other_requests: int = 0  # creating, joining, reading a view while the server moves
     games_finished: int = 0
+    ai_moves: int = 0  # moves (chance draws too) of the --ai-games, seen during the run
     #: (game id, version) -> (time the mover got its answer, index of the process it talked to)
     acked: dict[tuple[str, int], tuple[float, int]] = field(default_factory=dict)
     #: (game id, version, time seen, index of the spectator's process)
@@ -261,6 +268,35 @@ class Load:
         j.raise_for_status()
         self.stats.other_requests += 2
         return Game(doc["id"], [doc["seats"][0]["token"], j.json()["token"]], j.json()["game"])
+
+    async def create_ai(self, index: int) -> str:
+        """A game between two AI seats of ``--ai-level``, played by the server on its own."""
+        client, _ = self.client(index, 0)
+        seats = [{"kind": "ai", "level": self.args.ai_level}] * 2
+        body = {"game": self.args.game, "options": json.loads(self.args.options), "seats": seats}
+        r = await client.post("/api/games", json=body)
+        r.raise_for_status()
+        self.stats.other_requests += 1
+        game_id: str = r.json()["id"]
+        return game_id
+
+    async def keep_ai_games(self, games: list[str]) -> None:
+        """Count the AI games' moves (each game read every second); replace a finished one."""
+        plies = dict.fromkeys(games, 0)
+        while True:
+            await asyncio.sleep(1.0)
+            for k, game_id in enumerate(games):
+                client, _ = self.client(k, 0)
+                r = await client.get(f"/api/games/{game_id}")
+                self.stats.other_requests += 1
+                if r.status_code != 200:
+                    continue
+                view = r.json()
+                self.stats.ai_moves += view["ply"] - plies[game_id]
+                plies[game_id] = view["ply"]
+                if view["status"] != "active":
+                    games[k] = await self.create_ai(k)
+                    plies[games[k]] = 0
 
     async def wait_for_people(self, game: Game, game_index: int) -> None:
         """The server is to move (chance, AI): read the view until a person is to move."""
@@ -368,12 +404,17 @@ class Load:
             command += ["--flood-bytes", str(self.args.flood_bytes), "--seconds", str(self.args.seconds)]
             command += ["--flood-reconnect", str(self.args.flood_reconnect)]
             flooder = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+        ai_games = [await self.create_ai(i) for i in range(self.args.ai_games)]
         self.running = True
+        keeper = asyncio.create_task(self.keep_ai_games(ai_games)) if ai_games else None
         meter.start()
         start, cpu = time.perf_counter(), time.process_time()
         self.stop_at = time.monotonic() + self.args.seconds
         await asyncio.gather(*(self.player(i, g) for i, g in enumerate(games)))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        if keeper is not None:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
         flooded = json.loads((await flooder.communicate())[0]) if flooder is not None else None
         await asyncio.sleep(0.5)  # the last pushes
         self.running = False
@@ -410,6 +451,8 @@ class Load:
             "errors": dict(stats.errors),
             "other_requests": stats.other_requests,
             "games_finished": stats.games_finished,
+            "ai_games": self.args.ai_games,
+            "ai_moves": stats.ai_moves,
             "push_ms": percentiles(local),
             "cross_push_ms": percentiles(cross),
             "client_cpu_s": round(client_cpu, 2),
@@ -510,7 +553,7 @@ def run_load(mode: str, args: argparse.Namespace, folder: Path, infra: Infrastru
         if args.url:
             urls, pids = args.url, args.pid
         else:
-            processes = start_servers(mode, folder, infra)
+            processes = start_servers(mode, folder, infra, search_env(args))
             urls = [p.url for p in processes if p.port is not None]
             pids = [p.pid for p in processes]
         result = asyncio.run(Load(urls, args).run(Meter(pids, args.profile)))
@@ -521,12 +564,18 @@ def run_load(mode: str, args: argparse.Namespace, folder: Path, infra: Infrastru
     return result
 
 
-def start_servers(mode: str, folder: Path, infra: Infrastructure) -> list[Process]:
+def search_env(args: argparse.Namespace) -> dict[str, str]:
+    return {"PALAESTRA_SEARCH_PROCESSES": "1" if args.search_mode == "processes" else "0"}
+
+
+def start_servers(
+    mode: str, folder: Path, infra: Infrastructure, env: dict[str, str] | None = None
+) -> list[Process]:
     if mode == "sqlite":
-        return [serve(folder, f"sqlite:///{folder / 'load.sqlite3'}").start()]
+        return [serve(folder, f"sqlite:///{folder / 'load.sqlite3'}", env=env).start()]
     db_url = infra.database()
     if mode == "postgres":
-        return [serve(folder, db_url).start()]
+        return [serve(folder, db_url, env=env).start()]
     redis_url = infra.broker()
     first = serve(folder, db_url, redis_url).start()  # migrates the database
     return [first, serve(folder, db_url, redis_url).start(), worker(folder, db_url, redis_url).start()]
@@ -631,6 +680,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--flood-reconnect", type=float, default=1.0, help="a closed flooding socket waits this")
     p.add_argument("--flood-only", metavar="WS_URL", help=argparse.SUPPRESS)  # the flooding process
     p.add_argument("--game", default="archimedes")
+    p.add_argument("--ai-games", type=int, default=0, help="games between two AIs beside (issue 31)")
+    p.add_argument("--ai-level", default="expert", help="the level of --ai-games' seats")
+    p.add_argument(
+        "--search-mode",
+        default="processes",
+        choices=["processes", "threads"],
+        help="where the server searches (PALAESTRA_SEARCH_PROCESSES)",
+    )
     p.add_argument("--options", default="{}", help="the game's options, JSON")
     p.add_argument("--idle-games", type=int, default=4000)
     p.add_argument("--idle-moves", type=int, default=0, help="idle mode: moves played in each game")
