@@ -89,6 +89,7 @@ def create_app(
             search_workers=config.search_workers,
             search_processes=config.search_processes,
             search_nice=config.search_nice,
+            search_limit=config.search_limit_seconds,
             hasher=Hasher(config.hash_concurrency, config.hash_queue, config.hash_nice),
         )
         hub.sessions.on_action = guards.actions.inc

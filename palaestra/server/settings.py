@@ -50,6 +50,9 @@ class Settings:
     #: below the event loop; off: in threads of this process
     search_processes: bool = True
     search_nice: int = 10
+    #: with search_processes: a search still running after this many seconds is stopped (its
+    #: child process ended; the game's runner stops until the game is loaded again; 0: never)
+    search_limit_seconds: float = 120.0
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
     #: accounts (docs/accounts.md): sign-in attempts per account and per client, sign-ups per client

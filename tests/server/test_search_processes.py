@@ -14,6 +14,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from palaestra.server.app import create_app
@@ -108,6 +109,31 @@ def test_a_child_that_died_is_replaced() -> None:
                 await pool.run("g", ChildCall(interval, (1,)))
             again, _, _ = await pool.run("g", ChildCall(interval, (1,)))
             assert again not in (first, os.getpid())
+        finally:
+            pool.close()
+
+    asyncio.run(main())
+
+
+def test_a_search_past_the_limit_is_stopped(tmp_path: Path) -> None:
+    """A search that would never end (a runaway budget) is stopped after ``limit`` seconds: its
+    child is ended, the asker told, and the slot's next search runs in a new child."""
+    started, never = tmp_path / "started", str(tmp_path / "never")
+
+    async def main() -> None:
+        pool = SearchPool(1, processes=True)
+        try:
+            await pool.run("g", ChildCall(interval, (1,)))  # the child is up (its start not timed)
+            (first,) = pool.children()
+            pool.limit = 1.0
+            with pytest.raises(TimeoutError):
+                await pool.run("g", ChildCall(spin_until, (str(started), never)))
+            assert started.exists()
+            first.join(timeout=10)
+            assert not first.is_alive()
+            pool.limit = 0.0
+            again, _, _ = await pool.run("g", ChildCall(interval, (1,)))
+            assert again != first.pid and pool.running == 0
         finally:
             pool.close()
 

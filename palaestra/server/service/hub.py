@@ -62,6 +62,7 @@ class Hub:
         search_workers: int = 2,
         search_processes: bool = False,
         search_nice: int = 10,
+        search_limit: float = 0.0,
         hasher: Hasher | None = None,
     ) -> None:
         self.store = store
@@ -72,7 +73,7 @@ class Hub:
         #: with ``search_processes``, in child processes (not with a custom ``agent_factory``,
         #: whose agents live here: the tests')
         processes = search_processes and agent_factory is make_agent
-        self.pool = SearchPool(search_workers, processes=processes, nice=search_nice)
+        self.pool = SearchPool(search_workers, processes=processes, nice=search_nice, limit=search_limit)
         self.moves = ServerMoves(
             self.sessions, ai_delay=ai_delay, agent_factory=agent_factory, queue=queue, pool=self.pool
         )

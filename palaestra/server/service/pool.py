@@ -30,6 +30,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import logging
 import multiprocessing
 import zlib
 from collections import OrderedDict, deque
@@ -41,6 +42,7 @@ from typing import Any, TypeVar
 from palaestra.server.service.searching import start_child
 
 T = TypeVar("T")
+log = logging.getLogger("palaestra.server")
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,9 @@ class _Job:
 class SearchPool:
     """At most ``size`` searches at once; waiting ones served round-robin between games."""
 
-    def __init__(self, size: int = 2, *, burst: int = 3, processes: bool = False, nice: int = 10) -> None:
+    def __init__(
+        self, size: int = 2, *, burst: int = 3, processes: bool = False, nice: int = 10, limit: float = 0.0
+    ) -> None:
         if size < 1:
             raise ValueError(f"a search pool needs at least one thread, not {size}")
         self.size = size
@@ -77,6 +81,9 @@ class SearchPool:
         self.nice = nice
         self._children: list[concurrent.futures.ProcessPoolExecutor | None] = [None] * size
         self._busy: set[int] = set()
+        #: with processes: a search still running after this many seconds is stopped (its child
+        #: ended, the asker gets TimeoutError; 0: never); each level's own budget is far below
+        self.limit = limit
         #: waiting jobs: [background, urgent], each game's jobs in order, games in turn order
         self._waiting: tuple[OrderedDict[str, deque[_Job]], OrderedDict[str, deque[_Job]]] = (
             OrderedDict(),
@@ -156,9 +163,27 @@ class SearchPool:
                 except BrokenProcessPool:  # the child died (killed): a new one for this search
                     self._children[slot] = None
                     started = loop.run_in_executor(self._child(slot), job.work)
+                if self.limit > 0:
+                    timer = loop.call_later(self.limit, self._overrun, job, slot)
+                    started.add_done_callback(functools.partial(_cancel, timer))
             else:
                 started = loop.run_in_executor(self._threads, job.work)
             started.add_done_callback(functools.partial(self._finished, job, slot))
+
+    def _overrun(self, job: _Job, slot: int) -> None:
+        """A search ran past ``limit``: end its child (the slot's next search starts another)."""
+        log.warning("a search of game %s ran past %.0f s: its process is stopped", job.key, self.limit)
+        if not job.done.done():
+            job.done.set_exception(TimeoutError(f"the search ran past {self.limit:g} s"))
+        child = self._children[slot]
+        if child is None:
+            return
+        processes = list(getattr(child, "_processes", {}).values())
+        self._children[slot] = None
+        child.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
 
     def _finished(self, job: _Job, slot: int | None, result: asyncio.Future[Any]) -> None:
         self.running -= 1
@@ -202,3 +227,7 @@ class SearchPool:
                 process.terminate()
         for process in processes:
             process.join(timeout=5)
+
+
+def _cancel(timer: asyncio.TimerHandle, _: object) -> None:
+    timer.cancel()
