@@ -171,6 +171,32 @@ def test_an_ai_game_makes_the_same_moves_in_children_as_in_threads(db_url: str) 
     assert all(not child.is_alive() for child in children)  # ended when the app stopped
 
 
+def test_an_ai_game_goes_on_after_its_search_child_died(db_url: str) -> None:
+    """A search child killed (out of memory, by an operator) under an AI game's search: the
+    game's runner searches again in a new child, and the game goes on."""
+    settings = Settings(search_processes=True, search_workers=1)
+    robots = [{"kind": "ai", "level": "beginner"}, {"kind": "ai", "level": "beginner"}]
+    with TestClient(create_app(db_url, ai_delay=0.0, settings=settings)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        real = hub.pool.run
+        killed: list[int] = []
+
+        async def run(key: str, work: Any, *, urgent: bool = True) -> Any:
+            if not killed:  # the first search dies with its child
+                await real(key, ChildCall(interval, (1,)))  # the child is up
+                (child,) = hub.pool.children()
+                killed.append(child.pid)
+                child.kill()
+                child.join()
+                raise BrokenProcessPool("the child died")
+            return await real(key, work, urgent=urgent)
+
+        hub.pool.run = run
+        gid = create(client, game="agamemnon", seats=robots, seed=7)["id"]
+        wait_for(client, gid, lambda v: v["status"] != "active" or v["ply"] >= 10, timeout=120)
+        assert killed and killed[0] not in [p.pid for p in hub.pool.children()]
+
+
 def test_hints_and_analysis_in_children(db_url: str) -> None:
     """Hints and the AI's view of a finished game's moves are searched in a child too (of nim,
     a game registered at run time: the child is given the game's class)."""

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
 
 from palaestra.ai import make_agent
@@ -91,10 +92,20 @@ class ServerMoves:
 
     async def _run(self, session: Session) -> None:
         """Play chance and AI moves until a human is to move or the game ends."""
+        lost = 0  # searches lost in a row to a search child that died
         try:
             while session.waiting_for_server():
-                if not await self.play_one(session):
-                    return  # another process moved this game on: whoever loads it continues it
+                try:
+                    if not await self.play_one(session):
+                        return  # another process moved this game on: whoever loads it continues it
+                except BrokenProcessPool:
+                    lost += 1
+                    if lost > len(self.retry_delays):
+                        raise
+                    log.warning("game %s: its search's process died (try %d); again", session.id, lost)
+                    await asyncio.sleep(self.retry_delays[lost - 1])
+                    continue
+                lost = 0
                 await self.sessions.broadcast(session)
         except asyncio.CancelledError:
             raise
