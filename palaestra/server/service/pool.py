@@ -159,10 +159,16 @@ class SearchPool:
                 self._busy.add(slot)
             if slot is not None and isinstance(job.work, ChildCall):
                 try:
-                    started = loop.run_in_executor(self._child(slot), job.work)
-                except BrokenProcessPool:  # the child died (killed): a new one for this search
-                    self._children[slot] = None
-                    started = loop.run_in_executor(self._child(slot), job.work)
+                    try:
+                        started = loop.run_in_executor(self._child(slot), job.work)
+                    except BrokenProcessPool:  # the child died (killed): a new one for this search
+                        self._children[slot] = None
+                        started = loop.run_in_executor(self._child(slot), job.work)
+                except Exception as err:  # no child could be started: the asker is told
+                    self.running -= 1
+                    self._busy.discard(slot)
+                    job.done.set_exception(err)
+                    continue
                 if self.limit > 0:
                     timer = loop.call_later(self.limit, self._overrun, job, slot)
                     started.add_done_callback(functools.partial(_cancel, timer))
