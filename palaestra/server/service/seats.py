@@ -67,7 +67,9 @@ class SeatService:
         invitation code for each other human seat, and a creator token (to manage invitations).
         ``time_control`` (bounds checked by the API's model) gives the game a clock. A signed-in
         creator (``member``) holds their seats by account too; ``rated`` makes a rated game
-        (docs/accounts.md: accounts only, a clock, no undo, no hints, no chosen seed)."""
+        (docs/accounts.md: accounts only, a clock, no undo, no hints, no chosen seed). A rated game
+        is always ``public`` (listed for spectators, issue 29)."""
+        public = public or rated
         game = load_server_game(game_name, options)
         control = self._time_control(time_control, seats)
         if rated:

@@ -36,6 +36,11 @@ export function buildNewGameForm(card, m) {
   const hintsBox = el("div", { class: "field", id: "hints-field", hidden: true },
     el("label", { for: "allow-hints", text: t("Allow hints") }), hintsInput,
     el("span", { class: "muted small", text: t("every player may ask the AI for the best moves (against the AI they always may)") }));
+  // issue 29: listed in the lobby for spectators; off by default, always on for a rated game
+  const publicInput = el("input", { type: "checkbox", id: "public-game", name: "public" });
+  const publicBox = el("div", { class: "field", id: "public-field" },
+    el("label", { for: "public-game", text: t("List this game for spectators") }), publicInput,
+    el("span", { class: "muted small", text: t("anyone may watch it from the lobby (rated games always are listed)") }));
   form.append(
     el("div", { class: "field" }, el("label", { for: "game-select", text: t("Game") }), gameSelect),
     el("div", { class: "field" }, el("label", { for: "your-name", text: t("Your name") }), nameInput),
@@ -44,10 +49,16 @@ export function buildNewGameForm(card, m) {
     el("h3", { text: t("Seats") }),
     seatsBox,
     hintsBox,
+    publicBox,
     el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, t("Start game"))));
   card.append(form);
   const rated = ratedField(form, clock.box, seatsBox);  // issue 28: members only, after the clock
   if (rated.box) clock.box.after(rated.box);
+  const ratedInput = form.querySelector("#rated");
+  if (ratedInput) ratedInput.addEventListener("change", () => {
+    if (ratedInput.checked) publicInput.checked = true;
+    publicInput.disabled = ratedInput.checked;
+  });
 
   const info = () => m.games.find((g) => g.name === gameSelect.value);
   const optionInputs = {};
@@ -183,6 +194,7 @@ export function buildNewGameForm(card, m) {
       const timeControl = clock.value();
       if (timeControl) body.time_control = timeControl;
       if (rated.value()) body.rated = true;
+      if (publicInput.checked || body.rated) body.public = true;
       const created = await api("/api/games", { method: "POST", body });
       const tokens = {};
       const invites = {};
