@@ -41,3 +41,193 @@ def test_a_rated_game_is_always_public(client: TestClient) -> None:
     assert created["game"]["public"] is True
     assert client.get(f"/api/games/{created['id']}").json()["public"] is True
     assert created["id"] in listed(client)
+
+
+# --- seeks -----------------------------------------------------------------------------------------
+NIM = {"game": "nim", "options": {"stones": 9}, "players": 2}
+
+
+def guest(n: int) -> dict[str, str]:
+    """The headers of guest ``n``'s browser (its own secret)."""
+    return {"X-Guest-Token": f"guest-secret-{n}"}
+
+
+def post(client: TestClient, headers: dict[str, str] | None = None, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/seeks", json={**NIM, **body}, headers=headers or guest(1))
+    assert r.status_code == 201, r.text
+    doc: dict[str, Any] = r.json()
+    return doc
+
+
+def open_ids(client: TestClient) -> list[str]:
+    r = client.get("/api/lobby")
+    assert r.status_code == 200, r.text
+    return [s["id"] for s in r.json()["seeks"]]
+
+
+def test_a_guest_posts_a_casual_seek_another_accepts_and_both_play(client: TestClient) -> None:
+    seek = post(client, name="Ann")
+    assert seek["status"] == "open" and seek["seated"] == [{"name": "Ann", "member": False, "rating": None}]
+    assert open_ids(client) == [seek["id"]]
+    # the poster's poll before anyone accepts: no seat yet
+    poll = client.get(f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": seek["seek_token"]}).json()
+    assert poll["status"] == "open" and poll["token"] is None
+    r = client.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Bob"}, headers=guest(2))
+    assert r.status_code == 200, r.text
+    accepted = r.json()
+    game_id, seat = accepted["game"], accepted["seat"]
+    assert game_id and seat in (0, 1) and accepted["token"]
+    poll = client.get(f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": seek["seek_token"]}).json()
+    assert poll["status"] == "started" and poll["game_id"] == game_id and poll["seat"] == 1 - seat
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["public"] is True
+    assert {s["name"] for s in view["seats"]} == {"Ann", "Bob"}
+    assert open_ids(client) == []
+    assert game_id in {g["id"] for g in client.get("/api/lobby").json()["games"]}
+    # each plays with the token they learnt (nim: a coin may decide who begins; play whoever moves)
+    tokens = {seat: accepted["token"], 1 - seat: poll["token"]}
+    view = client.get(f"/api/games/{game_id}").json()
+    mover = view["current_player"]
+    r = client.post(
+        f"/api/games/{game_id}/actions", json={"token": tokens[mover], "ply": view["ply"], "move": "take 1"}
+    )
+    assert r.status_code == 200, r.text
+    # a second accept: the seek is gone
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(3))
+    assert (r.status_code, r.json()["error"]) == (410, "seek_gone")
+
+
+def test_nobody_accepts_their_own_seek_and_only_the_poster_withdraws_it(client: TestClient) -> None:
+    seek = post(client)
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(1))
+    assert (r.status_code, r.json()["error"]) == (409, "own_seek")
+    r = client.delete(f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": "not-the-token"})
+    assert (r.status_code, r.json()["error"]) == (403, "not_poster")
+    assert open_ids(client) == [seek["id"]]
+    r = client.delete(f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": seek["seek_token"]})
+    assert r.status_code == 200 and r.json()["status"] == "cancelled"
+    assert open_ids(client) == []
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(2))
+    assert (r.status_code, r.json()["error"]) == (410, "seek_gone")
+    assert client.get("/api/seeks/nosuchseek").json()["error"] == "seek_not_found"
+
+
+def test_a_member_withdraws_a_seek_by_session_and_cannot_accept_it(client: TestClient) -> None:
+    ann = sign_up(client, "ann")
+    r = ann.post("/api/seeks", json=NIM)
+    assert r.status_code == 201, r.text
+    seek = r.json()
+    assert seek["seated"][0] == {"name": "ann", "member": True, "rating": 1500}
+    r = ann.post(f"/api/seeks/{seek['id']}/accept")
+    assert (r.status_code, r.json()["error"]) == (409, "own_seek")
+    r = ann.delete(f"/api/seeks/{seek['id']}", csrf=False)
+    assert r.json()["error"] == "csrf"
+    assert ann.delete(f"/api/seeks/{seek['id']}").status_code == 200
+    assert open_ids(client) == []
+
+
+def test_guests_post_and_accept_casual_seeks_only(client: TestClient) -> None:
+    r = client.post("/api/seeks", json={**NIM, "rated": True, "time_control": BLITZ}, headers=guest(1))
+    assert (r.status_code, r.json()["error"]) == (401, "sign_in_required")
+    ann = sign_up(client, "ann")
+    r = ann.post("/api/seeks", json={**NIM, "rated": True})
+    assert (r.status_code, r.json()["error"]) == (400, "bad_rated")  # no clock
+    r = ann.post("/api/seeks", json={**NIM, "rated": True, "time_control": BLITZ})
+    assert r.status_code == 201, r.text
+    seek = r.json()
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(2))
+    assert (r.status_code, r.json()["error"]) == (401, "sign_in_required")
+    bob = sign_up(client, "bob")
+    r = bob.post(f"/api/seeks/{seek['id']}/accept")
+    assert r.status_code == 200, r.text
+    view = client.get(f"/api/games/{r.json()['game']}").json()
+    assert view["rated"] is True and view["public"] is True
+    assert sorted(s["member"] for s in view["seats"]) == ["ann", "bob"]
+
+
+def test_bad_seeks_are_refused_and_change_nothing(client: TestClient) -> None:
+    cases = [
+        ({"game": "nosuchgame"}, 400, "bad_options"),
+        ({"players": 3}, 400, "bad_options"),
+        ({"rating_range": {"min": 1400}}, 400, "bad_seek"),
+        ({"players": 0}, 422, "invalid_request"),
+    ]
+    for body, status, code in cases:
+        r = client.post("/api/seeks", json={**NIM, **body}, headers=guest(1))
+        assert (r.status_code, r.json()["error"]) == (status, code), (body, r.text)
+    assert open_ids(client) == []
+
+
+def test_a_rated_seek_checks_the_rating_range_both_ways(client: TestClient) -> None:
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    r = ann.post(
+        "/api/seeks", json={**NIM, "rated": True, "time_control": BLITZ, "rating_range": {"min": 1600}}
+    )
+    seek = r.json()
+    r = bob.post(f"/api/seeks/{seek['id']}/accept")  # bob is a newcomer: 1500
+    assert (r.status_code, r.json()["error"]) == (409, "out_of_range")
+    ann.delete(f"/api/seeks/{seek['id']}")
+    r = ann.post(
+        "/api/seeks", json={**NIM, "rated": True, "time_control": BLITZ, "rating_range": {"max": 1600}}
+    )
+    seek = r.json()
+    r = bob.post(f"/api/seeks/{seek['id']}/accept", json={"rating_range": {"min": 1550}})  # ann: 1500
+    assert (r.status_code, r.json()["error"]) == (409, "out_of_range")
+    assert open_ids(client) == [seek["id"]]
+    r = bob.post(f"/api/seeks/{seek['id']}/accept", json={"rating_range": {"min": 1400, "max": 1600}})
+    assert r.status_code == 200, r.text
+
+
+def test_a_table_of_three_fills_place_by_place_and_starts_when_full(client: TestClient) -> None:
+    body = {"game": "archimedes", "options": {}, "players": 3}
+    r = client.post("/api/seeks", json=body, headers=guest(1))
+    assert r.status_code == 201, r.text
+    seek = r.json()
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(2))
+    assert r.status_code == 200, r.text
+    second = r.json()
+    assert second["game"] is None and second["seek_token"] and len(second["seek"]["seated"]) == 2
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(2))
+    assert (r.status_code, r.json()["error"]) == (409, "already_seated")
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(3))
+    assert r.status_code == 200, r.text
+    third = r.json()
+    game_id = third["game"]
+    seats = {third["seat"]}
+    for secret in (seek["seek_token"], second["seek_token"]):
+        poll = client.get(f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": secret}).json()
+        assert poll["game_id"] == game_id and poll["token"]
+        seats.add(poll["seat"])
+    assert seats == {0, 1, 2}
+    view = client.get(f"/api/games/{game_id}").json()
+    assert len(view["seats"]) == 3 and all(s["joined"] for s in view["seats"])
+
+
+def test_a_seek_expires_after_its_time(client: TestClient) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.lobby.seek_seconds = 0.0
+    seek = post(client)
+    assert open_ids(client) == []
+    r = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(2))
+    assert (r.status_code, r.json()["error"]) == (410, "seek_gone")
+    assert client.get(f"/api/seeks/{seek['id']}").json()["status"] == "expired"
+
+
+def test_a_seek_ends_when_its_poster_is_gone_and_stays_while_their_socket_holds_it(
+    client: TestClient,
+) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    held, left = post(client), post(client)
+    with client.websocket_connect("/api/lobby/ws") as ws:
+        assert ws.receive_json()["type"] == "lobby"
+        ws.send_json({"type": "hold", "id": held["id"], "seek_token": left["seek_token"]})
+        assert ws.receive_json() == {"type": "held", "id": held["id"], "ok": False}
+        ws.send_json({"type": "hold", "id": held["id"], "seek_token": held["seek_token"]})
+        assert ws.receive_json() == {"type": "held", "id": held["id"], "ok": True}
+        hub.lobby.leave_seconds = 0.0  # from now on, a poster not seen is gone
+        client.portal.call(hub.lobby.sweep)  # type: ignore[union-attr]
+        gone = ws.receive_json()
+        assert gone == {"type": "seek_gone", "id": left["id"], "status": "left", "game": None}
+        assert open_ids(client) == [held["id"]]
+    client.portal.call(hub.lobby.sweep)  # type: ignore[union-attr]
+    assert open_ids(client) == []
