@@ -4,10 +4,14 @@ Every test runs on SQLite and on PostgreSQL (the ``client`` fixture)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from palaestra.server.seek_store import SeekConflict
+from palaestra.server.service.errors import ApiError
 from tests.server.accounts_helpers import BLITZ, rated_nim, sign_up
 
 INVITED = [{"kind": "human", "joined": True}, {"kind": "human"}]
@@ -231,3 +235,66 @@ def test_a_seek_ends_when_its_poster_is_gone_and_stays_while_their_socket_holds_
         assert open_ids(client) == [held["id"]]
     client.portal.call(hub.lobby.sweep)  # type: ignore[union-attr]
     assert open_ids(client) == []
+
+
+def test_of_two_acceptors_racing_for_the_last_place_exactly_one_wins(client: TestClient) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    for _ in range(3):
+        seek = post(client)
+
+        async def race(seek_id: str) -> list[Any]:
+            tries = [hub.lobby.accept(seek_id, None, f"racer-{n}") for n in range(2)]
+            return list(await asyncio.gather(*tries, return_exceptions=True))
+
+        outcomes = client.portal.call(race, seek["id"])  # type: ignore[union-attr]
+        won = [o for o in outcomes if isinstance(o, dict)]
+        lost = [o for o in outcomes if isinstance(o, ApiError)]
+        assert len(won) == 1 and len(lost) == 1, outcomes
+        assert (lost[0].status, lost[0].code) == (410, "seek_gone")
+        assert client.get(f"/api/seeks/{seek['id']}").json()["game_id"] == won[0]["game"]
+
+
+def test_a_stale_copy_of_a_seek_cannot_change_it(client: TestClient) -> None:
+    """The guard itself: two requests that read the seek at one version; the second write loses."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    seek = post(client)
+    first = hub.lobby.store.get(seek["id"])
+    second = hub.lobby.store.get(seek["id"])
+    hub.lobby.store.change(first, status="cancelled")
+    with pytest.raises(SeekConflict):
+        hub.lobby.store.change(second, status="starting")
+    assert hub.lobby.store.get(seek["id"]).status == "cancelled"
+
+
+def test_play_now_pairs_two_people_and_the_lobby_socket_sees_the_seek_come_and_go(client: TestClient) -> None:
+    quick = {**NIM, "time_control": BLITZ}
+    with client.websocket_connect("/api/lobby/ws") as ws:
+        assert ws.receive_json() == {"type": "lobby", "seeks": [], "games": []}
+        r = client.post("/api/lobby/play-now", json=quick, headers=guest(1))
+        assert r.status_code == 201, r.text
+        first = r.json()
+        assert first["game"] is None and first["seek_token"]
+        seek_id = first["seek"]["id"]
+        pushed = ws.receive_json()
+        assert pushed["type"] == "seek" and pushed["seek"]["id"] == seek_id
+        assert pushed["seek"]["status"] == "open" and pushed["seek"]["time_control"]["seconds"] == 600
+        # another game's options are not compatible: a seek of its own
+        r = client.post("/api/lobby/play-now", json={**quick, "options": {"stones": 5}}, headers=guest(3))
+        assert r.status_code == 201
+        assert ws.receive_json()["seek"]["id"] == r.json()["seek"]["id"]
+        # the same person again: not paired with their own seek (a second one)
+        r = client.post("/api/lobby/play-now", json=quick, headers=guest(1))
+        assert r.status_code == 201
+        other = r.json()["seek"]["id"]
+        assert ws.receive_json()["seek"]["id"] == other
+        r = client.post("/api/lobby/play-now", json=quick, headers=guest(2))
+        assert r.status_code == 200, r.text
+        paired = r.json()
+        assert paired["game"] and paired["token"]
+        gone = ws.receive_json()
+        assert gone == {"type": "seek_gone", "id": seek_id, "status": "started", "game": paired["game"]}
+        started = ws.receive_json()
+        assert started["type"] == "game" and started["game"]["id"] == paired["game"]
+    poll = client.get(f"/api/seeks/{seek_id}", headers={"X-Seek-Token": first["seek_token"]}).json()
+    assert {poll["seat"], paired["seat"]} == {0, 1}
+    assert other in open_ids(client) and seek_id not in open_ids(client)
