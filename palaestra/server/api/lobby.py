@@ -13,12 +13,13 @@ import contextlib
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Path, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Header, Path, Response, WebSocket, WebSocketDisconnect
 from pydantic import Field
 
 from palaestra.server.api.auth import MaybeMember
 from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
+from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
 from palaestra.server.api.responses import GameSummary, Out
 from palaestra.server.service.hub import Hub
@@ -143,7 +144,8 @@ POST_ERRORS = (
     status_code=201,
     summary="Post a seek (anyone may accept it)",
     response_model=PostedSeek,
-    responses=errors(*POST_ERRORS, body=True),
+    responses=errors(*POST_ERRORS, body=True, limited=True),
+    dependencies=[Depends(limit("create"))],
 )
 async def post_seek(
     hub: HubDep, body: SeekSpec, member: MaybeMember, x_guest_token: GuestToken = None
@@ -225,7 +227,8 @@ async def accept_seek(
     "/lobby/play-now",
     summary="Quick pairing: take the oldest compatible open seek, or post one (then 201)",
     response_model=Accepted,
-    responses=errors(*POST_ERRORS, "seek_gone", "already_seated", "conflict", body=True),
+    responses=errors(*POST_ERRORS, "seek_gone", "already_seated", "conflict", body=True, limited=True),
+    dependencies=[Depends(limit("create"))],
 )
 async def play_now(
     hub: HubDep, body: SeekSpec, member: MaybeMember, response: Response, x_guest_token: GuestToken = None

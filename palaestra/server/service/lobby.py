@@ -74,10 +74,19 @@ class Who:
         self.member = member
         self.guest_hash = hash_token(guest) if guest else None
 
-    def key(self, fallback: str) -> str:
+    @property
+    def known(self) -> str | None:
+        """``a:ID`` for a member, ``g:HASH`` for a guest with a secret; None: nobody to tell apart."""
         if self.member is not None:
             return f"a:{self.member.id}"
-        return f"g:{self.guest_hash or fallback}"
+        return None if self.guest_hash is None else f"g:{self.guest_hash}"
+
+    def key(self, place_hash: str) -> str:
+        """The key of a place they take (one of its own for a guest nobody can tell apart)."""
+        return self.known or f"p:{place_hash}"
+
+    def holds(self, place: Mapping[str, Any]) -> bool:
+        return self.known is not None and place["key"] == self.known
 
 
 class LobbyService:
@@ -433,11 +442,11 @@ class LobbyService:
         post one. The answer is like an accept's; True when a seek was posted."""
         full, pool = self._check(game, options, players, time_control, rated, member)
         clock = None if time_control is None else dict(time_control)
-        mine = Who(member, guest).key("-")
+        who = Who(member, guest)
         for seek in await asyncio.to_thread(self.store.open_seeks, datetime.now(UTC)):
             if (seek.pool, seek.options, seek.time_control, seek.rated) != (pool, full, clock, rated):
                 continue
-            if any(p["key"] == mine for p in seek.places) and not mine.endswith(":-"):
+            if any(who.holds(p) for p in seek.places):
                 continue
             try:
                 return await self.accept(seek.id, member, guest, name, rating_range), False
@@ -454,9 +463,8 @@ class LobbyService:
     ) -> None:
         if seek.rated and who.member is None:
             raise ApiError(401, "sign_in_required", "a rated seek is for members: sign in to accept it")
-        mine = who.key("-")
         for place in seek.places:
-            if place["key"] == mine and not mine.endswith(":-"):
+            if who.holds(place):
                 if place is seek.places[0]:
                     raise ApiError(409, "own_seek", "this is your own seek: wait for somebody to accept it")
                 raise ApiError(409, "already_seated", "you hold a place at this table already")
