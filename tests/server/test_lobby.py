@@ -87,7 +87,8 @@ def test_a_guest_posts_a_casual_seek_another_accepts_and_both_play(client: TestC
     assert view["public"] is True
     assert {s["name"] for s in view["seats"]} == {"Ann", "Bob"}
     assert open_ids(client) == []
-    assert game_id in {g["id"] for g in client.get("/api/lobby").json()["games"]}
+    (listed,) = client.get("/api/lobby").json()["games"]
+    assert listed["id"] == game_id and listed["ratings"] == [None, None] and listed["clock"] is None
     # each plays with the token they learnt (nim: a coin may decide who begins; play whoever moves)
     tokens = {seat: accepted["token"], 1 - seat: poll["token"]}
     view = client.get(f"/api/games/{game_id}").json()
@@ -147,6 +148,11 @@ def test_guests_post_and_accept_casual_seeks_only(client: TestClient) -> None:
     view = client.get(f"/api/games/{r.json()['game']}").json()
     assert view["rated"] is True and view["public"] is True
     assert sorted(s["member"] for s in view["seats"]) == ["ann", "bob"]
+    # the lobby lists it to watch, with the players' ratings in its pool and its clock
+    (listed,) = client.get("/api/lobby").json()["games"]
+    assert listed["id"] == view["id"] and listed["rated"] is True
+    assert listed["ratings"] == [1500, 1500]
+    assert listed["clock"]["control"]["seconds"] == 600
 
 
 def test_bad_seeks_are_refused_and_change_nothing(client: TestClient) -> None:

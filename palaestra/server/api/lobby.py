@@ -21,7 +21,7 @@ from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
-from palaestra.server.api.responses import GameSummary, Out
+from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.service.hub import Hub
 from palaestra.server.service.lobby import CLOSING
 from palaestra.server.service.ratings import NEWCOMER
@@ -93,9 +93,19 @@ class Accepted(Out):
     seek: SeekView | None = Field(description="while the table fills: the seek")
 
 
+class LobbyGame(GameSummary):
+    """A public game being played."""
+
+    rated: bool
+    ratings: list[int | None] = Field(
+        description="each seat's rating in the game's pool (null: a guest, the AI)"
+    )
+    clock: ClockView | None = Field(description="the game's clock, as in its VIEW (null: none)")
+
+
 class LobbyView(Out):
     seeks: list[SeekView] = Field(description="the open seeks, oldest first")
-    games: list[GameSummary] = Field(description="public games being played, newest first")
+    games: list[LobbyGame] = Field(description="public games being played, newest first")
 
 
 SeekId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9]+$")]
@@ -113,8 +123,7 @@ def bounds(spec: RatingRange | None) -> tuple[int | None, int | None] | None:
 
 
 async def lobby_state(hub: Hub) -> dict[str, Any]:
-    games = [g for g in await hub.sessions.list_games(50) if g["status"] == "active"]
-    return {"seeks": await hub.lobby.listing(), "games": games}
+    return {"seeks": await hub.lobby.listing(), "games": await hub.lobby.games()}
 
 
 @router.get(

@@ -45,7 +45,7 @@ from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import load_server_game
 from palaestra.server.service.ratings import NEWCOMER, Rating, pool_of
 from palaestra.server.service.seats import Held, SeatService
-from palaestra.server.service.session import hash_token, same_secret
+from palaestra.server.service.session import Session, hash_token, same_secret
 from palaestra.server.service.sessions import Sessions
 
 log = logging.getLogger("palaestra.server.lobby")
@@ -197,6 +197,33 @@ class LobbyService:
             ratings = {k: round(v) for k, v in by_pool.get(seek.pool, {}).items()}
             out.append(self.doc(seek, ratings))
         return out
+
+    async def games(self, limit: int = 30) -> list[dict[str, Any]]:
+        """The public games being played, newest first, each with its players' ratings and its
+        clock (:meth:`game_doc`); a game that cannot be loaded is left out (logged)."""
+        out = []
+        for row in await self.sessions.list_games(limit):
+            if row["status"] != "active":
+                continue
+            try:
+                session = await self.sessions.get(row["id"])
+            except ApiError as err:
+                log.warning("lobby game %s left out: %s", row["id"], err.message)
+                continue
+            out.append(await self.game_doc(session))
+        return out
+
+    async def game_doc(self, session: Session) -> dict[str, Any]:
+        """A game of the lobby: its summary, whether it is rated, each seat's rating in the game's
+        pool (null for guests and the AI) and its clock (null without one)."""
+        accounts = [s.account for s in session.seats if s.account is not None]
+        ratings = await self._ratings(pool_of(session.game).id, accounts) if accounts else {}
+        return {
+            **session.summary(),
+            "rated": session.rated,
+            "ratings": [None if s.account is None else round(ratings[s.account]) for s in session.seats],
+            "clock": None if session.clock is None else session.clock.view(session.now()),
+        }
 
     async def _get(self, seek_id: str) -> StoredSeek:
         seek = await asyncio.to_thread(self.store.get, seek_id)
@@ -520,7 +547,7 @@ class LobbyService:
             places=places,
         )
         await self.announce({"type": "seek_gone", "id": seek.id, "status": "started", "game": session.id})
-        await self.announce({"type": "game", "game": session.summary()})
+        await self.announce({"type": "game", "game": await self.game_doc(session)})
         return session.id, {p["hash"]: p["seat"] for p in places}
 
     async def _account(self, account_id: int) -> Account | None:

@@ -20,6 +20,10 @@ function guestToken() {
   return token;
 }
 
+// a guest who gave no name is "Guest" (the server's word), in the page's language
+function guestName(name) { return name === "Guest" ? t("Guest") : name; }
+function withRating(name, rating) { return rating === null || rating === undefined ? name : `${name} (${rating})`; }
+
 export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
   const headers = { "X-Guest-Token": guestToken() };
   const seekList = el("ul", { class: "list", id: "seek-list" });
@@ -48,7 +52,7 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
   }
   function seekItem(s) {
     const mineToo = waiting && waiting.id === s.id;
-    const names = s.seated.map((p) => p.rating ? `${p.name} (${p.rating})` : p.name).join(", ");
+    const names = s.seated.map((p) => withRating(p.member ? p.name : guestName(p.name), p.rating)).join(", ");
     return el("li", { "data-seek": s.id },
       el("strong", { text: s.title }),
       el("span", { class: "small", text: ` ${t("{name} seeks a game", { name: names })} ` }),
@@ -61,7 +65,8 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
     watchList.replaceChildren(...shown.map((g) => el("li", { "data-game": g.id },
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
       el("span", { class: `tag ${g.status}`, text: movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
-      el("span", { class: "muted small", text: g.seats.map((s) => seatName(s) || playerName(s.player_name)).join(" · ") }))));
+      g.rated ? el("span", { class: "tag", text: t("rated") }) : null,
+      el("span", { class: "muted small", text: g.seats.map((s, i) => withRating(seatName(s) || playerName(s.player_name), (g.ratings || [])[i])).join(" · ") }))));
     noGames.hidden = shown.length > 0;
   }
 
