@@ -304,3 +304,31 @@ def test_play_now_pairs_two_people_and_the_lobby_socket_sees_the_seek_come_and_g
     poll = client.get(f"/api/seeks/{seek_id}", headers={"X-Seek-Token": first["seek_token"]}).json()
     assert {poll["seat"], paired["seat"]} == {0, 1}
     assert other in open_ids(client) and seek_id not in open_ids(client)
+
+
+def test_the_lobby_lists_only_public_games_being_played(client: TestClient) -> None:
+    """A finished public game is not in the lobby (it stays in GET /api/games)."""
+    r = client.post(
+        "/api/games",
+        json={
+            "game": "nim",
+            "options": {"stones": 1},
+            "seats": [{"kind": "human", "joined": True}] * 2,
+            "public": True,
+        },
+    )
+    created = r.json()
+    token = created["seats"][0]["token"]
+    assert client.post(f"/api/games/{created['id']}/resign", json={"token": token}).status_code == 200
+    playing = casual(client, public=True)
+    assert [g["id"] for g in client.get("/api/lobby").json()["games"]] == [playing]
+    assert created["id"] in listed(client)
+
+
+def test_the_lobby_socket_answers_pings_and_refuses_other_messages(client: TestClient) -> None:
+    with client.websocket_connect("/api/lobby/ws") as ws:
+        assert ws.receive_json()["type"] == "lobby"
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_text("not json")
+        assert ws.receive_json()["error"] == "bad_message"

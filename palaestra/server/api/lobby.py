@@ -22,6 +22,7 @@ from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
 from palaestra.server.api.responses import ClockView, GameSummary, Out
+from palaestra.server.db import StorageError
 from palaestra.server.service.hub import Hub
 from palaestra.server.service.lobby import CLOSING
 from palaestra.server.service.ratings import NEWCOMER
@@ -328,6 +329,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
                     await task
     except WebSocketDisconnect:
         pass
+    except StorageError:  # the database is away: the page reconnects and gets the lobby again
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011, reason="the database is unavailable; try again")
     finally:
         hub.lobby.unsubscribe(queue)
         for seek_id in held:

@@ -202,9 +202,7 @@ class LobbyService:
         """The public games being played, newest first, each with its players' ratings and its
         clock (:meth:`game_doc`); a game that cannot be loaded is left out (logged)."""
         out = []
-        for row in await self.sessions.list_games(limit):
-            if row["status"] != "active":
-                continue
+        for row in await self.sessions.list_games(limit, status="active"):
             try:
                 session = await self.sessions.get(row["id"])
             except ApiError as err:
