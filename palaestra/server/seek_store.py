@@ -39,7 +39,8 @@ class SeekRow(Base):
     poster_hash: Mapped[str] = mapped_column(sa.String(64))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
-    #: when the poster was last seen (their lobby websocket, or a poll of the seek)
+    #: when the poster was last seen (their lobby websocket, or a poll of the seek); once the
+    #: table is full, when it filled
     seen_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     status: Mapped[str] = mapped_column(sa.String(16))
     version: Mapped[int] = mapped_column(sa.Integer, server_default="0")
@@ -210,6 +211,14 @@ class SeekStore:
             )
             .limit(limit)
         )
+        with self.engine.connect() as conn:
+            return [_seek(r) for r in conn.execute(query)]
+
+    @guarded
+    def starting(self, since: datetime, limit: int = 100) -> list[StoredSeek]:
+        """Seeks whose table filled before ``since`` and whose game was never said to have
+        started (the process making it died, or is still at it)."""
+        query = sa.select(SEEKS).where(SEEKS.c.status == STARTING, SEEKS.c.seen_at < since).limit(limit)
         with self.engine.connect() as conn:
             return [_seek(r) for r in conn.execute(query)]
 

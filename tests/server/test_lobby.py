@@ -332,3 +332,33 @@ def test_the_lobby_socket_answers_pings_and_refuses_other_messages(client: TestC
         assert ws.receive_json() == {"type": "pong"}
         ws.send_text("not json")
         assert ws.receive_json()["error"] == "bad_message"
+
+
+def test_a_full_table_whose_process_died_is_started_or_cancelled_by_the_sweep(client: TestClient) -> None:
+    """The process that filled a table died: after the game was stored (the sweep says it started,
+    and the poster learns their seat), or before (the sweep cancels the seek)."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    lobby = hub.lobby
+
+    async def died(seek: Any) -> None:
+        return None  # the game is stored, but its start is never told
+
+    lobby._started = died  # this instance only
+    seek = post(client)
+    accepted = client.post(f"/api/seeks/{seek['id']}/accept", headers=guest(2)).json()
+    assert client.get(f"/api/seeks/{seek['id']}").json()["status"] == "starting"
+    del lobby._started  # the class's own again
+    lobby.starting_grace = 0.0
+    client.portal.call(lobby.sweep)  # type: ignore[union-attr]
+    poll = client.get(f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": seek["seek_token"]}).json()
+    assert poll["status"] == "started" and poll["game_id"] == accepted["game"]
+    assert {poll["seat"], accepted["seat"]} == {0, 1}
+
+    # before the game was stored: no game, the seek is cancelled
+    other = post(client)
+    stored = lobby.store.get(other["id"])
+    places = [*stored.places, {**stored.places[0], "key": "g:x", "hash": "x", "seat": 1}]
+    places[0] = {**places[0], "seat": 0}
+    lobby.store.change(stored, places=places, status="starting", game_id="nosuchgame1")
+    client.portal.call(lobby.sweep)  # type: ignore[union-attr]
+    assert client.get(f"/api/seeks/{other['id']}").json()["status"] == "cancelled"

@@ -40,7 +40,7 @@ from palaestra.core.errors import PalaestraError
 from palaestra.core.registry import game_info
 from palaestra.server.account_store import Account, AccountStore
 from palaestra.server.broker import Broker
-from palaestra.server.seek_store import OPEN, STARTING, SeekConflict, SeekStore, StoredSeek
+from palaestra.server.seek_store import OPEN, STARTED, STARTING, SeekConflict, SeekStore, StoredSeek
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import load_server_game
 from palaestra.server.service.ratings import NEWCOMER, Rating, pool_of
@@ -104,6 +104,9 @@ class LobbyService:
         self.seek_seconds = 1800.0
         #: a seek ends when its poster was not seen this long (seconds)
         self.leave_seconds = 60.0
+        #: a full table whose game was not said to have started this long (seconds) after it
+        #: filled is looked at by the sweep (:meth:`recover`)
+        self.starting_grace = 60.0
         #: the lobby's websockets of this process
         self.subscribers: set[asyncio.Queue[str]] = set()
         #: seeks whose poster holds a lobby websocket here (how many)
@@ -171,7 +174,7 @@ class LobbyService:
                 for p in seek.places
             ],
             "status": seek.status,
-            "game_id": seek.game_id,
+            "game_id": seek.game_id if seek.status == STARTED else None,
             "created": seek.created_at.isoformat(),
             "expires": seek.expires_at.isoformat(),
         }
@@ -241,7 +244,7 @@ class LobbyService:
                 raise ApiError(403, "wrong_token", "this token does not belong to a place of this seek")
             if seek.status == OPEN and same_secret(seek.poster_hash, digest):
                 await asyncio.to_thread(self.store.seen, seek.id, datetime.now(UTC))
-            if seek.game_id is not None and "seat" in place:
+            if seek.status == STARTED:
                 out.update(seat=place["seat"], token=seat_token(secret))
         return out
 
@@ -354,8 +357,8 @@ class LobbyService:
                 continue
         raise ApiError(409, "conflict", "the seek was changed by another request at the same time")
 
-    async def _end(self, seek: StoredSeek, status: str) -> None:
-        await asyncio.to_thread(self.store.change, seek, status=status)
+    async def _end(self, seek: StoredSeek, status: str, expect_status: str = OPEN) -> None:
+        await asyncio.to_thread(self.store.change, seek, status=status, expect_status=expect_status)
         await self.announce({"type": "seek_gone", "id": seek.id, "status": status, "game": None})
 
     async def sweep(self) -> int:
@@ -371,7 +374,7 @@ class LobbyService:
             with contextlib.suppress(SeekConflict):
                 await self._end(seek, "expired" if seek.expires_at <= now else "left")
                 ended += 1
-        return ended
+        return ended + await self.recover()
 
     async def run(self) -> None:
         """Sweep every few seconds (a quarter of ``leave_seconds``, 0.2 to 10 s)."""
@@ -426,9 +429,21 @@ class LobbyService:
             places = [*seek.places, self._place(who, secret, name)]
             full = len(places) >= seek.players
             try:
-                taken = await asyncio.to_thread(
-                    self.store.change, seek, places=places, status=STARTING if full else OPEN
-                )
+                if full:  # the seats (at random) and the game's id are stored with the last place
+                    order = list(range(len(places)))
+                    random.SystemRandom().shuffle(order)
+                    for seat, index in enumerate(order):
+                        places[index]["seat"] = seat
+                    taken = await asyncio.to_thread(
+                        self.store.change,
+                        seek,
+                        places=places,
+                        status=STARTING,
+                        game_id=secrets.token_hex(6),
+                        seen_at=now,
+                    )
+                else:
+                    taken = await asyncio.to_thread(self.store.change, seek, places=places)
             except SeekConflict:
                 continue
             if not full:
@@ -505,20 +520,20 @@ class LobbyService:
             raise ApiError(409, "out_of_range", "the poster's rating is outside your rating range")
 
     async def _start(self, seek: StoredSeek) -> tuple[str, dict[str, int]]:
-        """Make the game of a full table (this request won its last place): random seats."""
-        order = list(range(len(seek.places)))
-        random.SystemRandom().shuffle(order)
-        accounts = [p["account"] for p in seek.places if p["account"] is not None]
+        """Make the game of a full table (this request won its last place), with the seats and
+        the id stored with it; then say it started."""
+        assert seek.game_id is not None
+        by_seat = sorted(seek.places, key=lambda p: int(p["seat"]))
+        accounts = [p["account"] for p in by_seat if p["account"] is not None]
         members = {
             a.id: a for a in await asyncio.gather(*(self._account(i) for i in accounts)) if a is not None
         }
         # the seat tokens are derived from the places' secrets, which only their holders know:
         # the game holds the hashes of the tokens, made when each place was taken
-        held = []
-        for index in order:
-            place = seek.places[index]
-            account = members.get(place["account"]) if place["account"] is not None else None
-            held.append(Held(place["seat_hash"], account, place["name"]))
+        held = [
+            Held(p["seat_hash"], None if p["account"] is None else members.get(p["account"]), p["name"])
+            for p in by_seat
+        ]
         try:
             session, _ = await self.seats.create(
                 seek.game,
@@ -528,25 +543,40 @@ class LobbyService:
                 time_control=seek.time_control,
                 rated=seek.rated,
                 held=held,
+                game_id=seek.game_id,
             )
         except ApiError:
-            await asyncio.to_thread(self.store.change, seek, expect_status=STARTING, status="cancelled")
-            await self.announce({"type": "seek_gone", "id": seek.id, "status": "cancelled", "game": None})
+            with contextlib.suppress(SeekConflict):
+                await self._end(seek, "cancelled", expect_status=STARTING)
             raise
-        places = [dict(p) for p in seek.places]
-        for seat, index in enumerate(order):
-            places[index]["seat"] = seat
-        await asyncio.to_thread(
-            self.store.change,
-            seek,
-            expect_status=STARTING,
-            status="started",
-            game_id=session.id,
-            places=places,
-        )
-        await self.announce({"type": "seek_gone", "id": seek.id, "status": "started", "game": session.id})
+        await self._started(seek)
         await self.announce({"type": "game", "game": await self.game_doc(session)})
-        return session.id, {p["hash"]: p["seat"] for p in places}
+        return session.id, {p["hash"]: int(p["seat"]) for p in seek.places}
+
+    async def _started(self, seek: StoredSeek) -> None:
+        try:
+            await asyncio.to_thread(self.store.change, seek, expect_status=STARTING, status="started")
+        except SeekConflict:  # a sweep found the game first and said so
+            return
+        await self.announce({"type": "seek_gone", "id": seek.id, "status": "started", "game": seek.game_id})
+
+    async def recover(self) -> int:
+        """Tables that filled ``starting_grace`` seconds ago without their game said to have
+        started (the process making it died): started if the game was stored, else cancelled."""
+        since = datetime.now(UTC) - timedelta(seconds=self.starting_grace)
+        done = 0
+        for seek in await asyncio.to_thread(self.store.starting, since):
+            version = None
+            if seek.game_id is not None:
+                version = await asyncio.to_thread(self.store.store.version, seek.game_id)
+            made = version is not None
+            with contextlib.suppress(SeekConflict):
+                if made:
+                    await self._started(seek)
+                else:
+                    await self._end(seek, "cancelled", expect_status=STARTING)
+                done += 1
+        return done
 
     async def _account(self, account_id: int) -> Account | None:
         return await asyncio.to_thread(self.accounts.by_id, account_id)

@@ -73,6 +73,7 @@ class SeatService:
         rated: bool = False,
         member: Account | None = None,
         held: Sequence[Held] | None = None,
+        game_id: str | None = None,
     ) -> tuple[Session, Created]:
         """A new game. The creator gets the tokens of the seats they hold (``joined``), an
         invitation code for each other human seat, and a creator token (to manage invitations).
@@ -80,7 +81,9 @@ class SeatService:
         creator (``member``) holds their seats by account too; ``rated`` makes a rated game
         (docs/accounts.md: accounts only, a clock, no undo, no hints, no chosen seed). A rated game
         is always ``public`` (listed for spectators, issue 29). ``held``: a game of the lobby,
-        every seat a person's, taken already (``seats`` is not used)."""
+        every seat a person's, taken already (``seats`` is not used); ``game_id``: the id the lobby
+        chose for it (stored with the seek first, so a game made by a process that died before
+        it could say so is found)."""
         public = public or rated
         game = load_server_game(game_name, options)
         control = self._time_control(time_control, seats)
@@ -114,7 +117,7 @@ class SeatService:
         state = game.new_initial_state(seed)
         record = Record.start(game, [s.name or game.player_name(i) for i, s in enumerate(made)], seed)
         stamp = datetime.now(UTC)
-        game_id = secrets.token_hex(6)
+        game_id = game_id or secrets.token_hex(6)
         creator_hash = hash_token(created.creator_token)
         session = Session(
             game_id,
