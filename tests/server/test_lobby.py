@@ -362,3 +362,23 @@ def test_a_full_table_whose_process_died_is_started_or_cancelled_by_the_sweep(cl
     lobby.store.change(stored, places=places, status="starting", game_id="nosuchgame1")
     client.portal.call(lobby.sweep)  # type: ignore[union-attr]
     assert client.get(f"/api/seeks/{other['id']}").json()["status"] == "cancelled"
+
+
+def test_play_now_pairs_two_members_in_a_rated_game_with_the_same_clock(client: TestClient) -> None:
+    rated = {**NIM, "rated": True, "time_control": BLITZ}
+    r = client.post("/api/lobby/play-now", json=rated, headers=guest(1))
+    assert (r.status_code, r.json()["error"]) == (401, "sign_in_required")
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    assert ann.post("/api/lobby/play-now", json=rated).status_code == 201
+    # another clock, or casual: not the same offer
+    assert (
+        bob.post("/api/lobby/play-now", json={**rated, "time_control": {**BLITZ, "seconds": 300}}).status_code
+        == 201
+    )
+    r = bob.post("/api/lobby/play-now", json={**NIM, "time_control": BLITZ})
+    assert r.status_code == 201
+    r = bob.post("/api/lobby/play-now", json=rated)
+    assert r.status_code == 200, r.text
+    view = client.get(f"/api/games/{r.json()['game']}").json()
+    assert view["rated"] is True and sorted(s["member"] for s in view["seats"]) == ["ann", "bob"]
+    assert view["clock"]["control"]["seconds"] == 600

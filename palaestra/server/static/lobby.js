@@ -8,6 +8,8 @@ import { el } from "/static/dom.js";
 import { api } from "/static/api.js";
 import { rememberGame, myName } from "/static/state.js";
 import { toast, seatName, movesText } from "/static/ui.js";
+import { controlText } from "/static/clock.js";
+import { me } from "/static/member.js";
 
 // a guest's own secret (X-Guest-Token): tells this browser's seeks apart from others'
 function guestToken() {
@@ -32,10 +34,27 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
   const noGames = el("p", { class: "muted", text: t("Nobody is playing right now.") });
   const waitingBox = el("p", { id: "seeking", hidden: true }, t("Waiting for an opponent…"), " ",
     el("button", { type: "button", id: "cancel-seek", onclick: () => cancel() }, t("Cancel")));
+  // what "Play now" asks for: a clock (a preset, or none) and, for members, a rated game
+  const presets = (m.time_controls && m.time_controls.presets) || [];
+  const clockSelect = el("select", { id: "lobby-clock" },
+    el("option", { value: "", text: t("No clock") }),
+    presets.map((p, i) => el("option", { value: String(i), text: controlText(p) })));
+  const ratedInput = el("input", { type: "checkbox", id: "lobby-rated" });
+  ratedInput.addEventListener("change", () => {  // a rated game needs a clock
+    const none = clockSelect.querySelector('option[value=""]');
+    none.disabled = ratedInput.checked;
+    if (ratedInput.checked && clockSelect.value === "") {
+      const fischer = presets.findIndex((p) => p.type === "fischer");
+      clockSelect.value = String(fischer >= 0 ? fischer : 0);
+    }
+  });
+  const choices = el("div", { class: "field", id: "play-now-choices" },
+    el("label", { for: "lobby-clock", text: t("Clock") }), clockSelect,
+    me() && presets.length ? [el("label", { for: "lobby-rated", text: t("Rated") }), ratedInput] : null);
   const buttons = el("div", { class: "field", id: "play-now" },
     m.games.map((g) => el("button", { type: "button", "data-game": g.name, onclick: () => playNow(g) },
       t("Play now: {game}", { game: g.title }))));
-  lobbyCard.append(buttons, waitingBox, el("h3", { text: t("Open seeks") }), seekList, noSeeks);
+  lobbyCard.append(choices, buttons, waitingBox, el("h3", { text: t("Open seeks") }), seekList, noSeeks);
   watchCard.append(watchList, noGames);
 
   const seeks = new Map();  // id -> SEEK
@@ -57,6 +76,7 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
       el("strong", { text: s.title }),
       el("span", { class: "small", text: ` ${t("{name} seeks a game", { name: names })} ` }),
       el("span", { class: "tag", text: s.rated ? t("rated") : t("unrated") }),
+      s.time_control ? el("span", { class: "muted small", text: ` ${controlText(s.time_control)} ` }) : null,
       s.players > 2 ? el("span", { class: "muted small", text: ` ${s.seated.length}/${s.players} ` }) : null,
       mineToo ? null : el("button", { type: "button", class: "accept-seek", onclick: () => accept(s) }, t("Accept")));
   }
@@ -79,7 +99,7 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
   function wait(seekToken, seek) {
     waiting = { id: seek.id, token: seekToken, game: seek.game };
     waitingBox.hidden = false;
-    buttons.hidden = true;
+    buttons.hidden = choices.hidden = true;
     hold();
     clearInterval(poller);
     poller = setInterval(check, 3000);  // also when the websocket is away
@@ -98,7 +118,7 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
     waiting = null;
     clearInterval(poller);
     waitingBox.hidden = true;
-    buttons.hidden = false;
+    buttons.hidden = choices.hidden = false;
     drawSeeks();
   }
   function hold() {
@@ -114,7 +134,8 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
   // --- what the buttons do ----------------------------------------------------------------------
   async function playNow(g) {
     const players = g.seatings[0].players;
-    const body = { game: g.name, options: {}, players, rated: false };
+    const body = { game: g.name, options: {}, players, rated: ratedInput.checked };
+    if (clockSelect.value !== "") body.time_control = presets[Number(clockSelect.value)];
     if (myName()) body.name = myName();
     try {
       const answer = await api("/api/lobby/play-now", { method: "POST", body, headers });
