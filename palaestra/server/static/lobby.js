@@ -86,6 +86,7 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
       el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
       el("span", { class: `tag ${g.status}`, text: movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
       g.rated ? el("span", { class: "tag", text: t("rated") }) : null,
+      g.clock ? el("span", { class: "muted small", text: ` ${controlText(g.clock.control)} ` }) : null,
       el("span", { class: "muted small", text: g.seats.map((s, i) => withRating(seatName(s) || playerName(s.player_name), (g.ratings || [])[i])).join(" · ") }))));
     noGames.hidden = shown.length > 0;
   }
