@@ -356,7 +356,7 @@ def test_athos_against_the_ai_by_clicking_with_undo_and_confirmation(
     # play the round by clicking; ending the turn needs a confirmation
     play_by_clicking(page)
     assert page.locator("#result-banner").count() == 1
-    moves = page.locator("#moves li").all_inner_texts()
+    moves = page.eval_on_selector_all("#moves li", "items => items.map((li) => li.dataset.move)")
     assert any("end-turn" in m for m in moves)
     assert any("place" in m for m in moves)  # tiles were placed by clicking free fields
     assert page.locator('#board [data-tile="rubble"]').count() > 0
@@ -445,7 +445,7 @@ def test_athos_athos_stone_and_hint_by_clicking(server: ServerProcess, browser: 
     page.wait_for_selector("#board [data-move^='stone ']")  # ATH-T7 (b): now the stone
     page.locator("#board [data-move^='stone ']").first.click()
     page.wait_for_selector('#board [data-stone="0"]')
-    moves = page.locator("#moves li").all_inner_texts()
+    moves = page.eval_on_selector_all("#moves li", "items => items.map((li) => li.dataset.move)")
     assert any("relocate" in m for m in moves) and any("stone" in m for m in moves)
     shot(page, "athos-stone")
     page.click("#athos-end-turn")

@@ -338,7 +338,7 @@ def test_finding_6_hints_in_words_marked_on_the_board(server: ServerProcess, pag
     version = page.get_attribute("#status", "data-version")
     first.locator("button").click()  # plays it
     page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
-    assert move in page.locator("#moves").inner_text()
+    assert move in page.eval_on_selector_all("#moves li", "items => items.map((li) => li.dataset.move)")
 
 
 def test_finding_6_hints_off_between_people_unless_allowed(server: ServerProcess, pages: Pages) -> None:
@@ -391,7 +391,7 @@ def test_finding_9_the_record_and_the_moves_download_with_file_names(
     lines = text.splitlines()
     assert lines[0] == f"Archimedes #{game_id}"
     assert lines[1] == "Players: player 1 (S), player 2 (N) (AI (random))"
-    assert lines[3].startswith("1. player 1 (S): ")
+    assert re.fullmatch(r"1\. Player 1 \(S\) moves a cube from (\w+) to (\w+) \[\1-\2\]", lines[3]), lines[3]
     assert "player 2 (N) wins (player 1 (S) resigned)" in text
     assert page.url.endswith(f"#/game/{game_id}")  # no tab, no navigation
 
@@ -432,3 +432,42 @@ def test_finding_12_places_are_named_moves_announced_and_the_focus_ring_whole(
     start_game(page, server, "agamemnon", ["me", "ai:random"])
     page.wait_for_selector('#board g[data-space="5"][aria-label]')
     assert page.locator('#board g[data-space="5"] > title').text_content() == "space 5: empty"
+
+
+# --- finding 7: moves in sentences with the players' names --------------------------------------------
+
+
+def test_finding_7_moves_in_words_with_names(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('palaestra.name', 'Ann')")
+    game_id = start_game(page, server, "agamemnon", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    # the board's buttons are named in words
+    space = page.locator("#board g[data-space][data-move]").first
+    label = space.get_attribute("aria-label") or ""
+    assert re.fullmatch(r"Places (leader [A-E]|warrior \d|Warp|Weft) on space \d+", label), label
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"], #result-banner')
+    items = page.locator("#moves li")
+    texts = items.all_inner_texts()
+    notations = page.eval_on_selector_all("#moves li", "items => items.map((li) => li.dataset.move)")
+    mine = [t for t, n in zip(texts, notations, strict=True) if t.startswith("Ann ")]
+    assert mine and re.fullmatch(r"Ann places (leader [A-E]|warrior \d|Warp|Weft) on space \d+", mine[0]), (
+        texts
+    )
+    assert any(re.fullmatch(r"A draw: .+", t) for t in texts), texts  # chance, without a subject
+    assert not any("player 1" in t or "@" in t for t in texts), texts
+    assert all(n for n in notations)  # the notation stays with each move
+    shot(page, "moves-in-words-agamemnon")
+    # German
+    page.select_option("#lang", "de")
+    page.wait_for_function(
+        "document.querySelector('#moves li') && /^Ann legt /.test("
+        "[...document.querySelectorAll('#moves li')].map((li) => li.textContent).join('|')"
+        ".split('|').find((x) => x.startsWith('Ann')))"
+    )
+    # the replay says the same
+    page.goto(f"{server.url}/#/replay/{game_id}")
+    page.wait_for_selector("#replay-moves li")
+    assert any(t.startswith("Ann legt ") for t in page.locator("#replay-moves li").all_inner_texts())

@@ -359,7 +359,9 @@ def test_language_from_the_browser_and_switchable(server: ServerProcess, browser
     assert page.locator("#athos-end-move").inner_text().startswith("Finir les déplacements")
     page.click('#board [data-move="B-h1"]')
     page.wait_for_selector("#moves li")
-    assert page.locator("#moves li").first.inner_text().endswith(": B-h1")  # the notation stays
+    # issue 30 finding 7: the move in words, in French; the notation stays in the element
+    assert page.locator("#moves li").first.get_attribute("data-move") == "B-h1"
+    assert "déplace un moine de la case de départ B vers h1" in page.locator("#moves li").first.inner_text()
     shot(page, f"athos-fr-{viewport}")
     # the rules, a link away from every game screen, in the page's language
     assert page.get_attribute("#rules-link", "href") == "/rules/athos?lang=fr"

@@ -16,6 +16,7 @@ const PLAYER = ["#e65100", "#263238"];
 export const VARIABLE_TEXTS = [
   "strength", "force", "leadership", "Warp", "Weft",
   "S (initial of strength)", "F (initial of force)", "L (initial of leadership)",
+  "leaders", "weavers", "warriors",
 ];
 const SPEARS = { A: 1, B: 3, C: 4, D: 3, E: 2, W1: 1, W2: 2, W3: 3, WARP: 0, WEFT: 0 };
 const LABEL = { WARP: "Warp", WEFT: "Weft", W1: "1", W2: "2", W3: "3" };
@@ -211,4 +212,19 @@ function tileName(code, t = (x) => x) {
   if (/^[A-E]$/.test(code)) return t("leader {code}", { code });
   if (/^W\d$/.test(code)) return t("warrior {n}", { n: code[1] });
   return code === "WARP" ? t("Warp") : code === "WEFT" ? t("Weft") : code;
+}
+
+// A move in words for people, without its subject ("places warrior 1 on space 31"); the notation
+// stays in the records (finding 7). Chance moves ("draw W1") are said without one too.
+const STACK_WORDS = { leaders: "leaders", weavers: "weavers", warriors: "warriors" };
+export function describeMove(move, t) {
+  let m;
+  if ((m = /^(\w+)@(\d+)$/.exec(move))) return t("places {tile} on space {n}", { tile: tileName(m[1], t), n: m[2] });
+  if ((m = /^draw (\w+)$/.exec(move))) return t("a draw: {tile}", { tile: tileName(m[1], t) });
+  if ((m = /^aside (\w+)$/.exec(move))) return t("sets {tile} aside", { tile: tileName(m[1], t) });
+  if ((m = /^stack (\w+)$/.exec(move))) return t("names the stack of the {stack} for the next draw", { stack: STACK_WORDS[m[1]] ? t(STACK_WORDS[m[1]]) : m[1] });
+  if ((m = /^swap (\d+-\d+) (\d+-\d+)$/.exec(move))) return t("swaps the threads {a} and {b} (Warp)", { a: m[1], b: m[2] });
+  if (move === "noswap") return t("swaps no threads (Warp)");
+  if ((m = /^setup (\S+)$/.exec(move))) return t("sets up the loom: {classes}", { classes: m[1] });
+  return null;
 }

@@ -167,3 +167,11 @@ export function resultReason(view, t) {
   if (details.ended === "home") return t("All four cubes home");
   return null;
 }
+
+// A move in words for people, without its subject; the notation stays in the records (finding 7).
+export function describeMove(move, t) {
+  const m = /^(\w+)-(\w+)$/.exec(move);
+  if (m) return t("moves a cube from {from} to {to}", { from: m[1], to: m[2] });
+  if (move === "pass") return t("passes");
+  return null;
+}

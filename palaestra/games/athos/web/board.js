@@ -479,3 +479,21 @@ export function teamsOf(view) {
   if (!view.options || !view.options.teams || !view.web) return null;
   return view.web.seats.map((letter) => ("AB".includes(letter) ? "team A+B" : "team D+E"));
 }
+
+// A move in words for people, without its subject ("moves a monk from start field B to h1"); the
+// notation stays in the records (finding 7). The app says who: "Ann moves a monk …".
+export function describeMove(move, t) {
+  const field = (f) => (f === "summit" ? t("the summit") : /^[A-E]$/.test(f) ? t("start field {letter}", { letter: f }) : f);
+  let m;
+  if ((m = /^(\w+)-(\w+)$/.exec(move))) return t("moves a monk from {from} to {to}", { from: field(m[1]), to: field(m[2]) });
+  if ((m = /^flip (\w+)$/.exec(move))) return t("flips the tile on {field}", { field: m[1] });
+  if ((m = /^relocate (\w+)>(\w+)$/.exec(move))) return t("moves the tile on {from} to {to} (Athos stone)", { from: m[1], to: m[2] });
+  if ((m = /^stone (\w+)$/.exec(move))) return t("puts an Athos stone on {field}", { field: m[1] });
+  if ((m = /^place (\w+)( open)?(?: (\w+))?$/.exec(move))) {
+    if (m[3]) return t("places a {terrain} tile on {field}", { terrain: t(m[3]), field: m[1] });
+    return m[2] ? t("places a tile open side up on {field}", { field: m[1] }) : t("places a tile on {field}", { field: m[1] });
+  }
+  if (move === "end-move") return t("ends the movement");
+  if (move === "end-turn") return t("ends the turn");
+  return null;
+}

@@ -6,7 +6,7 @@ import { t, gameT, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api, gameInfo, plainError, plainHelp } from "/static/api.js";
 import { mineOf, page, setSeatColours, seatColour } from "/static/state.js";
-import { toast, resultText, endReason, outlook, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
+import { toast, resultText, endReason, outlook, moveLine, moveLabel, describer, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
 import { makeBoard, rendererFor } from "/static/boards.js";
 import { live } from "/static/socket.js";
 import { clockBadge, tickClocks, autoplayText, controlText, timeoutsTag } from "/static/clock.js";
@@ -62,9 +62,8 @@ export default async function gamePage({ id }, { root, onLeave }) {
     if (view.clock) lines.push(t("Clock: {control}", { control: controlText(view.clock.control) }));
     lines.push("");
     view.moves.forEach((mv, i) => {
-      const words = moveText(mv.move);
-      const what = words === mv.move ? mv.move : `${words} [${mv.move}]`;
-      lines.push(`${i + 1}. ${mv.player >= 0 ? playerName(view.seats[mv.player].player_name) : t("chance")}: ${what}`);
+      const line = moveLine(mv, view.seats, describe);
+      lines.push(`${i + 1}. ${line}${line.includes(mv.move) ? "" : ` [${mv.move}]`}`);
     });
     if (view.result) {
       const reason = endReason(view, gameModule, gt);
@@ -214,7 +213,8 @@ export default async function gamePage({ id }, { root, onLeave }) {
   let announced = null;  // the moves already on screen
   const myTurnNow = () => turnIsMine;
   // a move in words: the game's own sentence (its module's describeMove), else its notation
-  const moveText = (move) => move;
+  const describe = describer(gameModule, gt);
+  const moveText = (move) => moveLabel(move, describe);
 
   function draw() {
     const autoplay = autoplayText(view);  // the AI plays a turn whose time ran out
@@ -274,14 +274,14 @@ export default async function gamePage({ id }, { root, onLeave }) {
     } else resultBox.replaceChildren();
     // the moves the others made since the last drawing, said to screen readers
     const fresh = view.moves.slice(announced).filter((mv) => mv.player >= 0 && !mySeats.includes(mv.player));
-    if (announced !== null && fresh.length) announceBox.textContent = fresh.map((mv) => `${playerName(view.seats[mv.player].player_name)}: ${moveText(mv.move)}`).join(". ");
+    if (announced !== null && fresh.length) announceBox.textContent = fresh.map((mv) => moveLine(mv, view.seats, describe)).join(". ");
     announced = view.moves.length;
     // moves
-    movesBox.replaceChildren(...view.moves.map((mv) => el("li", { class: mv.player < 0 ? "chance" : "" },
-      mv.player >= 0 ? `${playerName(view.seats[mv.player].player_name)}: ` : "", mv.move)));
+    movesBox.replaceChildren(...view.moves.map((mv) => el("li", { class: mv.player < 0 ? "chance" : "", "data-move": mv.move, title: mv.move },
+      moveLine(mv, view.seats, describe))));
     movesBox.scrollTop = movesBox.scrollHeight;
     // legal moves as buttons (always available; boards add clicking on the board itself)
-    legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, onclick: () => play(l.action) }, l.move)));
+    legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, title: l.move, onclick: () => play(l.action) }, moveText(l.move))));
     hintButton.disabled = !myTurn;
     hintButton.hidden = !view.hints;  // a game between people whose creator did not allow them
     hintsOff.hidden = Boolean(view.hints);
