@@ -471,3 +471,35 @@ def test_finding_7_moves_in_words_with_names(server: ServerProcess, pages: Pages
     page.goto(f"{server.url}/#/replay/{game_id}")
     page.wait_for_selector("#replay-moves li")
     assert any(t.startswith("Ann legt ") for t in page.locator("#replay-moves li").all_inner_texts())
+
+
+# --- finding 17: the rules pages switch language and lead back to the game ----------------------------
+
+
+def test_finding_17_the_rules_page_switches_language_and_leads_back(
+    server: ServerProcess, pages: Pages
+) -> None:
+    page = pages()
+    game_id = start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    with page.expect_popup() as popup:
+        page.click("#rules-link")
+    rules = popup.value
+    rules.wait_for_selector("#rules-languages")
+    assert rules.locator("#rules-languages [aria-current=page]").inner_text() == "English"
+    rules.click('#rules-languages [data-lang="de"]')
+    rules.wait_for_selector('html[lang="de"]')
+    assert rules.locator("#back-to-game").inner_text() == "Zurück zur Partie"
+    rules.click("#back-to-game")
+    rules.wait_for_url(f"**/#/game/{game_id}")
+    rules.wait_for_selector("#status[data-version]")
+
+
+def test_finding_17_a_bad_game_id_is_refused(server: ServerProcess) -> None:
+    for bad in ("x%22%3E%3Cscript%3E", "a" * 40):
+        try:
+            api(server, f"/rules/archimedes?game={bad}")
+        except urllib.error.HTTPError as err:
+            assert err.code == 422
+        else:
+            raise AssertionError(f"{bad} was taken")

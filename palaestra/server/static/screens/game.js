@@ -41,7 +41,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   root.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ",
-      el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
+      el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}&game=${id}`, target: "_blank", rel: "noopener" }, t("Rules"))),
     statusTop, resultBox, boardBox, announceBox),
     el("aside", { class: "side" },
       el("div", { class: "card" }, statusBox, playersBox, clockLine),

@@ -31,7 +31,7 @@ export default async function replayPage({ id, ply: plyPart }, { root, onLeave }
   const go = (n) => { ply = Math.max(0, Math.min(total, n)); slider.value = ply; show(); };
   root.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, t("Replay: {title}", { title: game.title }) + " ", el("span", { class: "muted small", text: `#${id}` }), " ",
-        el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${game.game}?lang=${language}`, target: "_blank", rel: "noopener" }, t("Rules"))),
+        el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${game.game}?lang=${language}&game=${id}`, target: "_blank", rel: "noopener" }, t("Rules"))),
       el("div", { class: "replay-bar" },
         el("button", { type: "button", class: "secondary", id: "replay-first", title: t("first move"), "aria-label": t("first move"), onclick: () => go(0) }, "|◀"),
         el("button", { type: "button", class: "secondary", id: "replay-prev", title: t("previous move"), "aria-label": t("previous move"), onclick: () => go(ply - 1) }, "◀"),
