@@ -73,6 +73,8 @@ def start_game(
     choose_game(page, game)
     for name, value in (options or {}).items():
         field = page.locator(f"#opt-{name}")
+        if not field.is_visible() and page.locator("#more-options").count():  # an expert setting
+            page.locator("#more-options").evaluate("d => { d.open = true; }")
         if isinstance(value, bool):
             field.set_checked(value)
         else:

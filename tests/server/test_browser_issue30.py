@@ -503,3 +503,52 @@ def test_finding_17_a_bad_game_id_is_refused(server: ServerProcess) -> None:
             assert err.code == 422
         else:
             raise AssertionError(f"{bad} was taken")
+
+
+# --- finding 4: the new-game form in plain words, expert settings under "More options" ----------------
+
+
+FORM_JARGON = [
+    "Rules version",
+    "RULINGS",
+    "0 =",
+    "(0 = first)",
+    "I,II,III",
+    "First player",
+    "Handicap player",
+]
+
+
+@pytest.mark.parametrize("game", ["agamemnon", "athos", "archimedes"])
+def test_finding_4_the_form_speaks_plainly(server: ServerProcess, pages: Pages, game: str) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.select_option("#game-select", game)
+    page.wait_for_selector(f'#options[data-game="{game}"]', state="attached")
+    more = page.locator("#more-options")
+    assert more.count() == 1 and not more.evaluate("d => d.open")  # folded away
+    shown = page.locator("#new-game-form").inner_text()
+    for jargon in FORM_JARGON:
+        assert jargon not in shown, (jargon, shown)
+    more.locator("summary").click()
+    everything = page.locator("#new-game-form").evaluate("f => f.textContent")
+    for jargon in FORM_JARGON:
+        assert jargon not in everything, (jargon, everything)
+    if game == "agamemnon":
+        assert page.locator("#opt-first option").all_inner_texts() == ["orange begins", "black begins"]
+        assert page.locator("#opt-rules option:checked").inner_text().endswith("(newest)")
+        setups = page.locator("#opt-setup option").all_inner_texts()
+        assert setups[0] == "(random)" and setups[1] == "strength I · force II · leadership III"
+    if game == "athos":
+        names = page.locator("#opt-handicap_player option").all_inner_texts()
+        assert names[0] == "nobody" and names[1].startswith("red")
+        assert page.locator("#more-options #opt-round_limit").is_visible()
+    if game == "archimedes":
+        assert page.locator("#more-options #opt-move_limit").is_visible()
+
+
+def test_finding_4_the_end_of_movement_says_what_lapses(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    start_game(page, server, "athos", ["me", "ai:random"])
+    page.wait_for_selector("#athos-end-move")
+    assert page.locator("#athos-end-move").inner_text() == "End movement (6 points unused)"

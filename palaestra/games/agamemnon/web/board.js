@@ -228,3 +228,18 @@ export function describeMove(move, t) {
   if ((m = /^setup (\S+)$/.exec(move))) return t("sets up the loom: {classes}", { classes: m[1] });
   return null;
 }
+
+// The new-game form (finding 4): the expert settings go under "More options", and options whose
+// values are seats, editions or loom classes are offered in words.
+export const EXPERT_OPTIONS = ["setup", "first", "rules"];
+export function optionChoices(option, seatNames, t) {
+  if (option.name === "first") return seatNames.map((name, i) => [String(i), t("{name} begins", { name })]);
+  if (option.name === "rules" && option.choices) return option.choices.map((c) => [String(c), c === option.default ? t("{version} (newest)", { version: c }) : String(c)]);
+  if (option.name === "setup" && option.choices) {
+    return option.choices.map((c) => {
+      const [strength, force, leadership] = String(c).split(",");
+      return [String(c), t("strength {strength} · force {force} · leadership {leadership}", { strength, force, leadership })];
+    });
+  }
+  return null;
+}

@@ -175,3 +175,6 @@ export function describeMove(move, t) {
   if (move === "pass") return t("passes");
   return null;
 }
+
+// The new-game form (finding 4): the expert settings go under "More options".
+export const EXPERT_OPTIONS = ["move_limit"];

@@ -360,7 +360,7 @@ export function createBoard(container, helpers) {
         }
         if (legal.endMove !== null) {
           bar.append(el("button", { type: "button", class: "secondary", id: "athos-end-move", "data-action": legal.endMove, "data-move": "end-move",
-            onclick: () => ctx.play(legal.endMove) }, pos.points ? t("End movement ({n} lapse)", { n: pos.points }) : t("End movement")));
+            onclick: () => ctx.play(legal.endMove) }, pos.points ? t("End movement ({n} points unused)", { n: pos.points }) : t("End movement")));
         } else {
           bar.append(el("span", { class: "small", text: t("A field holds two monks: move one of them on") }));
         }
@@ -495,5 +495,14 @@ export function describeMove(move, t) {
   }
   if (move === "end-move") return t("ends the movement");
   if (move === "end-turn") return t("ends the turn");
+  return null;
+}
+
+// The new-game form (finding 4): the expert settings go under "More options", and options whose
+// values are seats or editions are offered by name.
+export const EXPERT_OPTIONS = ["handicap_player", "handicap_tiles", "bare_stone", "round_limit", "order", "rules"];
+export function optionChoices(option, seatNames, t) {
+  if (option.name === "handicap_player") return [["", t("nobody")], ...seatNames.map((name, i) => [String(i), name])];
+  if (option.name === "rules" && option.choices) return option.choices.map((c) => [String(c), c === option.default ? t("{version} (newest)", { version: c }) : String(c)]);
   return null;
 }
