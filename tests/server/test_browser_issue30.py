@@ -552,3 +552,86 @@ def test_finding_4_the_end_of_movement_says_what_lapses(server: ServerProcess, p
     start_game(page, server, "athos", ["me", "ai:random"])
     page.wait_for_selector("#athos-end-move")
     assert page.locator("#athos-end-move").inner_text() == "End movement (6 points unused)"
+
+
+# --- finding 11: contrast (WCAG AA) and tap targets on a phone ----------------------------------------
+
+CONTRAST = """(nodes) => {
+  const parse = (c) => {
+    const m = /rgba?\\(([^)]+)\\)/.exec(c);
+    if (!m) return null;
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat(1);
+  const background = (node) => {  // the colour behind an HTML element
+    const layers = [];
+    for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c[3] > 0) layers.push(c);
+      if (c && c[3] === 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  return nodes.map((node) => {
+    if (node instanceof SVGElement) {  // a board label: its fill over the fill of its place's shape
+      let shape = node.previousElementSibling;
+      while (shape && !["polygon", "circle", "rect"].includes(shape.tagName)) shape = shape.previousElementSibling;
+      if (!shape) return [node.textContent, 0];
+      const under = parse(getComputedStyle(shape).fill);
+      return [node.textContent, ratio(over(parse(getComputedStyle(node).fill), under), under)];
+    }
+    const bg = background(node);
+    return [node.textContent.trim().slice(0, 30), ratio(over(parse(getComputedStyle(node).color), bg), bg)];
+  });
+}"""
+
+
+def contrasts(page: Any, selector: str) -> list[tuple[str, float]]:
+    return [(str(text), float(r)) for text, r in page.eval_on_selector_all(selector, CONTRAST)]
+
+
+@pytest.mark.parametrize("game", ["archimedes", "agamemnon", "athos"])
+def test_finding_11_text_and_board_labels_reach_aa(server: ServerProcess, pages: Pages, game: str) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#watch-games")
+    low = [c for c in contrasts(page, ".muted, a, button.secondary") if c[1] < 4.5]
+    assert not low, low
+    start_game(page, server, game, ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    low = [c for c in contrasts(page, "#rules-link, button.secondary:not([disabled]), .muted") if c[1] < 4.5]
+    assert not low, low
+    labels = {
+        "archimedes": "#board g[data-cell] > text",
+        "agamemnon": "#board g[data-space] > text",
+        "athos": "#board g[data-field] > text",
+    }[game]
+    names = page.eval_on_selector_all(
+        labels, "ts => ts.map((t) => t.textContent === Object.values(t.parentNode.dataset)[0])"
+    )
+    found = [c for c, name in zip(contrasts(page, labels), names, strict=True) if name]  # the coordinates
+    assert len(found) > 10
+    low = [c for c in found if c[1] < 4.5]
+    assert not low, low[:5]
+
+
+def test_finding_11_athos_fields_can_be_zoomed_to_44_px_on_a_phone(
+    server: ServerProcess, pages: Pages
+) -> None:
+    page = pages("phone")
+    start_game(page, server, "athos", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    size = "document.querySelector('#board g[data-field=h1] polygon').getBoundingClientRect().width"
+    assert page.evaluate(size) < 44  # the whole board on the screen: too small to tap
+    page.click("#board-zoom")
+    assert page.get_attribute("#board-zoom", "aria-pressed") == "true"
+    assert page.evaluate(size) >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS["phone"]["width"]
+    page.locator('#board g[data-field="h1"]').scroll_into_view_if_needed()
+    version = page.get_attribute("#status", "data-version")
+    page.click('#board g[data-field="h1"]')  # a step, tapped on the zoomed board
+    page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)

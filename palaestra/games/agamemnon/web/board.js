@@ -121,7 +121,7 @@ export function createBoard(container, helpers) {
       const tile = tiles[s];
       if (lastSpaces.has(s)) g.setAttribute("data-last", "placed");
       if (tile) drawTile(g, x, y, tile, lastSpaces.has(s));
-      else if (!out) g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#9a8b72", text: s }));
+      else if (!out) g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#5c5040", text: s }));
       // the space's name for screen readers (finding 12: an empty one read as a bare number)
       g.prepend(svg("title", { text: out ? t("space {n}: out of play", { n: s })
         : tile ? t("space {n}: {tile} of {name}", { n: s, tile: tileName(tile.code, t) + (SPEARS[tile.code] ? ` (${t("{n} spears", { n: SPEARS[tile.code] })})` : ""), name: helpers.playerName(view.seats[tile.owner] ? view.seats[tile.owner].player_name : String(tile.owner)) })

@@ -95,7 +95,7 @@ export function createBoard(container, helpers) {
           if (name !== selected) g.append(svg("rect", { x: cx - 18, y: cy - 18, width: 36, height: 36, rx: 6, fill: "none", stroke: "#ffb300", "stroke-width": 3, "pointer-events": "none" }));
         }
       } else {
-        g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, fill: "#b3a285", text: name }));
+        g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, fill: "#5c5040", text: name }));
         // its name for screen readers (finding 12: it read only "a1")
         g.prepend(svg("title", { text: name in goalOf ? t("{cell}: empty, a goal of {name}", { cell: name, name: nameOf(goalOf[name]) }) : t("{cell}: empty", { cell: name }) }));
       }

@@ -202,7 +202,7 @@ export function createBoard(container, helpers) {
           g.append(svg("polygon", { points: hexPoints(cx, cy, R * 0.86), fill: tc, stroke: "#fff", "stroke-width": 2 }));
         }
       } else if (!monksAt[name] && !(name in stones)) {
-        g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, fill: "#0007", text: name }));
+        g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, fill: "#000000d9", text: name }));
       }
       const monks = monksAt[name] ? ", " + t("monks: {list}", { list: monksAt[name].map((p) => pn(view.seats[p] ? view.seats[p].player_name : String(p))).join(", ") }) : "";
       g.append(svg("title", { text: `${name}: ${t(terrain)}${tile ? ", " + t(tile.side === "rubble" ? "rubble tile" : "open tile") : ""}${name in stones ? ", " + t("Athos stone") : ""}${monks}` }));

@@ -41,6 +41,10 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   root.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ",
+      el("button", { type: "button", class: "secondary small zoom", id: "board-zoom", "aria-pressed": "false", onclick: (event) => {
+        const on = boardBox.classList.toggle("zoomed");
+        event.currentTarget.setAttribute("aria-pressed", String(on));
+      } }, t("Zoom the board")), " ",
       el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}&game=${id}`, target: "_blank", rel: "noopener" }, t("Rules"))),
     statusTop, resultBox, boardBox, announceBox),
     el("aside", { class: "side" },
