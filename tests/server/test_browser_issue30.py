@@ -635,3 +635,29 @@ def test_finding_11_athos_fields_can_be_zoomed_to_44_px_on_a_phone(
     version = page.get_attribute("#status", "data-version")
     page.click('#board g[data-field="h1"]')  # a step, tapped on the zoomed board
     page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
+
+
+# --- finding 8: at 1280×800 the controls are above the fold ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "controls"),
+    [
+        ("athos", ["#athos-end-move", "#athos-counts table", "#athos-bar"]),
+        ("agamemnon", ["#aga-extra .chip", "#board .legend"]),
+        ("archimedes", ["#arc-extra"]),
+    ],
+)
+def test_finding_8_the_board_and_its_controls_fit_1280_by_800(
+    server: ServerProcess, pages: Pages, game: str, controls: list[str]
+) -> None:
+    page = pages()  # 1280×800
+    start_game(page, server, game, ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.wait_for_selector(controls[0])
+    for selector in controls:
+        bottom = page.locator(selector).first.evaluate("e => e.getBoundingClientRect().bottom")
+        assert bottom <= 800, (selector, bottom)
+    board = page.locator("#board svg").first.bounding_box()
+    assert board is not None and board["height"] >= 400  # the board itself stays large
+    shot(page, f"fold-{game}")
