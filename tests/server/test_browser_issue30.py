@@ -661,3 +661,54 @@ def test_finding_8_the_board_and_its_controls_fit_1280_by_800(
     board = page.locator("#board svg").first.bounding_box()
     assert board is not None and board["height"] >= 400  # the board itself stays large
     shot(page, f"fold-{game}")
+
+
+# --- finding 18: no English left in German and French -------------------------------------------------
+
+ENGINE_WORDS = re.compile(r"\b(draw|swap|noswap|WARP|WEFT|end-move|end-turn|place|relocate|stone|strong)\b")
+
+
+def visible_texts(page: Any) -> str:
+    return " | ".join(
+        page.locator(selector).inner_text()
+        for selector in ("#board", "#moves", "#hints", "#hint-head", "#status", "#result")
+        if page.locator(selector).count()
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_finding_18_no_engine_words_in_german_and_french(
+    server: ServerProcess, pages: Pages, language: str
+) -> None:
+    page = pages(locale=language)
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "athos")
+    page.wait_for_selector('#options[data-game="athos"]', state="attached")
+    page.locator("#more-options summary").click()
+    label = page.locator('label[for="opt-rules"]').inner_text()
+    assert label == {"de": "Regelfassung", "fr": "Édition des règles"}[language]
+    assert "RULINGS" not in page.locator("#new-game-form").inner_text()
+    # Athos: a whole turn, the hints, the AI's turn listed under the board
+    start_game(page, server, "athos", ["me", "ai:random"], {"round_limit": 2})
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.click("#hint")
+    page.wait_for_selector("#hints li.hint")
+    assert (
+        page.locator("#hint-head")
+        .inner_text()
+        .startswith({"de": "Die KI (stark)", "fr": "L’IA (fort"}[language])
+    )
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"], #result-banner', timeout=60000)
+    page.wait_for_selector("#athos-last-turns")
+    text = visible_texts(page)
+    assert not ENGINE_WORDS.search(text), ENGINE_WORDS.search(text)
+    # Agamemnon with the Oracle: the stack buttons, the draws, the placements
+    start_game(page, server, "agamemnon", ["me", "ai:random"], {"oracle": True})
+    page.wait_for_selector('#status[data-mine="1"]')
+    text = visible_texts(page)
+    assert not ENGINE_WORDS.search(text), ENGINE_WORDS.search(text)
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"], #result-banner', timeout=60000)
+    text = visible_texts(page)
+    assert not ENGINE_WORDS.search(text), ENGINE_WORDS.search(text)

@@ -251,17 +251,19 @@ def test_athos_monk_walks_on_and_the_last_turns_are_shown(
     fields = layer.locator("[data-last-field]").evaluate_all("ls => ls.map(l => l.dataset.lastField)")
     assert steps == [m for m in ai_moves if "-" in m and not m.startswith("end")]
     assert len(fields) == len([m for m in ai_moves if m.startswith(("place", "flip", "stone", "relocate"))])
-    listed = page.locator('#athos-last-turns [data-player="1"]').inner_text()
-    assert all(m in listed for m in ai_moves)
+    listed = page.locator('#athos-last-turns [data-player="1"] [data-move]').evaluate_all(
+        "ms => ms.map(m => m.dataset.move)"
+    )
+    assert listed == ai_moves  # in words, each with its notation (issue 30, finding 18)
     # step by step on request: one move of the turn at a time
     page.click('#athos-last-turns [data-player="1"] .step')
     first_shown = page.locator(
         '#board [data-last-turn="1"] [data-last-step], #board [data-last-turn="1"] [data-last-field]'
     )
     assert first_shown.count() == (1 if ai_moves[0] != "end-move" else 0)
-    assert ai_moves[0] in page.locator('#athos-last-turns [data-player="1"] .step-at').inner_text()
+    assert page.get_attribute('#athos-last-turns [data-player="1"] .step-at', "data-move") == ai_moves[0]
     page.click('#athos-last-turns [data-player="1"] .step-next')
-    assert ai_moves[1] in page.locator('#athos-last-turns [data-player="1"] .step-at').inner_text()
+    assert page.get_attribute('#athos-last-turns [data-player="1"] .step-at', "data-move") == ai_moves[1]
     page.click('#athos-last-turns [data-player="1"] .step-all')
     assert layer.locator("[data-last-step], [data-last-field]").count() == len(steps) + len(fields)
     page.uncheck("#athos-show-last")

@@ -164,7 +164,7 @@ export function createBoard(container, helpers) {
     }
     for (const l of others) {
       info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move,
-        onclick: () => ctx.play(l.action) }, l.move === "noswap" ? t("No swap") : l.move));
+        onclick: () => ctx.play(l.action) }, buttonText(l.move, t)));
     }
     if (firstConn) info.append(el("button", { type: "button", class: "secondary", onclick: () => { firstConn = null; update(view, ctx); } }, t("Cancel")));
     const pools = st.pools || [];
@@ -242,4 +242,14 @@ export function optionChoices(option, seatNames, t) {
     });
   }
   return null;
+}
+
+// the label of a move's button under the board, in words (finding 18: "aside WARP", "stack leaders")
+function buttonText(move, t) {
+  let m;
+  if (move === "noswap") return t("No swap");
+  if ((m = /^stack (\w+)$/.exec(move))) return t("Next draw from the {stack}", { stack: STACK_WORDS[m[1]] ? t(STACK_WORDS[m[1]]) : m[1] });
+  if ((m = /^aside (\w+)$/.exec(move))) return t("Set {tile} aside", { tile: tileName(m[1], t) });
+  const words = describeMove(move, t);
+  return words ? words[0].toUpperCase() + words.slice(1) : move;
 }

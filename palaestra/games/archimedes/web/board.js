@@ -129,7 +129,7 @@ export function createBoard(container, helpers) {
         : Object.keys(moves).length ? t("Pick one of your highlighted cubes") : "" }));
     }
     for (const l of others) {
-      info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move, onclick: () => ctx.play(l.action) }, l.move));
+      info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move, title: l.move, onclick: () => ctx.play(l.action) }, l.move === "pass" ? t("Pass") : l.move));
     }
     if (details.arrived) {
       info.append(el("span", { class: "small muted", style: "margin-left:auto",

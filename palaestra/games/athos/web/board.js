@@ -426,7 +426,9 @@ export function createBoard(container, helpers) {
         el("label", {}, toggle, " " + t("Show the last turns on the board")),
         shownTurns.map(([p, moves]) => el("div", { "data-player": p },
           el("span", { class: "swatch", style: `display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;background:${PLAYER[Number(p) % 4]}` }),
-          `${view.seats[p] ? pn(view.seats[p].player_name) : p}: ${moves.join(", ")} `,
+          `${view.seats[p] ? pn(view.seats[p].player_name) : p}: `,
+          // the moves in words, each with its notation (finding 18: the notation was English)
+          moves.flatMap((m, i) => [i ? "; " : "", el("span", { "data-move": m, title: m, text: say(m) })]), " ",
           stepper(p, moves)))));
     }
 
@@ -438,11 +440,12 @@ export function createBoard(container, helpers) {
       }
       return el("span", { class: "stepper" },
         el("button", { type: "button", class: "secondary small step-prev", "aria-label": t("previous move"), onclick: () => go(stepping.k - 1) }, "◀"),
-        el("span", { class: "step-at", text: ` ${t("move {n} / {total}", { n: stepping.k + 1, total: moves.length })}: ${moves[stepping.k]} ` }),
+        el("span", { class: "step-at", "data-move": moves[stepping.k], text: ` ${t("move {n} / {total}", { n: stepping.k + 1, total: moves.length })}: ${say(moves[stepping.k])} ` }),
         el("button", { type: "button", class: "secondary small step-next", "aria-label": t("next move"), onclick: () => go(stepping.k + 1) }, "▶"),
         el("button", { type: "button", class: "secondary small step-all", onclick: () => go(null) }, t("all")));
     }
 
+    function say(move) { return describeMove(move, t) || move; }
     function rerender() { if (last) update(last[0], last[1]); }
   }
 
