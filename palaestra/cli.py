@@ -144,8 +144,13 @@ def games() -> None:
 
 # --------------------------------------------------------------------------------------------
 def _default_record_path(game: Game) -> Path:
+    """A new record in the data directory (issue 30, finding 15: it went to the current one)."""
+    from palaestra.terminal import records_dir
+
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return Path(f"palaestra-{game.name}-{stamp}.json")
+    folder = records_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{game.name}-{stamp}.json"
 
 
 def _remembered_opponents(rec: Record) -> tuple[str, int] | None:
@@ -186,11 +191,13 @@ def play(
     ] = None,
     record: Annotated[
         Path | None,
-        typer.Option(metavar="FILE", help="Write the record here (default: a new file in .)."),
+        typer.Option(metavar="FILE", help="Write the record here (default: a new file in the data folder)."),
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option(metavar="FILE", help="Continue the game of this record, with the same opponents."),
+        typer.Option(
+            metavar="FILE", help="Continue the game of this record (a path, or a name in the data folder)."
+        ),
     ] = None,
     seed: SeedOpt = None,
     lang: Annotated[
@@ -210,6 +217,9 @@ def play(
         raise PalaestraError(f"--lang is one of {', '.join(LANGUAGES)}, not {lang!r}")
     lang = lang or system_language()
     if resume is not None:
+        from palaestra.terminal import find_record
+
+        resume = find_record(resume)
         rec, path = Record.load(resume), record or resume
         if rec.game != game_name.lower():
             raise PalaestraError(f"{resume} is a record of {rec.game}, not {game_name}")
