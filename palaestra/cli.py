@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -126,6 +127,19 @@ def guarded(func: Callable[..., None]) -> Callable[..., None]:
 @guarded
 def games() -> None:
     """List the games with their options, variants and own flags."""
+    import textwrap
+
+    from palaestra.i18n import plain
+
+    width = min(80, max(40, shutil.get_terminal_size((80, 24)).columns))
+
+    def say(text: str, indent: int) -> None:
+        typer.echo(
+            textwrap.fill(text, width=width, initial_indent=" " * indent, subsequent_indent=" " * indent)
+        )
+
+    # for players (issue 30, finding 16): the options in the words the web form uses (the game's
+    # option texts), no ruling IDs, long choice lists cut short, every line within 80 columns
     for info in sorted(game_infos(), key=lambda i: i.name):
         try:
             declared = info.options()
@@ -135,11 +149,33 @@ def games() -> None:
         counts = ", ".join(map(str, info.player_counts))
         typer.echo(f"{info.name} — {info.title} ({counts} players)")
         for o in declared:
-            kind = "variant" if o.is_variant else o.kind.__name__
-            extra = f" choices: {', '.join(map(str, o.choices))}" if o.choices else ""
-            typer.echo(f"  {o.name:<16} {kind:<8} default {o.default!s:<8} {o.help}{extra}")
+            if o.kind is dict:  # a document (the board as data): for the web API only
+                continue
+            label, explain = info.web.option_texts.get(o.name, ("", ""))
+            kind = (
+                "variant"
+                if o.is_variant
+                else {"int": "number", "str": "text"}.get(o.kind.__name__, o.kind.__name__)
+            )
+            default = (
+                "unset"
+                if o.default is None
+                else "on"
+                if o.default is True
+                else "off"
+                if o.default is False
+                else o.default
+            )
+            typer.echo(f"  {o.name} ({kind}, default {default})" + (f": {label}" if label else ""))
+            what = explain or plain(o.help).replace("RULINGS.md", "the rules")
+            choices = [str(c) for c in o.choices or []]
+            if len(choices) > 6:
+                what += f"; {len(choices)} choices: {', '.join(choices[:3])}, …"
+            elif choices and not o.is_variant:
+                what += f"; choices: {', '.join(choices)}"
+            say(what, 6)
         for f in info.cli_flags:
-            typer.echo(f"  --{f.flag} {f.metavar:<9} sets {f.option}: {f.help}")
+            say(f"--{f.flag} {f.metavar} sets {f.option}: {plain(f.help)}", 2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -182,8 +218,9 @@ def play(
     vs: Annotated[
         str | None,
         typer.Option(
-            metavar="AGENT",
-            help="Agent for every seat but yours (random, greedy, mcts...); hot seat when absent.",
+            metavar="LEVEL",
+            help="The AI's level for every seat but yours: beginner, casual, strong or expert "
+            "(random plays at random); hot seat when absent.",
         ),
     ] = None,
     seat: Annotated[
