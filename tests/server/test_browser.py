@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.server.page_errors import ERRORS, CheckedBrowser
 from tests.server.server_process import ROOT, ServerProcess
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -50,7 +51,7 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(
             executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"), args=FLAGS
         )
-        yield b
+        yield CheckedBrowser(b)  # every test fails on an uncaught page error (tests/server/page_errors.py)
         b.close()
 
 
@@ -472,4 +473,17 @@ def test_athos_handicap_tiles_either_side_up(server: ServerProcess, browser: Any
     # the handicap is over: the first turn begins with six movement points (ATH-T1)
     page.wait_for_selector('#athos-points[data-points="6"]')
     assert page.locator("#athos-open").count() == 0
+    context.close()
+
+
+def test_an_uncaught_page_error_fails_the_test(server: ServerProcess, browser: Any) -> None:
+    """Issue 30: every browser test fails on any uncaught page error (conftest.py's check of
+    page_errors.ERRORS after each test); here the error is provoked, seen and taken back."""
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.evaluate("setTimeout(() => { throw new Error('provoked'); })")
+    page.wait_for_timeout(200)
+    assert any("provoked" in error for error in ERRORS), ERRORS
+    ERRORS.clear()  # expected here: any other test with it would fail
     context.close()

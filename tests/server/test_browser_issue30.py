@@ -573,13 +573,17 @@ CONTRAST = """(nodes) => {
     }
     return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
   };
-  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
   return nodes.map((node) => {
     if (node instanceof SVGElement) {  // a board label: its fill over the fill of its place's shape
       let shape = node.previousElementSibling;
-      while (shape && !["polygon", "circle", "rect"].includes(shape.tagName)) shape = shape.previousElementSibling;
+      const shapes = ["polygon", "circle", "rect"];
+      while (shape && !shapes.includes(shape.tagName)) shape = shape.previousElementSibling;
       if (!shape) return [node.textContent, 0];
       const under = parse(getComputedStyle(shape).fill);
       return [node.textContent, ratio(over(parse(getComputedStyle(node).fill), under), under)];
