@@ -9,14 +9,15 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
+from palaestra.cli_accounts import accounts_app
 from palaestra.core.chance import CHANCE_RULE, ChanceSource
 from palaestra.core.driver import check_draws
 from palaestra.core.errors import PalaestraError
-from palaestra.core.game import Game
+from palaestra.core.game import CHANCE, Game
 from palaestra.core.info import GameInfo
 from palaestra.core.record import Record, load_state_file
 from palaestra.core.registry import game_info, game_infos, load_game
@@ -294,7 +295,7 @@ def replay(
     rec.check_result(state)
     typer.echo(state.render(labels=labels))
     typer.echo(f"{_moves(len(rec.moves))} replayed")
-    _check_draws(record, rec)
+    _check_draws(record, rec, finished=state.is_terminal() or rec.result is not None)
     if state.is_terminal():
         typer.echo(f"result: {state.result_text()}  ({score_line(state)})")
     elif rec.result is not None:  # checked above: settled or resigned
@@ -307,23 +308,49 @@ def replay(
         )
 
 
-def _check_draws(path: Path, rec: Record) -> None:
+def _check_draws(path: Path, rec: Record, finished: bool) -> None:
     """A record from the web app carries its chance commitment (and, once over, the secret): check
-    that every draw follows from the committed secret (docs/web.md, "Fairness of the draws")."""
+    that every draw follows from the committed secret (docs/web.md, "Fairness of the draws").
+
+    A record without draws has nothing to verify and says so. A finished record with draws that
+    lacks what the check needs (its ``"chance"`` secret and commitment, or the seed of the current
+    chance rule) cannot be verified: that fails (status 1) instead of passing in silence."""
     from palaestra.core.record import read_json
     from palaestra.server.fairness import verify
 
+    draws = sum(1 for m in rec.moves if m.player == CHANCE)
+    if not draws:
+        typer.echo("draws: not verifiable (no chance)")
+        return
     chance = read_json(path).get("chance")
     if not isinstance(chance, dict):
-        _check_seeded_draws(rec)
+        if rec.chance_rule == CHANCE_RULE and rec.seed is not None:
+            _check_seeded_draws(rec)
+        elif finished:
+            _cannot_verify(
+                f"the record has {draws} draw{'' if draws == 1 else 's'} but neither the chance "
+                f'secret ("chance") nor a seed of {CHANCE_RULE}'
+            )
+        else:
+            typer.echo("draws: not verifiable (no chance secret or seed in the record)")
         return
-    if chance.get("secret") is None:
+    secret, promised = chance.get("secret"), chance.get("commitment")
+    if not isinstance(promised, str):
+        _cannot_verify('the record\'s "chance" has no commitment')
+    if secret is None and not finished:
         typer.echo("draws: committed, not revealed yet (the game goes on)")
         return
+    if not isinstance(secret, str):
+        _cannot_verify("the game is over but the record does not reveal the chance secret (its 'secret')")
     verdict = verify(rec, chance)
     typer.echo(f"draws {'fair' if verdict.fair else 'NOT FAIR'}: {verdict.message}")
     if not verdict.fair:
         raise typer.Exit(1)
+
+
+def _cannot_verify(why: str) -> NoReturn:
+    typer.echo(f"cannot verify: {why}", err=True)
+    raise typer.Exit(1)
 
 
 def _check_seeded_draws(rec: Record) -> None:
@@ -512,8 +539,8 @@ def worker(
         typer.Option(
             min=1.0,
             metavar="SECONDS",
-            help="A move still thinking after this long is stopped (and asked for again); a job of a "
-            "killed worker is run again this long plus 10 s after it started.",
+            help="A move still thinking after this long is stopped (and asked for again). A job of a "
+            "killed worker is run again within 6 s (its lease, renewed while it runs).",
         ),
     ] = 60.0,
     ai_delay: Annotated[
@@ -527,6 +554,9 @@ def worker(
     url = database_url or default_database_url()
     typer.echo(f"Palaestra worker on {_safe_url(redis_url)} (database: {_safe_url(url)})")
     run_worker(url, redis_url, jobs=jobs, job_timeout=job_timeout, ai_delay=ai_delay)
+
+
+app.add_typer(accounts_app, name="accounts")
 
 
 def _safe_url(url: str) -> str:

@@ -280,6 +280,12 @@ class Game(ABC):
         """Display name of a seat (a colour, a start field ...)."""
         return f"player {player}"
 
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """The seats that play together, one tuple of seats per team (every seat in exactly one),
+        where this match-up is a team game that a team wins or loses as one; ``None`` (the
+        default): every seat plays for itself. Ratings rate such a game as one of teams."""
+        return None
+
     # --- making states -----------------------------------------------------------------------
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State:

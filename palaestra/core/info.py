@@ -115,6 +115,12 @@ class GameInfo:
     - ``menu_rank``: where the game stands in menus (lower first, then by name).
     - ``take_back``: ``"module:function"``, the undo policy ``(state, action) -> bool`` behind
       :meth:`State.can_take_back` for a game class that does not override that method.
+    - ``team_options``: the options that set up the game's team game (one whose ``Game.teams()``
+      is not ``None``), if it has one; the ratings keep a pool of its own for it.
+    - ``ai_ratings``: per rating pool of the game (its id, :mod:`palaestra.server.service.ratings`)
+      the fixed shown rating of each AI level there, as ``benchmarks/rating_anchors.py`` prints
+      them from the measured strength of the game's levels (docs/accounts.md); a pool without them
+      has no anchors.
     """
 
     name: str
@@ -129,6 +135,8 @@ class GameInfo:
     terminal: TerminalView = field(default_factory=TerminalView)
     menu_rank: int = 100
     take_back: str | None = None
+    team_options: Mapping[str, object] | None = None
+    ai_ratings: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.name or self.name != self.name.lower() or not self.name.isidentifier():

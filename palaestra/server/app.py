@@ -10,21 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 
 from palaestra import __version__
-from palaestra.server.api import games, ops, play, realtime, seats, web
+from palaestra.server.api import accounts, games, ops, passkeys, play, realtime, seats, web
+from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
 from palaestra.server.api.guards import Guards
 from palaestra.server.broker import make_broker
 from palaestra.server.db import Store, default_database_url
+from palaestra.server.presence import WARNING, ServeLock
 from palaestra.server.rules_pages import router as rules_router
 from palaestra.server.service.hub import Hub
+from palaestra.server.service.passwords import Hasher
 from palaestra.server.settings import Settings
+
+log = logging.getLogger("palaestra.server")
 
 
 async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
@@ -53,6 +59,8 @@ def create_app(
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
     guards = Guards(config)
+    guards.member_of = member_id  # members' limits per account, guests' per address
+    signin_limits = SignInLimits(config, redis_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -65,7 +73,12 @@ def create_app(
 
             queue = ArqQueue(redis_url, search_timeout=config.search_timeout)
             await queue.start()
-        broker = make_broker(redis_url)
+        lock = None
+        if not redis_url:  # alone on the database, or warn: another process serves it without Redis
+            lock = ServeLock(store.engine)
+            if not await asyncio.to_thread(lock.acquire):
+                log.warning(WARNING.format(where=lock.where(), every=config.version_poll_seconds))
+        broker = make_broker(redis_url, store.versions, config.version_poll_seconds)
         broker.observe = guards.notice_delay.observe
         hub = Hub(
             store,
@@ -74,10 +87,12 @@ def create_app(
             queue=queue,
             searcher=queue,
             search_workers=config.search_workers,
+            hasher=Hasher(config.hash_concurrency, config.hash_queue, config.hash_nice),
         )
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.on_check = guards.version_checks.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
+        hub.sessions.view_cache_games = config.view_cache_games
         hub.clocks.every = config.clock_sweep_seconds
         hub.abandon_after = config.abandon_after_seconds
         app.state.hub = hub
@@ -88,6 +103,8 @@ def create_app(
             await hub.stop()
             if queue is not None:
                 await queue.stop()
+            if lock is not None:
+                lock.release()
             store.close()
 
     app = FastAPI(
@@ -97,6 +114,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.guards = guards
+    app.state.signin_limits = signin_limits
     install_handlers(app)
 
     def observe(method: str, route: str, status: str, seconds: float) -> None:
@@ -104,7 +122,8 @@ def create_app(
 
     # the routers are tried in this order for every request: the hot ones first (a seat's action,
     # a game's state; each route tried costs some µs in FastAPI's matching: docs/benchmarks.md)
-    for router in (play.router, games.router, realtime.router, seats.router, ops.router, web.router):
+    hot = (play.router, games.router, realtime.router, seats.router)
+    for router in (*hot, accounts.router, passkeys.router, ops.router, web.router):
         app.include_router(router)
     app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", web.SafeStaticFiles(directory=web.STATIC), name="static")

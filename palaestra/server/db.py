@@ -57,6 +57,8 @@ class GameRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
     #: when the running clock's flag falls (seconds since the epoch; None: no clock runs)
     deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    #: a rated game (issue 28: accounts only, a clock, no undo, no hints; rated once when it ends)
+    rated: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
 
     #: one range scan for each query that picks games by a time: the clock sweep's
     #: (``Store.due``: active games by deadline), the lobby's (public games, newest first) and the
@@ -82,6 +84,8 @@ UNAVAILABLE = "the game store is unavailable right now; try again in a moment"
 log = logging.getLogger("palaestra.server.db")
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: more to write in the transaction of a game's write (``Store.insert``, ``update``, ``update_seats``)
+Then = Callable[[Connection], None]
 
 
 def guarded(method: F) -> F:
@@ -193,6 +197,7 @@ class StoredGame:
     secret: str | None = None
     clock: dict[str, Any] | None = None
     deadline: float | None = None
+    rated: bool = False
 
 
 # The statements of every request, built once: building a statement costs more than running it
@@ -202,6 +207,9 @@ class StoredGame:
 GAMES = cast(sa.Table, GameRow.__table__)
 _GET = sa.select(GAMES).where(GAMES.c.id == sa.bindparam("game_id"))
 _VERSION = sa.select(GAMES.c.version).where(GAMES.c.id == sa.bindparam("game_id"))
+_VERSIONS = sa.select(GAMES.c.id, GAMES.c.version).where(GAMES.c.id.in_(sa.bindparam("ids", expanding=True)))
+#: ids per query of ``Store.versions`` (SQLite allows some 32,000 parameters; a round figure)
+VERSIONS_CHUNK = 500
 
 
 @functools.lru_cache(maxsize=16)
@@ -235,6 +243,7 @@ def _stored(row: Any) -> StoredGame:
         row.secret,
         None if row.clock is None else dict(row.clock),
         row.deadline,
+        bool(row.rated),
     )
 
 
@@ -270,7 +279,8 @@ class Store:
         self.engine.dispose()
 
     @guarded
-    def insert(self, game: StoredGame) -> None:
+    def insert(self, game: StoredGame, then: Then | None = None) -> None:
+        """Store a new game; ``then`` writes more in the same transaction (the seats of accounts)."""
         with self.writing() as conn:
             conn.execute(
                 sa.insert(GameRow).values(
@@ -292,8 +302,11 @@ class Store:
                     secret=game.secret,
                     clock=game.clock,
                     deadline=game.deadline,
+                    rated=game.rated,
                 )
             )
+            if then is not None:
+                then(conn)
 
     @guarded
     def update(
@@ -309,8 +322,11 @@ class Store:
         seats: list[dict[str, Any]] | None = None,
         clock: dict[str, Any] | None = None,
         deadline: float | None = None,
+        then: Then | None = None,
     ) -> None:
-        """Write a new state; refuses (StorageError) if the row is not at ``expect_version``."""
+        """Write a new state; refuses (StorageError) if the row is not at ``expect_version``.
+        ``then`` writes more in the same transaction once the guarded update has won (the
+        ratings of a rated game that this write finishes: exactly once, with its result)."""
         values: dict[str, Any] = {
             "ply": ply,
             "version": version,
@@ -330,6 +346,8 @@ class Store:
             )
             if result.rowcount != 1:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
+            if then is not None:
+                then(conn)
 
     @guarded
     def update_seats(
@@ -341,6 +359,7 @@ class Store:
         version: int,
         clock: dict[str, Any] | None = None,
         deadline: float | None = None,
+        then: Then | None = None,
     ) -> None:
         with self.writing() as conn:
             result = conn.execute(
@@ -356,6 +375,8 @@ class Store:
             )
             if result.rowcount != 1:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
+            if then is not None:
+                then(conn)
 
     @guarded
     def abandon_idle(self, before: datetime, limit: int = 500) -> list[tuple[str, int]]:
@@ -397,6 +418,18 @@ class Store:
         with self.engine.connect() as conn:
             found = conn.execute(_VERSION, {"game_id": game_id}).scalar()
             return None if found is None else int(found)
+
+    @guarded
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored versions of games (those that exist), by id: one indexed read per
+        ``VERSIONS_CHUNK`` games. A process without Redis polls the games it holds this way to
+        hear of changes made by another process on the same database (broker.py, ``PollingBroker``)."""
+        out: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(game_ids), VERSIONS_CHUNK):
+                chunk = game_ids[start : start + VERSIONS_CHUNK]
+                out.update((str(i), int(v)) for i, v in conn.execute(_VERSIONS, {"ids": chunk}))
+        return out
 
     @guarded
     def ids(self, status: str | None = None) -> list[str]:

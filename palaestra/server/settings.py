@@ -24,8 +24,18 @@ class Settings:
     #: websockets per client and in all
     ws_per_client: int = 32
     ws_total: int = 2000
+    #: what one websocket may send and leave unread (issue 31); over a limit it is closed with
+    #: 1008 and counted (``palaestra_websockets_closed_total{limit}``): messages a second (a burst
+    #: of twice as many is allowed; the UI sends a ping every 25 s), bytes a message, and bytes of
+    #: states and answers waiting to be sent to a client that does not read them
+    ws_messages_per_second: float = 5.0
+    ws_max_message_bytes: int = 4096
+    ws_max_pending_bytes: int = 1024 * 1024
     #: games untouched this long (seconds) and not watched are dropped from memory (kept stored)
     idle_evict_seconds: float = 300.0
+    #: the games whose latest view (and its JSON) stays cached, the ones used last; the others
+    #: make theirs again when next read (some 25 KB a game: issue 31, docs/deploy.md)
+    view_cache_games: int = 500
     #: how often (seconds) each process asks the database for games whose clock ran out (0: never;
     #: flags then fall only when the player to move sends a request)
     clock_sweep_seconds: float = 0.5
@@ -37,6 +47,28 @@ class Settings:
     search_workers: int = 2
     #: with --redis-url: how long a hint or analysis waits for a worker's answer (then 503)
     search_timeout: float = 30.0
+    #: accounts (docs/accounts.md): sign-in attempts per account and per client, sign-ups per client
+    rate_signin_account: str = "10/5minutes"
+    rate_signin_client: str = "30/minute"
+    rate_signup: str = "10/hour"
+    #: Argon2id hashes computed at once (each takes 19 MiB) and waiting at most; more: 503 busy
+    hash_concurrency: int = 2
+    hash_queue: int = 64
+    #: how much lower the hashing threads run than the event loop (Linux nice steps; 0: the same)
+    hash_nice: int = 10
+    #: mark the session cookie Secure (with the __Host- prefix) even when the request's scheme is
+    #: http (a TLS proxy that does not tell uvicorn); https requests always get it
+    secure_cookies: bool = False
+    #: passkeys (docs/accounts.md): the WebAuthn relying party's id, a domain name without port
+    #: (empty: the host name of each request) and the origin browsers sign in on,
+    #: ``scheme://host[:port]`` (empty: the scheme, host and port of each request); set both
+    #: behind a proxy that does not pass the public host and scheme on
+    rp_id: str = ""
+    origin: str = ""
+    #: without --redis-url: how often (seconds) the process reads the stored versions of the games
+    #: it holds, to hear of changes made by another process on the same database (0: never; a
+    #: game is then checked on each request, and websockets hear of this process's changes only)
+    version_poll_seconds: float = 1.0
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

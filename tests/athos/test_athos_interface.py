@@ -88,7 +88,7 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError, match="alternates teams"):
         AthosGame(players=4, teams=True, order="ABDE")
     g = AthosGame(players=4, teams=True, bare_stone=True, handicap_player=3, handicap_tiles=2, round_limit=9)
-    assert g.teams and g.bare_stone and g.handicap_tiles == 2 and g.round_limit == 9
+    assert g.team_variant and g.bare_stone and g.handicap_tiles == 2 and g.round_limit == 9
     assert AthosGame(handicap_tiles=0).handicap_tiles == 0
 
 

@@ -363,3 +363,71 @@ def test_a_flag_fall_is_acted_on_once_by_the_processes_and_the_ai_turn_by_the_wo
     assert played["version"] == 2 * played["ply"] + pending
     assert sum(s["timeouts"] for s in played["clock"]["seats"]) == played["ply"] + pending
     assert played["clock"]["seats"][0]["timeouts"] == 1
+
+
+# --- rated games finished by two processes at once (issue 28) ------------------------------------
+def member_on(server: ServerProcess, username: str, *, new: bool) -> httpx.Client:
+    """A member's browser talking to ``server``: signed up (``new``) or in, with the CSRF header."""
+    client = httpx.Client(base_url=server.url, timeout=10)
+    body = {"username": username, "password": "correct horse battery"}
+    r = client.post("/api/account" if new else "/api/session", json=body)
+    assert r.status_code in (200, 201), r.text
+    client.headers["X-CSRF-Token"] = r.json()["csrf_token"]
+    return client
+
+
+def rated_pair(cluster: Cluster, tag: str, control: dict[str, Any]) -> tuple[str, httpx.Client, httpx.Client]:
+    alice = member_on(cluster.a, f"alice{tag}", new=True)
+    bob = member_on(cluster.b, f"bob{tag}", new=True)
+    seats = [{"kind": "human", "joined": True}, {"kind": "human"}]
+    doc = {"game": "nim", "options": {"stones": 9}, "seats": seats, "rated": True, "time_control": control}
+    made = alice.post("/api/games", json=doc).json()
+    code = made["seats"][1]["invite"].rsplit("/", 1)[1]
+    assert bob.post(f"/api/games/{made['id']}/join", json={"code": code}).status_code == 200
+    return made["id"], alice, bob
+
+
+def rating_rows(cluster: Cluster, game_id: str) -> list[Any]:
+    from tests.server.test_accounts import db_rows
+
+    return db_rows(cluster.db_url, "SELECT account_id FROM rating_events WHERE game_id = :g", g=game_id)
+
+
+def test_a_rated_game_ended_by_two_processes_at_once_is_rated_once(cluster: Cluster) -> None:
+    """The last move sent through both processes at the same moment: one stores the result and
+    the ratings in one transaction, the other is refused; each member is rated once."""
+    gid, alice, bob = rated_pair(cluster, "1", {"type": "fischer", "seconds": 600, "increment": 0})
+    for ply in range(8):
+        who = alice if ply % 2 == 0 else bob
+        assert who.post(f"/api/games/{gid}/actions", json={"ply": ply, "move": "take 1"}).status_code == 200
+    alice_on_b = member_on(cluster.b, "alice1", new=False)
+    results: list[httpx.Response] = []
+
+    def last(client: httpx.Client) -> None:
+        results.append(client.post(f"/api/games/{gid}/actions", json={"ply": 8, "move": "take 1"}))
+
+    threads = [threading.Thread(target=last, args=(c,)) for c in (alice, alice_on_b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.status_code for r in results) == [200, 409], [r.text for r in results]
+    assert len(rating_rows(cluster, gid)) == 2
+    for name in ("alice1", "bob1"):
+        rating = httpx.get(f"{cluster.b.url}/api/users/{name}", timeout=10).json()["ratings"]["nim"]
+        assert rating["games"] == 1
+
+
+def test_a_rated_flag_fall_seen_by_both_processes_is_rated_once(cluster: Cluster) -> None:
+    """Both web processes sweep for fallen flags; one writes the loss on time with the ratings."""
+    gid, alice, bob = rated_pair(cluster, "2", {"type": "per_move", "seconds": 5})
+    for ply in range(4):
+        who = alice if ply % 2 == 0 else bob
+        assert who.post(f"/api/games/{gid}/actions", json={"ply": ply, "move": "take 1"}).status_code == 200
+    over = wait_for(lambda: v if (v := view(cluster.a, gid))["status"] == "finished" else None)
+    assert over["result"]["timeout"] == 0 and over["version"] == 1 + 4 + 1  # join, 4 moves, one fall
+    assert len(rating_rows(cluster, gid)) == 2
+    alice_rating = httpx.get(f"{cluster.a.url}/api/users/alice2", timeout=10).json()["ratings"]["nim"]
+    bob_rating = httpx.get(f"{cluster.b.url}/api/users/bob2", timeout=10).json()["ratings"]["nim"]
+    assert alice_rating["games"] == bob_rating["games"] == 1
+    assert bob_rating["rating"] > alice_rating["rating"]

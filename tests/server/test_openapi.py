@@ -22,6 +22,10 @@ RATE_LIMITED = {
     ("post", "/api/games/{game_id}/undo"),
     ("get", "/api/games/{game_id}/hint"),
     ("get", "/api/games/{game_id}/analysis"),
+    ("post", "/api/account"),
+    ("post", "/api/session"),
+    ("post", "/api/session/passkey/options"),
+    ("post", "/api/session/passkey"),
 }
 ERROR_REF = "#/components/schemas/ErrorBody"
 
@@ -145,6 +149,61 @@ def test_every_error_answered_in_a_round_of_misuse_is_documented(client: TestCli
     assert {400, 403, 404, 409, 410, 413, 422} <= statuses, statuses
     for method, template, status, err in seen:
         op = schema["paths"][template.split("?")[0]][method]
+        assert err in documented_codes(op, status), (
+            f"{method.upper()} {template}: {status} {err} undocumented"
+        )
+
+
+def test_every_error_of_a_round_of_account_misuse_is_documented(client: TestClient) -> None:
+    """The accounts' errors (issue 28), each documented by its route with its status and code."""
+    schema = client.get("/openapi.json").json()
+    seen: list[tuple[str, str, int, str]] = []
+
+    def call(method: str, template: str, url: str | None = None, **kwargs: Any) -> Any:
+        r = client.request(method, url or template, **kwargs)
+        if r.status_code >= 400:
+            seen.append((method.lower(), template, r.status_code, r.json()["error"]))
+        return r
+
+    good = {"username": "misuser", "password": "a decent passphrase"}
+    call("POST", "/api/account", json={"username": "x", "password": "a decent passphrase"})
+    call("POST", "/api/account", json={"username": "misuser", "password": "short"})
+    assert call("POST", "/api/account", json=good).status_code == 201
+    csrf = client.get("/api/account").json()["csrf_token"]
+    call("POST", "/api/account", json={"username": "MISUSER", "password": "another passphrase"})
+    call("DELETE", "/api/session")
+    call("POST", "/api/account/password", json={"current_password": "wrong wrong", "new_password": "x" * 12})
+    headers = {"X-CSRF-Token": csrf}
+    call(
+        "POST",
+        "/api/account/password",
+        json={"current_password": "wrong wrong", "new_password": "x" * 12},
+        headers=headers,
+    )
+    call("POST", "/api/games", json={"game": "nim", "seats": INVITED, "rated": True}, headers=headers)
+    call("DELETE", "/api/account", json={"password": "not it at all"}, headers=headers)
+    call("GET", "/api/users/{name}", "/api/users/nobody")
+    call("GET", "/api/users/{name}/games", "/api/users/nobody/games")
+    call("GET", "/api/leaderboard/{pool}", "/api/leaderboard/chess")
+    client.cookies.clear()
+    call("GET", "/api/account")
+    call("POST", "/api/session", json={"username": "misuser", "password": "wrong password"})
+    call("POST", "/api/account/claim", json={"seats": []})
+    codes = {err for *_, err in seen}
+    assert {
+        "bad_username",
+        "weak_password",
+        "username_taken",
+        "csrf",
+        "wrong_password",
+        "bad_rated",
+        "user_not_found",
+        "no_such_pool",
+        "sign_in_required",
+        "bad_credentials",
+    } <= codes, codes
+    for method, template, status, err in seen:
+        op = schema["paths"][template][method]
         assert err in documented_codes(op, status), (
             f"{method.upper()} {template}: {status} {err} undocumented"
         )

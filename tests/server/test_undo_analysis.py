@@ -186,7 +186,9 @@ def test_hint_errors(client: TestClient) -> None:
 def test_resign_errors(client: TestClient) -> None:
     assert_error(client.post("/api/games/nosuch/resign", json={"token": "x"}), 404, "game_not_found")
     gid = create(client)["id"]
-    assert_error(client.post(f"/api/games/{gid}/resign", json={}), 422, "invalid_request")
+    # without a token a resignation is the signed-in member's (issue 28): a guest is told to sign in
+    assert_error(client.post(f"/api/games/{gid}/resign", json={}), 401, "sign_in_required")
+    assert_error(client.post(f"/api/games/{gid}/resign", json={"token": 5}), 422, "invalid_request")
     assert_error(
         client.post(f"/api/games/{gid}/resign", content=b"[", headers={"content-type": "application/json"}),
         400,

@@ -45,4 +45,14 @@ INFO = GameInfo(
         examples="palaestra.games.agamemnon.web.rules_examples:examples",
     ),
     menu_rank=1,
+    # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27
+    ai_ratings={
+        "agamemnon": {
+            "random": 749.0,
+            "beginner": 1169.0,
+            "casual": 1500.0,
+            "strong": 1683.0,
+            "expert": 2086.0,
+        },
+    },
 )

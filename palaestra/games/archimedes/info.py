@@ -41,4 +41,21 @@ INFO = GameInfo(
         examples="palaestra.games.archimedes.web.rules_examples:examples",
     ),
     menu_rank=3,
+    # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27
+    ai_ratings={
+        "archimedes-2": {
+            "random": 539.0,
+            "beginner": 947.0,
+            "casual": 1500.0,
+            "strong": 1663.0,
+            "expert": 1991.0,
+        },
+        "archimedes-3": {
+            "random": 703.0,
+            "beginner": 1251.0,
+            "casual": 1500.0,
+            "strong": 1755.0,
+            "expert": 2014.0,
+        },
+    },
 )

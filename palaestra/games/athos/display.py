@@ -84,9 +84,9 @@ def _player_lines(state: AthosState) -> list[str]:
     lines = ["", f"terrain: {legend}; ## rubble, .. open tile, * Athos stone, digits: monks"]
     for p in range(g.num_players):
         arrived = MONKS - len(state.monks[p])
-        team = f", team {g.team_name(g.side_of[p])}" if g.teams else ""
+        team = f", team {g.team_name(g.side_of[p])}" if g.team_variant else ""
         lines.append(f"{p + 1} = {g.player_name(p)}{team}: {arrived} arrived, {state.stones_left[p]} stones")
-    if g.teams:
+    if g.team_variant:
         lines.append(
             "; ".join(
                 f"team {g.team_name(t)}: {state.side_arrived(t)} of {MONKS * len(g.members[t])} arrived"
@@ -191,7 +191,7 @@ def observation_tensor(state: AthosState, player: int) -> list[float]:
         1.0 if state.final_round else 0.0,
         state.handicap_left / MAX_HANDICAP,
         1.0 if state.crowded else 0.0,
-        1.0 if g.teams else 0.0,
+        1.0 if g.team_variant else 0.0,
         1.0 if g.bare_stone else 0.0,
     ]
     return planes + extra

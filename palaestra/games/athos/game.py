@@ -131,8 +131,9 @@ class AthosGame(Game):
         chosen = self.options
         n = int(chosen["players"])  # type: ignore[arg-type]
         self._players = n
-        self.teams = bool(chosen["teams"])
-        if self.teams and n != len(TEAM_ORDER):
+        #: ATH-V1: the team variant (the option ``teams``; who plays with whom: :meth:`teams`)
+        self.team_variant = bool(chosen["teams"])
+        if self.team_variant and n != len(TEAM_ORDER):
             raise OptionError(f"the team variant (ATH-V1) needs 4 players, not {n}")
         handicap = self._handicap(chosen["handicap_tiles"], chosen["handicap_player"])
         self.handicap_tiles, self.handicap_player = handicap
@@ -150,7 +151,9 @@ class AthosGame(Game):
         #: node id of each seat's start field
         self.start_of = [b.start_ids[START_LETTERS.index(s)] for s in self.seats]
         #: side of each seat: the player itself, or its team (0: A+B, 1: D+E)
-        self.side_of = [(0 if s in FIRST_TEAM else 1) if self.teams else p for p, s in enumerate(self.seats)]
+        self.side_of = [
+            (0 if s in FIRST_TEAM else 1) if self.team_variant else p for p, s in enumerate(self.seats)
+        ]
         self.num_sides = len(set(self.side_of))
         self.members = [[p for p in range(n) if self.side_of[p] == s] for s in range(self.num_sides)]
         self.max_tiles, self.max_per_terrain = LIMITS[n]
@@ -178,7 +181,7 @@ class AthosGame(Game):
     def _seat_order(self, order: object) -> str:
         """ATH-S1, ATH-S2, ATH-V1: the start field of each seat, in seat order."""
         n = self._players
-        default = TEAM_ORDER if self.teams else STARTS[n]
+        default = TEAM_ORDER if self.team_variant else STARTS[n]
         if order is None:
             return default
         seats = str(order).upper().replace(",", "").replace(" ", "")
@@ -187,7 +190,9 @@ class AthosGame(Game):
                 f"order lists the start fields {', '.join(sorted(default))} for {n} players "
                 f"(ATH-S1), each once, not {order!r}"
             )
-        if self.teams and any((a in FIRST_TEAM) == (b in FIRST_TEAM) for a, b in itertools.pairwise(seats)):
+        if self.team_variant and any(
+            (a in FIRST_TEAM) == (b in FIRST_TEAM) for a, b in itertools.pairwise(seats)
+        ):
             raise OptionError(f"in the team variant the seat order alternates teams (ATH-V1), not {order!r}")
         return seats
 
@@ -212,6 +217,12 @@ class AthosGame(Game):
         if 0 <= player < self._players:
             return f"{COLOURS[player]} ({self.seats[player]})"
         return f"player {player}"
+
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """ATH-V1: the seats of each side (A+B, then D+E) in the team variant; else ``None``."""
+        if not self.team_variant:
+            return None
+        return tuple(tuple(seats) for seats in self.members)
 
     def new_initial_state(self, seed: int | None = None) -> AthosState:
         return AthosState(self, seed)

@@ -56,4 +56,36 @@ INFO = GameInfo(
     terminal=TerminalView(details=("terrain:", "supply:")),
     menu_rank=2,
     take_back="palaestra.games.athos.takeback:can_take_back",
+    team_options={"players": 4, "teams": True},  # ATH-V1
+    # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27
+    ai_ratings={
+        "athos-2": {
+            "random": -583.0,
+            "beginner": 459.0,
+            "casual": 1500.0,
+            "strong": 1914.0,
+            "expert": 2150.0,
+        },
+        "athos-3": {
+            "random": -503.0,
+            "beginner": 775.0,
+            "casual": 1500.0,
+            "strong": 2002.0,
+            "expert": 2243.0,
+        },
+        "athos-4": {
+            "random": -1124.0,
+            "beginner": 348.0,
+            "casual": 1500.0,
+            "strong": 1776.0,
+            "expert": 2106.0,
+        },
+        "athos-teams": {
+            "random": 445.0,
+            "beginner": 973.0,
+            "casual": 1500.0,
+            "strong": 1759.0,
+            "expert": 1936.0,
+        },
+    },
 )

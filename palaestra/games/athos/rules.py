@@ -620,7 +620,7 @@ class AthosState(State):
         if len(winners) == g.num_sides and not self.finishers:
             return "draw" + how
         if len(winners) == 1:
-            verb = "win" if g.teams else "wins"
+            verb = "win" if g.team_variant else "wins"
             return f"{names[0]} {verb}{how}"
         return " and ".join(names) + " share the win" + how
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query
 
 from palaestra import __version__
 from palaestra.i18n import LANGUAGES
+from palaestra.server.api.auth import MaybeMember
 from palaestra.server.api.deps import GameId, HubDep
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
@@ -25,6 +26,7 @@ from palaestra.server.api.responses import (
 )
 from palaestra.server.api.web import games_meta
 from palaestra.server.service import clock
+from palaestra.server.service.accounts import pool_doc, pools
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -47,6 +49,7 @@ async def meta(hub: HubDep) -> dict[str, Any]:
         "ai_levels": hub.levels,
         "languages": list(LANGUAGES),  # of the UI and the rules pages (issue 21)
         "time_controls": clock.meta(),
+        "rating_pools": [pool_doc(p) for p in (await asyncio.to_thread(pools)).values()],
     }
 
 
@@ -88,12 +91,16 @@ async def list_games(
         "bad_seats",
         "seed_not_allowed",
         "bad_time_control",
+        "bad_rated",
+        "sign_in_required",
+        "csrf",
         body=True,
         limited=True,
     ),
     dependencies=[Depends(limit("create"))],
 )
-async def create_game(hub: HubDep, body: CreateGame) -> dict[str, Any]:
+async def create_game(hub: HubDep, body: CreateGame, member: MaybeMember) -> dict[str, Any]:
+    """A signed-in creator holds their own seats (``joined``) by account too."""
     session, created = await hub.seats.create(
         body.game,
         {k: v for k, v in body.options.items() if v is not None},
@@ -102,6 +109,8 @@ async def create_game(hub: HubDep, body: CreateGame) -> dict[str, Any]:
         public=body.public,
         hints=body.hints,
         time_control=None if body.time_control is None else body.time_control.model_dump(),
+        rated=body.rated,
+        member=None if member is None else member.account,
     )
     seats = [
         {"seat": i, "kind": session.seats[i].kind, "token": token, "invite": invite_link(session.id, code)}

@@ -130,6 +130,11 @@ class CreateGame(Strict):
     )
     public: bool = Field(False, description="list the game in the lobby")
     hints: bool = Field(False, description="allow hints in a game between people")
+    rated: bool = Field(
+        False,
+        description="a rated game (docs/accounts.md): signed-in creator, members only, a clock, "
+        "no hints, no undo, no chosen seed",
+    )
     time_control: TimeControlSpec | None = Field(
         None, description="a clock for the game (see /api/meta's time_controls); none if left out"
     )
@@ -144,7 +149,11 @@ class JoinSeat(Strict):
 
 
 class SubmitAction(Strict):
-    token: Token = Field(description="the secret token of the seat to move")
+    token: Token | None = Field(
+        None,
+        description="the secret token of the seat to move (left out: the signed-in member's seat, "
+        "with the X-CSRF-Token header)",
+    )
     ply: int = Field(ge=0, le=MAX_INT, description="the ply (number of moves so far) the action is meant for")
     action: int | None = Field(None, ge=0, le=MAX_INT, description="the action id (from /legal)")
     move: Annotated[Text, Field(min_length=1, max_length=MOVE_LENGTH)] | None = Field(
@@ -153,9 +162,11 @@ class SubmitAction(Strict):
 
 
 class Resign(Strict):
-    token: Token
+    token: Token | None = Field(None, description="the seat's token (left out: the signed-in member's seat)")
 
 
 class Undo(Strict):
-    token: Token = Field(description="the secret token of the seat to move")
+    token: Token | None = Field(
+        None, description="the secret token of the seat to move (left out: the signed-in member's seat)"
+    )
     ply: int = Field(ge=0, le=MAX_INT, description="the ply the client saw (refused if the game moved on)")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 
+from palaestra.server.api.auth import member_of
 from palaestra.server.api.deps import GameId, HubDep, SeatToken
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
@@ -15,7 +16,26 @@ from palaestra.server.service.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
 
-TURN = ("game_not_found", "wrong_token", "game_over", "game_abandoned", "stale_action", "conflict")
+TURN = (
+    "game_not_found",
+    "wrong_token",
+    "game_over",
+    "game_abandoned",
+    "stale_action",
+    "conflict",
+    "sign_in_required",
+    "csrf",
+)
+
+
+async def seat_holder(request: Request, token: str | None) -> int | None:
+    """Who acts: a seat token, or without one the signed-in member's account (the cookie
+    authenticates the request: it needs the CSRF token)."""
+    if token is not None:
+        return None
+    signed_in = await member_of(request, required=True)
+    assert signed_in is not None
+    return signed_in.account.id
 
 
 @router.post(
@@ -34,8 +54,9 @@ TURN = ("game_not_found", "wrong_token", "game_over", "game_abandoned", "stale_a
     ),
     dependencies=[Depends(limit("actions"))],
 )
-async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> ViewJSON:
-    session = await hub.play.act(game_id, body.token, body.ply, body.action, body.move)
+async def act(request: Request, hub: HubDep, game_id: GameId, body: SubmitAction) -> ViewJSON:
+    account = await seat_holder(request, body.token)
+    session = await hub.play.act(game_id, body.token, body.ply, body.action, body.move, account)
     return ViewJSON(session.view_json())
 
 
@@ -43,10 +64,20 @@ async def act(hub: HubDep, game_id: GameId, body: SubmitAction) -> ViewJSON:
     "/resign",
     summary="Resign a seat (ends the game)",
     response_model=GameView,
-    responses=errors("game_not_found", "wrong_token", "game_over", "game_abandoned", "conflict", body=True),
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "game_over",
+        "game_abandoned",
+        "conflict",
+        "sign_in_required",
+        "csrf",
+        body=True,
+    ),
 )
-async def resign(hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
-    return ViewJSON((await hub.play.resign(game_id, body.token)).view_json())
+async def resign(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
+    account = await seat_holder(request, body.token)
+    return ViewJSON((await hub.play.resign(game_id, body.token, account)).view_json())
 
 
 @router.post(
@@ -56,8 +87,9 @@ async def resign(hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
     responses=errors(*TURN, "cannot_undo", "out_of_time", body=True, limited=True),
     dependencies=[Depends(limit("actions"))],
 )
-async def undo(hub: HubDep, game_id: GameId, body: Undo) -> ViewJSON:
-    return ViewJSON((await hub.play.undo(game_id, body.token, body.ply)).view_json())
+async def undo(request: Request, hub: HubDep, game_id: GameId, body: Undo) -> ViewJSON:
+    account = await seat_holder(request, body.token)
+    return ViewJSON((await hub.play.undo(game_id, body.token, body.ply, account)).view_json())
 
 
 @router.get(

@@ -45,6 +45,7 @@ class SeatView(Out):
     level: str | None = Field(description="the AI level of an AI seat")
     joined: bool = Field(description="a person (or the AI) holds the seat")
     invitation: str | None = Field(description="None, 'open', 'used' or 'revoked'")
+    member: str | None = Field(None, description="the username of the account holding the seat")
 
 
 class Chance(Out):
@@ -95,6 +96,7 @@ class GameView(Out):
     chance: Chance | None
     hints: bool = Field(description="hints are allowed in this game")
     public: bool = Field(description="listed in the lobby")
+    rated: bool = Field(False, description="a rated game (accounts only; docs/accounts.md)")
     ply: int = Field(description="moves so far (chance draws included)")
     version: int = Field(description="bumped on every change")
     status: str = Field(
@@ -241,4 +243,8 @@ class Meta(Out):
     languages: list[str]
     time_controls: dict[str, Any] = Field(
         description="clocks a game can be created with: kinds with bounds (seconds), presets, on_timeout"
+    )
+    rating_pools: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="the rating pools (docs/accounts.md): id, game, players, teams, title",
     )

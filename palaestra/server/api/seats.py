@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 
+from palaestra.server.api.auth import MaybeMember
 from palaestra.server.api.deps import CreatorToken, GameId, HubDep, SeatNumber
 from palaestra.server.api.errors import errors
 from palaestra.server.api.games import invite_link
@@ -70,11 +71,16 @@ async def invitation(
         "invitation_used",
         "invitation_revoked",
         "conflict",
+        "sign_in_required",
+        "already_seated",
+        "csrf",
         body=True,
     ),
 )
-async def join(hub: HubDep, game_id: GameId, body: JoinSeat) -> dict[str, Any]:
-    seat, token = await hub.seats.join(game_id, body.code, body.name)
+async def join(hub: HubDep, game_id: GameId, body: JoinSeat, member: MaybeMember) -> dict[str, Any]:
+    """A signed-in joiner holds the seat by account too (a rated game needs one)."""
+    account = None if member is None else member.account
+    seat, token = await hub.seats.join(game_id, body.code, body.name, account)
     return {"seat": seat, "token": token, "game": (await hub.get(game_id)).view()}
 
 

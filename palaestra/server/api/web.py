@@ -149,3 +149,16 @@ async def game_web(name: str, path: str) -> Response:
 @router.get("/", include_in_schema=False)
 async def index() -> Response:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+# Pages of the UI at real paths (issue 28), so that their links can be shared as they are: the same
+# page, whose router reads the path (router.js). Everything else of the UI lives in the fragment.
+@router.get("/@/{name}", include_in_schema=False)
+async def profile_page(name: str) -> Response:
+    return await index()
+
+
+@router.get("/leaderboard", include_in_schema=False)
+@router.get("/leaderboard/{pool}", include_in_schema=False)
+async def leaderboard_page(pool: str | None = None) -> Response:
+    return await index()

@@ -7,7 +7,9 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``play`` (play.py): actions, resignation, undo;
 - ``moves`` (runner.py): the server's own moves (chance, AI);
 - ``pool`` (pool.py): the bounded, fair pool every search runs in;
-- ``analyst`` (analysis.py): hints, analysis, replays.
+- ``analyst`` (analysis.py): hints, analysis, replays;
+- ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
+  rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
 """
 
 from __future__ import annotations
@@ -20,13 +22,20 @@ from datetime import UTC, datetime, timedelta
 
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
+from palaestra.server.account_store import AccountStore
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store
+from palaestra.server.memory import release_free_memory
+from palaestra.server.passkey_store import PasskeyStore
+from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
+from palaestra.server.service.passkeys import PasskeyService
+from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.pool import SearchPool
+from palaestra.server.service.rated import rating_writer
 from palaestra.server.service.runner import MoveQueue, ServerMoves
 from palaestra.server.service.seats import SeatService
 from palaestra.server.service.session import Session
@@ -51,10 +60,12 @@ class Hub:
         queue: MoveQueue | None = None,
         searcher: Searcher | None = None,
         search_workers: int = 2,
+        hasher: Hasher | None = None,
     ) -> None:
         self.store = store
         self.levels = available_levels()
         self.sessions = Sessions(store, broker)
+        self.sessions.on_finish = rating_writer
         #: every search of this process (AI moves, hints, analysis): bounded, fair between games
         self.pool = SearchPool(search_workers)
         self.moves = ServerMoves(
@@ -64,6 +75,9 @@ class Hub:
         self.clocks = ClockKeeper(self.sessions, self.moves.kick)
         self.play = PlayService(self.sessions, self.moves.kick, self.clocks.flag)
         self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher, self.pool)
+        self.accounts = AccountService(AccountStore(store), hasher or Hasher())
+        self.accounts.on_games_changed = self._changed_here
+        self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
@@ -97,6 +111,8 @@ class Hub:
             await asyncio.sleep(self.evict_every)
             self.sessions.evict_idle()
             await self.abandon_idle()
+            # what a burst freed goes back to the system, not only to the C heap (memory.py)
+            await asyncio.to_thread(release_free_memory)
 
     async def abandon_idle(self) -> int:
         """Mark the active games nobody changed for ``abandon_after`` seconds as ``abandoned``
@@ -117,6 +133,12 @@ class Hub:
             await self.sessions.changed_elsewhere(game_id, version)
         return len(marked)
 
+    async def _changed_here(self, changed: list[tuple[str, int]]) -> None:
+        """Rows this process changed outside a game's session (a deleted member's seats renamed):
+        copies in memory reload them, other processes hear of it."""
+        for game_id, version in changed:
+            await self.sessions.changed_elsewhere(game_id, version)
+
     async def stop(self) -> None:
         """Stop the server's moves and tell every websocket that the server goes away."""
         tasks = [t for t in (self._sweeper, self._clock_keeper) if t is not None]
@@ -127,6 +149,7 @@ class Hub:
                 await task
         await self.moves.stop()
         self.pool.close()
+        self.accounts.hasher.close()
         self.sessions.close_watchers()
         await self.sessions.stop_background()
 

@@ -175,6 +175,7 @@ def session_from_stored(stored: StoredGame, base: Session | None = None) -> Sess
         creator_hash=stored.creator_hash,
         secret=stored.secret,
         clock=clock,
+        rated=stored.rated,
     )
 
 
@@ -203,4 +204,5 @@ def stored_from_session(session: Session) -> StoredGame:
         secret=session.secret,
         clock=None if session.clock is None else session.clock.to_json(),
         deadline=None if session.clock is None else session.clock.deadline(),
+        rated=session.rated,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from palaestra.core.errors import NotationError, PalaestraError
 from palaestra.server.service.clocks import out_of_time
@@ -17,6 +18,22 @@ from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
 from palaestra.server.service.sessions import Sessions, copy_record, forfeited
 from palaestra.server.webhooks import can_undo
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who claims a seat: its secret token, or a signed-in member's account."""
+
+    token: str | None
+    account: int | None = None
+
+    def seat(self, session: Session) -> int:
+        seat = session.seat_of(self.token, self.account)
+        if seat is None:
+            if self.token is None:
+                raise ApiError(403, "wrong_token", "your account holds no seat of this game")
+            raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+        return seat
 
 
 class PlayService:
@@ -33,39 +50,47 @@ class PlayService:
         #: acts on a clock whose time is up (palaestra/server/service/clocks.py)
         self.flag = flag
 
-    async def act(self, game_id: str, token: str, ply: int, action: int | None, move: str | None) -> Session:
+    async def act(
+        self,
+        game_id: str,
+        token: str | None,
+        ply: int,
+        action: int | None,
+        move: str | None,
+        account: int | None = None,
+    ) -> Session:
+        """A seat's action; the seat is the token's, or without one the signed-in ``account``'s."""
         if (action is None) == (move is None):
             raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
         session = await self.sessions.get(game_id, ply=ply)
-        await self.sessions.judge(session, lambda s: self._act_again(s, token, ply, action, move))
+        holder = Holder(token, account)
+        await self.sessions.judge(session, lambda s: self._act_again(s, holder, ply, action, move))
         await self.sessions.broadcast(session)
         self.kick(session)
         return session
 
     async def _act_again(
-        self, session: Session, token: str, ply: int, action: int | None, move: str | None
+        self, session: Session, holder: Holder, ply: int, action: int | None, move: str | None
     ) -> None:
         try:
             try:
-                await self._act(session, token, ply, action, move)
+                await self._act(session, holder, ply, action, move)
             except ApiError as err:
                 if err.code != "conflict":
                     raise
                 # another process changed the game since we read it; it is reloaded now, so the
                 # action is judged again on the current game (still right, or now stale)
-                await self._act(session, token, ply, action, move)
+                await self._act(session, holder, ply, action, move)
         except ApiError as err:
             if err.code == "out_of_time" and self.flag is not None:
                 await self.flag(session)  # the fall is stored and announced before the answer
             raise
 
     async def _act(
-        self, session: Session, token: str, ply: int, action: int | None, move: str | None
+        self, session: Session, holder: Holder, ply: int, action: int | None, move: str | None
     ) -> None:
         async with session.lock:
-            seat = session.seat_of(token)
-            if seat is None:
-                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            seat = holder.seat(session)
             session.check_playable()
             if ply != session.ply:
                 raise ApiError(
@@ -101,47 +126,45 @@ class PlayService:
         if clock is not None and (clock.autoplay == seat or clock.out_of_time(session.now()) == seat):
             raise out_of_time(session, seat)
 
-    async def resign(self, game_id: str, token: str) -> Session:
+    async def resign(self, game_id: str, token: str | None, account: int | None = None) -> Session:
         """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
         session = await self.sessions.get(game_id)
-        await self.sessions.judge(session, lambda s: self._resign(s, token))
+        await self.sessions.judge(session, lambda s: self._resign(s, Holder(token, account)))
         await self.sessions.broadcast(session)
         return session
 
-    async def _resign(self, session: Session, token: str) -> None:
+    async def _resign(self, session: Session, holder: Holder) -> None:
         async with session.lock:
-            seat = session.seat_of(token)
-            if seat is None:
-                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            seat = holder.seat(session)
             session.check_playable()
             record = forfeited(session, seat, "resigned", "resigned")
             await self.sessions.write(session, session.state, record, "finished")
 
-    async def undo(self, game_id: str, token: str, ply: int) -> Session:
+    async def undo(self, game_id: str, token: str | None, ply: int, account: int | None = None) -> Session:
         """Take back the seat's own last action of the current turn, where the game allows it.
 
         The record loses that move (it never happened for the other players: nobody moved since,
         and undoable actions reveal nothing), so the stored record stays replayable; the game's
         ``version`` still goes up, so every client sees the change."""
         session = await self.sessions.get(game_id, ply=ply)
-        await self.sessions.judge(session, lambda s: self._undo_flagged(s, token, ply))
+        await self.sessions.judge(session, lambda s: self._undo_flagged(s, Holder(token, account), ply))
         await self.sessions.broadcast(session)
         return session
 
-    async def _undo_flagged(self, session: Session, token: str, ply: int) -> None:
+    async def _undo_flagged(self, session: Session, holder: Holder, ply: int) -> None:
         try:
-            await self._undo(session, token, ply)
+            await self._undo(session, holder, ply)
         except ApiError as err:
             if err.code == "out_of_time" and self.flag is not None:
                 await self.flag(session)
             raise
 
-    async def _undo(self, session: Session, token: str, ply: int) -> None:
+    async def _undo(self, session: Session, holder: Holder, ply: int) -> None:
         async with session.lock:
-            seat = session.seat_of(token)
-            if seat is None:
-                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            seat = holder.seat(session)
             session.check_playable()
+            if session.rated:
+                raise ApiError(409, "cannot_undo", "a rated game allows no undo")
             if ply != session.ply:
                 raise ApiError(
                     409,

@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from palaestra.core.game import Game
 from palaestra.core.record import Record
 from palaestra.server import fairness
+from palaestra.server.account_store import Account, seat_players
 from palaestra.server.service.clock import Clock, TimeControl
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import load_server_game, stored_from_session
+from palaestra.server.service.ratings import anchor_rating, pool_of
 from palaestra.server.service.session import Seat, Session, hash_token, same_secret
 from palaestra.server.service.sessions import Sessions
 
@@ -57,12 +60,19 @@ class SeatService:
         public: bool = False,
         hints: bool = False,
         time_control: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        member: Account | None = None,
     ) -> tuple[Session, Created]:
         """A new game. The creator gets the tokens of the seats they hold (``joined``), an
         invitation code for each other human seat, and a creator token (to manage invitations).
-        ``time_control`` (bounds checked by the API's model) gives the game a clock."""
+        ``time_control`` (bounds checked by the API's model) gives the game a clock. A signed-in
+        creator (``member``) holds their seats by account too; ``rated`` makes a rated game
+        (docs/accounts.md: accounts only, a clock, no undo, no hints, no chosen seed)."""
         game = load_server_game(game_name, options)
         control = self._time_control(time_control, seats)
+        if rated:
+            check_rated(seats, control, seed, hints, member)
+            check_anchors(game, seats)
         if len(seats) != game.num_players:
             raise ApiError(
                 400,
@@ -70,34 +80,7 @@ class SeatService:
                 f"{game.title} with these options has {game.num_players} players, "
                 f"but {len(seats)} seats were given",
             )
-        created = Created(secrets.token_urlsafe(18))
-        made: list[Seat] = []
-        for index, spec in enumerate(seats):
-            kind = spec.get("kind", "human")
-            name = str(spec.get("name") or "")
-            token: str | None = None
-            code: str | None = None
-            if kind == "human" and spec.get("joined", False):
-                token = secrets.token_urlsafe(18)
-                made.append(Seat("human", name, None, hash_token(token), True, creator=True))
-            elif kind == "human":
-                code = secrets.token_urlsafe(18)
-                made.append(
-                    Seat("human", name, None, None, False, invite_hash=hash_token(code), invite="open")
-                )
-            elif kind == "ai":
-                level = str(spec.get("level") or "random")
-                if level not in self.levels:
-                    raise ApiError(
-                        400,
-                        "bad_seats",
-                        f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
-                    )
-                made.append(Seat("ai", name or f"AI ({level})", level, None, True))
-            else:
-                raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
-            created.tokens.append(token)
-            created.invites.append(code)
+        made, created = self._seats(seats, member)
         if seed is not None and any(s.invite is not None for s in made):
             raise ApiError(
                 400,
@@ -128,15 +111,57 @@ class SeatService:
             hints=hints,
             creator_hash=creator_hash,
             secret=secret,
+            rated=rated,
         )
         if control is not None:
             now = self.sessions.now()
             clock = Clock.new(control, game.num_players, now)
             session.clock = clock.advance(session.timed_seat(state, "active", made), now)
-        await asyncio.to_thread(self.sessions.store.insert, stored_from_session(session))
+        players = [(i, s.account) for i, s in enumerate(made) if s.account is not None]
+        await asyncio.to_thread(
+            self.sessions.store.insert,
+            stored_from_session(session),
+            seat_players(game_id, game.name, players, stamp),
+        )
         self.sessions.add(session)
         self.kick(session)
         return session, created
+
+    def _seats(self, seats: list[Mapping[str, Any]], member: Account | None) -> tuple[list[Seat], Created]:
+        """The seats of a new game, and what only its creator learns: the tokens of the seats
+        they hold (bound to their account when signed in), the invitation codes of the others."""
+        created = Created(secrets.token_urlsafe(18))
+        made: list[Seat] = []
+        for index, spec in enumerate(seats):
+            kind = spec.get("kind", "human")
+            name = str(spec.get("name") or "")
+            token: str | None = None
+            code: str | None = None
+            if kind == "human" and spec.get("joined", False):
+                token = secrets.token_urlsafe(18)
+                seat = Seat("human", name, None, hash_token(token), True, creator=True)
+                if member is not None:
+                    seat.account, seat.member, seat.name = member.id, member.username, member.username
+                made.append(seat)
+            elif kind == "human":
+                code = secrets.token_urlsafe(18)
+                made.append(
+                    Seat("human", name, None, None, False, invite_hash=hash_token(code), invite="open")
+                )
+            elif kind == "ai":
+                level = str(spec.get("level") or "random")
+                if level not in self.levels:
+                    raise ApiError(
+                        400,
+                        "bad_seats",
+                        f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
+                    )
+                made.append(Seat("ai", name or f"AI ({level})", level, None, True))
+            else:
+                raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
+            created.tokens.append(token)
+            created.invites.append(code)
+        return made, created
 
     def _time_control(
         self, doc: Mapping[str, Any] | None, seats: list[Mapping[str, Any]]
@@ -162,10 +187,13 @@ class SeatService:
             level = chosen[0] if chosen else gentle
         return TimeControl.from_json({**doc, "ai_level": level})
 
-    async def join(self, game_id: str, code: str, name: str | None) -> tuple[int, str]:
-        """Take the seat of an invitation: the code is used up, the joiner gets a fresh token."""
+    async def join(
+        self, game_id: str, code: str, name: str | None, member: Account | None = None
+    ) -> tuple[int, str]:
+        """Take the seat of an invitation: the code is used up, the joiner gets a fresh token
+        (and a signed-in joiner holds the seat by account too)."""
         session = await self.sessions.get(game_id)
-        joined = await self.sessions.judge(session, lambda s: self._join(s, code, name))
+        joined = await self.sessions.judge(session, lambda s: self._join(s, code, name, member))
         await self.sessions.broadcast(session)
         return joined
 
@@ -183,9 +211,13 @@ class SeatService:
                 return session, i, "revoked"
         raise ApiError(403, "wrong_token", "this link does not belong to a seat of this game")
 
-    async def _join(self, session: Session, code: str, name: str | None) -> tuple[int, str]:
+    async def _join(
+        self, session: Session, code: str, name: str | None, member: Account | None
+    ) -> tuple[int, str]:
         async with session.lock:
             session.check_playable("the game is over: nobody can join it any more")
+            if session.rated and member is None:
+                raise ApiError(401, "sign_in_required", "a rated game is for members: sign in to join it")
             digest = hash_token(code)
             seat = next(
                 (
@@ -215,8 +247,37 @@ class SeatService:
             taken.token_hash = hash_token(token)
             if name:
                 taken.name = name
-            await self.sessions.write_seats(session, new_seats)
+            then = None
+            if member is not None:
+                if session.rated and any(s.account == member.id for s in session.seats):
+                    raise ApiError(409, "already_seated", "you hold a seat of this rated game already")
+                taken.account, taken.member, taken.name = member.id, member.username, member.username
+                then = seat_players(session.id, session.game.name, [(seat, member.id)], datetime.now(UTC))
+            await self.sessions.write_seats(session, new_seats, then)
         return seat, token
+
+    async def claim(self, game_id: str, token: str, member: Account) -> int:
+        """A guest who signed up binds a seat they hold by token to their account (its games
+        appear on their profile; they act from any device). The token keeps working."""
+        session = await self.sessions.get(game_id)
+        return await self.sessions.judge(session, lambda s: self._claim(s, token, member))
+
+    async def _claim(self, session: Session, token: str, member: Account) -> int:
+        async with session.lock:
+            seat = session.seat_of(token)
+            if seat is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+            held = session.seats[seat]
+            if held.account == member.id:
+                return seat
+            if held.account is not None:
+                raise ApiError(409, "seat_taken", "this seat is held by another member")
+            new_seats = copy.deepcopy(session.seats)
+            new_seats[seat].account, new_seats[seat].member = member.id, member.username
+            then = seat_players(session.id, session.game.name, [(seat, member.id)], datetime.now(UTC))
+            await self.sessions.write_seats(session, new_seats, then)
+        await self.sessions.broadcast(session)
+        return seat
 
     async def reinvite(self, game_id: str, creator_token: str, seat: int, *, new: bool) -> str | None:
         """The creator withdraws a seat's unused invitation and (``new``) issues a fresh code."""
@@ -248,3 +309,46 @@ class SeatService:
             changed.invite = "open" if code is not None else "revoked"
             await self.sessions.write_seats(session, new_seats)
         return code
+
+
+def check_rated(
+    seats: list[Mapping[str, Any]],
+    control: TimeControl | None,
+    seed: int | None,
+    hints: bool,
+    member: Account | None,
+) -> None:
+    """The rules of a rated game (docs/accounts.md): the creator is signed in and holds one seat
+    at most, every other person joins signed in, there is a clock, no hints and no chosen seed."""
+
+    def refuse(why: str) -> ApiError:
+        return ApiError(400, "bad_rated", f"a rated game {why}")
+
+    if member is None:
+        raise ApiError(401, "sign_in_required", "a rated game is for members: sign in to create one")
+    if control is None:
+        raise refuse("needs a clock (time_control)")
+    if hints:
+        raise refuse("allows no hints")
+    if seed is not None:
+        raise refuse("draws its own chance secret: no chosen seed")
+    own = sum(1 for s in seats if s.get("kind", "human") == "human" and s.get("joined", False))
+    if own > 1:
+        raise refuse("has one member in each human seat: hold one seat, invite the others")
+    if not any(s.get("kind", "human") == "human" for s in seats):
+        raise refuse("needs a person in it")
+
+
+def check_anchors(game: Game, seats: list[Mapping[str, Any]]) -> None:
+    """A rated game against the AI needs the level's fixed rating in the game's pool (measured
+    by the arena and declared by the game, ``GameInfo.ai_ratings``; docs/accounts.md)."""
+    pool = pool_of(game)
+    for spec in seats:
+        if spec.get("kind") == "ai":
+            level = str(spec.get("level") or "random")
+            try:
+                anchor_rating(pool.id, level)
+            except KeyError:
+                raise ApiError(
+                    400, "bad_rated", f"the AI level {level!r} has no rating in {pool.title}: play it casual"
+                ) from None

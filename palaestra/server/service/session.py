@@ -68,6 +68,10 @@ class Seat:
     invite_hash: str | None = None
     invite: str | None = None
     revoked: list[str] = field(default_factory=list)
+    #: the account that holds the seat (issue 28: it acts from any device where it is signed in;
+    #: the seat's token still works) and its username, shown with the seat
+    account: int | None = None
+    member: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +84,8 @@ class Seat:
             "invite_hash": self.invite_hash,
             "invite": self.invite,
             "revoked": list(self.revoked),
+            "account": self.account,
+            "member": self.member,
         }
 
     @classmethod
@@ -101,6 +107,8 @@ class Seat:
             invite_hash,
             invite,
             [str(h) for h in doc.get("revoked", [])],
+            doc.get("account"),
+            doc.get("member"),
         )
 
     def public(self, index: int, game: Game) -> dict[str, Any]:
@@ -112,6 +120,7 @@ class Seat:
             "level": self.level,
             "joined": self.joined,
             "invitation": self.invite,
+            "member": self.member,
         }
 
 
@@ -149,6 +158,7 @@ class Session:
     analyses: dict[int, dict[str, Any]] = field(default_factory=dict)
     public: bool = False  # listed in the lobby
     hints: bool = False  # the creator allows hints between people
+    rated: bool = False  # rated (issue 28): accounts only, a clock, no undo, no hints
     creator_hash: str | None = None
     #: the chance secret (None: a game from before issue 17, drawing from its seed)
     secret: str | None = None
@@ -162,6 +172,8 @@ class Session:
     _moves_json: MovesJSON = field(default_factory=lambda: MovesJSON(), repr=False, compare=False)
     #: the latest view as JSON (see ``view_json``), with the view it encodes
     _view_json: tuple[dict[str, Any], bytes] | None = field(default=None, repr=False, compare=False)
+    #: called when the view caches are made anew (the sessions keep only the latest games' caches)
+    on_view_cached: Callable[[Session], None] = field(default=lambda s: None, repr=False, compare=False)
 
     def adopt(self, row: Session) -> None:
         """Take over what ``row`` (the same game, just loaded from the database) holds: another
@@ -175,6 +187,7 @@ class Session:
         self.undo_stack = row.undo_stack
         self.public = row.public
         self.hints = row.hints
+        self.rated = row.rated
         self.secret = row.secret
         self.clock = row.clock
         self.analyses.clear()
@@ -186,6 +199,8 @@ class Session:
     def hints_allowed(self) -> bool:
         """Hints only where they help nobody against another person: against the AI, in hot seat
         (every human seat is the creator's), or when the creator allowed them."""
+        if self.rated:
+            return False
         return self.hints or all(s.kind != "human" or s.creator for s in self.seats)
 
     def chance_source(self) -> ChanceSource:
@@ -210,14 +225,20 @@ class Session:
     def ply(self) -> int:
         return len(self.record.moves)
 
-    def seat_of(self, token: str | None) -> int | None:
-        if not token:
+    def seat_of(self, token: str | None, account: int | None = None) -> int | None:
+        """The seat of a token, or without one the seat of a signed-in member's account (the seat
+        to move if the account holds several: hot seat)."""
+        if token:
+            digest = hash_token(token)
+            for index, seat in enumerate(self.seats):
+                if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                    return index
             return None
-        digest = hash_token(token)
-        for index, seat in enumerate(self.seats):
-            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
-                return index
-        return None
+        if account is None:
+            return None
+        held = [i for i, s in enumerate(self.seats) if s.account == account]
+        player = self.state.current_player
+        return player if player in held else (held[0] if held else None)
 
     def check_playable(self, over: str = "the game is over") -> None:
         """Refuse a change of a game that is no longer played: 409 ``game_abandoned`` (nobody
@@ -275,7 +296,7 @@ class Session:
         undo policy allows it (``State.can_take_back``, see palaestra/server/webhooks.py). Known
         from the undo stack of this session (rebuilt from the record when a game is loaded
         mid-turn)."""
-        if self.status != "active" or not self.record.moves or not self.undo_stack:
+        if self.rated or self.status != "active" or not self.record.moves or not self.undo_stack:
             return None
         player = self.state.current_player
         if self.record.moves[-1].player != player or not 0 <= player < len(self.seats):
@@ -307,12 +328,14 @@ class Session:
             len(self.undo_stack),
             self.public,
             self.hints,
+            self.rated,
             self.secret,
             self.updated_at,
             id(self.clock),
         )
         if self._view is None or self._view[0] != key:
             self._view = (key, self._make_view())
+            self.on_view_cached(self)
         view = self._view[1]
         if self.clock is None:
             return view
@@ -329,6 +352,13 @@ class Session:
         if self.clock is None:
             self._view_json = (view, encoded)
         return encoded
+
+    def drop_view_caches(self) -> None:
+        """Forget the cached view and its JSON (some 25 KB for a game of 2 players): made again by
+        the next reader. The sessions keep them for the games used last only (``Sessions``,
+        ``view_cache_games``), so games played once and left idle hold their state, not their view."""
+        self._view = None
+        self._view_json = None
 
     def moves_json(self, moves: list[Move] | None = None) -> list[dict[str, Any]]:
         """The documents of ``moves`` (default: the record's), made once per move of the game."""
@@ -365,6 +395,7 @@ class Session:
             "chance": self.chance(),
             "hints": self.hints_allowed(),
             "public": self.public,
+            "rated": self.rated,
             "ply": self.ply,
             "version": self.version,
             "status": self.status,

@@ -27,6 +27,7 @@ import copy
 import logging
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -34,7 +35,7 @@ from typing import Any, TypeVar
 from palaestra.core.game import State, returns_from_ranks
 from palaestra.core.record import Record, now
 from palaestra.server.broker import Broker
-from palaestra.server.db import StorageError, Store, VersionConflict
+from palaestra.server.db import StorageError, Store, Then, VersionConflict
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
@@ -69,6 +70,13 @@ class Sessions:
         #: reads of a row's version (``check``), for the tests; ``on_check`` counts them for /metrics
         self.checks = 0
         self.on_check: Callable[[], None] = lambda: None
+        #: what else to write in the transaction that finishes a game (its ratings, if rated:
+        #: palaestra/server/service/rated.py); given the session and its new record
+        self.on_finish: Callable[[Session, Record], Then | None] = lambda session, record: None
+        #: the games whose view caches are kept, used last at the end (issue 31, finding 4: the
+        #: cached view and its JSON took some 25 KB of a played game's 54 in memory)
+        self.view_cache_games = 500
+        self._view_cached: OrderedDict[str, None] = OrderedDict()
 
     # --- loading ----------------------------------------------------------------------------
     async def get(
@@ -106,8 +114,21 @@ class Sessions:
 
     def add(self, session: Session) -> None:
         session.now = self.now
+        session.on_view_cached = self._keep_view
         self.loaded[session.id] = session
         self.broker.follow(session.id)  # its notices from now on (checked once confirmed)
+
+    def _keep_view(self, session: Session) -> None:
+        """``session`` made its view anew: keep its caches, and drop those of the game used
+        longest ago beyond ``view_cache_games`` (a game in play keeps its own: it is used last)."""
+        cached = self._view_cached
+        cached[session.id] = None
+        cached.move_to_end(session.id)
+        while len(cached) > self.view_cache_games:
+            oldest, _ = cached.popitem(last=False)
+            other = self.loaded.get(oldest)
+            if other is not None and other is not session:
+                other.drop_view_caches()
 
     def current(self, session: Session) -> bool:
         """True if ``session`` is known to be the row's current version without reading it: this
@@ -173,6 +194,7 @@ class Sessions:
     def evict(self, session: Session) -> None:
         if self.loaded.get(session.id) is session:
             del self.loaded[session.id]
+            self._view_cached.pop(session.id, None)
             self.broker.unfollow(session.id)
 
     def evict_idle(self) -> int:
@@ -225,6 +247,8 @@ class Sessions:
         StorageError (a clean 503 at the edge), a lost race a 409 ``conflict``. The clock goes on
         from the new position (``clock_after``) unless the caller gives it (a flag fall)."""
         clock = clock or session.clock_after(state, status)
+        finishing = status == "finished" and session.status == "active"
+        then = self.on_finish(session, record) if finishing else None
         try:
             await asyncio.to_thread(
                 self.store.update,
@@ -237,6 +261,7 @@ class Sessions:
                 snapshot=state.to_json(),
                 clock=None if clock is None else clock.to_json(),
                 deadline=None if clock is None else clock.deadline(),
+                then=then,
             )
         except VersionConflict:
             raise await self.lost_race(session) from None
@@ -247,8 +272,9 @@ class Sessions:
         session.updated_at = datetime.now(UTC)
         session.version += 1
 
-    async def write_seats(self, session: Session, seats: list[Seat]) -> None:
-        """Store changed seats (a clock starts once the last invited player has joined)."""
+    async def write_seats(self, session: Session, seats: list[Seat], then: Then | None = None) -> None:
+        """Store changed seats (a clock starts once the last invited player has joined); ``then``
+        writes more in the same transaction (who holds a seat by account)."""
         clock = session.clock_after(session.state, session.status, seats)
         try:
             await asyncio.to_thread(
@@ -259,6 +285,7 @@ class Sessions:
                 version=session.version + 1,
                 clock=None if clock is None else clock.to_json(),
                 deadline=None if clock is None else clock.deadline(),
+                then=then,
             )
         except VersionConflict:
             raise await self.lost_race(session) from None
@@ -268,19 +295,24 @@ class Sessions:
         session.version += 1
 
     # --- pushing ----------------------------------------------------------------------------
-    def subscribe(self, session: Session) -> asyncio.Queue[Message]:
-        queue: asyncio.Queue[Message] = asyncio.Queue()
+    def subscribe(
+        self, session: Session, queue: asyncio.Queue[Message] | None = None
+    ) -> asyncio.Queue[Message]:
+        queue = asyncio.Queue() if queue is None else queue
         session.subscribers.add(queue)
         return queue
 
     def unsubscribe(self, session: Session, queue: asyncio.Queue[Message]) -> None:
         session.subscribers.discard(queue)
 
-    async def watch(self, session: Session) -> asyncio.Queue[Message]:
+    async def watch(
+        self, session: Session, queue: asyncio.Queue[Message] | None = None
+    ) -> asyncio.Queue[Message]:
         """Subscribe to a game's changes, other processes' included (a shared broker listens
-        before this returns; the game is then checked against its row)."""
+        before this returns; the game is then checked against its row). ``queue``: where the
+        messages go (a websocket's, which bounds its pending bytes); default a new one."""
         await self.broker.watch(session.id)
-        queue = self.subscribe(session)
+        queue = self.subscribe(session, queue)
         if self.broker.shared:  # a change made elsewhere before we listened: reloaded
             await self.get(session.id, fresh=True)
         return queue

@@ -41,6 +41,25 @@ const ERROR_TEXT = {
   invalid_request: "The request is not valid.",
   internal_error: "Something went wrong on the server.",
   storage_unavailable: "The server cannot save right now: try again shortly.",
+  bad_rated: "A rated game needs a clock, no hints, and one seat for you at most.",
+  bad_username: "A username has 3 to 20 letters, digits, '_' or '-'.",
+  weak_password: "This password is too weak: use at least 10 characters, not a common password.",
+  username_taken: "This username is taken already.",
+  bad_credentials: "Unknown username or wrong password.",
+  sign_in_required: "Sign in first.",
+  csrf: "Your session could not be confirmed: reload the page.",
+  wrong_password: "The password is wrong.",
+  user_not_found: "There is no member of this name.",
+  no_such_pool: "There is no such rating list.",
+  already_seated: "You hold a seat of this rated game already.",
+  busy: "The server is busy: try again in a moment.",
+  ai_unavailable: "The AI is not available right now: try again.",
+  bad_passkey: "The passkey's answer could not be checked.",
+  challenge_expired: "The passkey request has expired: try again.",
+  wrong_passkey: "This passkey is not one of yours.",
+  passkey_not_found: "There is no such passkey on your account.",
+  passkey_taken: "This passkey is registered already.",
+  too_many_passkeys: "You have the most passkeys allowed: remove one first.",
 };
 export function plainError(code, status, detail) {
   if (!(code in ERROR_TEXT)) return t("request failed ({status})", { status });
@@ -51,8 +70,14 @@ export function plainError(code, status, detail) {
   return plain;
 }
 
+// The signed-in member's CSRF token (member.js sets it at sign-in and page load): every request that
+// changes something carries it, as the server asks of signed-in requests (docs/accounts.md).
+let csrfToken = null;
+export function setCsrfToken(token) { csrfToken = token || null; }
+
 export async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: { ...(options.headers || {}) } };
+  if (csrfToken && !["GET", "HEAD"].includes(init.method)) init.headers["X-CSRF-Token"] = csrfToken;
   if (options.body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(options.body);

@@ -3,8 +3,10 @@
 //   app.js       this entry: the catalogue, the header's language choice, the router
 //   routes.js    the screens and their addresses (#/...): one line per screen
 //   router.js    shows the screen of the address; a screen's onLeave runs when it is left
-//   screens/     one module per screen: home.js, game.js, join.js, replay.js
-//   api.js       the API client (plain-worded refusals), /api/meta
+//   screens/     one module per screen: home.js, game.js, join.js, replay.js; the accounts' signup.js,
+//                signin.js, settings.js, profile.js, leaderboard.js (issue 28)
+//   api.js       the API client (plain-worded refusals, the CSRF token), /api/meta
+//   member.js    the signed-in member and the header's account links; webauthn.js passkeys
 //   socket.js    a game's websocket and the connection dot
 //   state.js     what this browser knows (tokens, invitations, name) and the page on screen
 //   boards.js    a game's renderer (/games/NAME/web/board.js) and the keyboard support of boards
@@ -15,6 +17,7 @@ import { t, language, LANGUAGES, loadCatalogue, setLanguage } from "/static/i18n
 import { el } from "/static/dom.js";
 import { meta } from "/static/api.js";
 import { route, startRouter } from "/static/router.js";
+import { loadMember, drawAccountNav } from "/static/member.js";
 
 const connEl = document.getElementById("conn");
 
@@ -30,12 +33,14 @@ function languagePicker() {
     await setLanguage(select.value);
     select.setAttribute("aria-label", t("Language"));
     connEl.title = t("live connection");
+    drawAccountNav();
     route();
   });
 }
 
 await loadCatalogue();
 languagePicker();
+await loadMember();  // signed in? (the header's links, the CSRF token)
 startRouter();
 // the header names the games there are (in menu order)
 meta().then((m) => { document.getElementById("tagline").textContent = m.games.map((g) => g.title).join(" · "); }, () => {});

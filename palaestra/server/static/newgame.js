@@ -8,6 +8,7 @@ import { myName, setMyName, rememberGame } from "/static/state.js";
 import { toast } from "/static/ui.js";
 import { rendererFor } from "/static/boards.js";
 import { clockFields } from "/static/clock.js";
+import { ratedField } from "/static/rated.js";
 
 // each game option in words for players (finding 9): the label and explanation the game declares
 // (GameInfo.web.option_texts, in its own catalogue); else its name and the engine's help, without
@@ -45,6 +46,8 @@ export function buildNewGameForm(card, m) {
     hintsBox,
     el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, t("Start game"))));
   card.append(form);
+  const rated = ratedField(form, clock.box, seatsBox);  // issue 28: members only, after the clock
+  if (rated.box) clock.box.after(rated.box);
 
   const info = () => m.games.find((g) => g.name === gameSelect.value);
   const optionInputs = {};
@@ -192,6 +195,7 @@ export function buildNewGameForm(card, m) {
       if (!hintsBox.hidden && hintsInput.checked) body.hints = true;
       const timeControl = clock.value();
       if (timeControl) body.time_control = timeControl;
+      if (rated.value()) body.rated = true;
       const created = await api("/api/games", { method: "POST", body });
       const tokens = {};
       const invites = {};

@@ -1,5 +1,8 @@
 // The router: shows the screen of the address in the URL fragment (the table is routes.js), one
 // at a time and in the order asked, and runs what the screen left behind (onLeave) first.
+// A few pages have a real path as well, to be shared as they are: /@/NAME (a profile) and
+// /leaderboard[/POOL]; the server serves this page there (web.py). A path without a fragment is
+// read as that fragment (/@/bea as #/@/bea); a fragment, where there is one, wins.
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -28,6 +31,11 @@ export function match(hash, routes = ROUTES) {
   return null;
 }
 
+export function address(loc = location) {
+  const path = loc.pathname.replace(/\/+$/, "");
+  return path && (!loc.hash || loc.hash === "#") ? `#${path}` : loc.hash;
+}
+
 let leaving = [];
 function leave() {
   const jobs = leaving;
@@ -50,7 +58,7 @@ async function showRoute() {
   page.game = null;
   connEl.className = "conn";
   try {
-    const found = match(location.hash);
+    const found = match(address());
     const module = await found.route.screen();
     await module.default(found.params, screen);
   } catch (err) {

@@ -11,5 +11,10 @@ export const ROUTES = [
   { path: "game/:id", screen: () => import("/static/screens/game.js") },           // play or watch a game, live
   { path: "join/:id/:code", screen: () => import("/static/screens/join.js") },     // take an invitation's seat
   { path: "replay/:id/:ply?", screen: () => import("/static/screens/replay.js") }, // step through a game
+  { path: "signup", screen: () => import("/static/screens/signup.js") },            // a new account; claim this browser's games
+  { path: "signin", screen: () => import("/static/screens/signin.js") },            // password or passkey
+  { path: "account", screen: () => import("/static/screens/settings.js") },         // password, passkeys, data, deletion
+  { path: "@/:name", screen: () => import("/static/screens/profile.js") },          // a profile (also at the path /@/NAME)
+  { path: "leaderboard/:pool?", screen: () => import("/static/screens/leaderboard.js") }, // (also at /leaderboard/POOL)
   { path: "", screen: () => import("/static/screens/home.js") },                   // anything else: home
 ];

@@ -37,7 +37,7 @@ def web_data(game: Game) -> dict[str, Any]:
         "summit": sorted(b.names[f] for f in b.adj[b.summit] if f < b.n),
         "seats": list(game.seats),
         "sides": list(game.side_of),
-        "teams": game.teams,
+        "teams": game.team_variant,
         "max_tiles": max_tiles,
         "max_per_terrain": per_terrain,
         "tiles_per_terrain": TILES_PER_TERRAIN,

@@ -7,6 +7,7 @@ import { plainHelp } from "/static/api.js";
 import { seatColour } from "/static/state.js";
 import { resultText, endReason, moveLine, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
 import { clockBadge, controlText, timeoutsTag } from "/static/clock.js";
+import { profileLink } from "/static/member.js";
 
 // the human seats an invitation still waits for (nobody plays before they join: finding 14)
 export function unjoinedSeats(view) {
@@ -17,7 +18,8 @@ export function unjoinedSeats(view) {
 export function playerRows(view, { mySeats, teams, gt }) {
   return view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
     el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
-    el("span", {}, playerName(s.player_name), seatName(s) && !isDefaultAiName(s) ? el("span", { class: "muted small", text: ` ${seatName(s)}` }) : null,
+    el("span", {}, playerName(s.player_name), s.member ? el("span", { class: "small" }, " ", profileLink(s.member, { class: "member" }))
+      : seatName(s) && !isDefaultAiName(s) ? el("span", { class: "muted small", text: ` ${seatName(s)}` }) : null,
       s.kind === "ai" ? el("span", { class: "tag", text: t("AI: {level}", { level: t(s.level) }) }) : null,
       mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
       s.kind === "human" && !s.joined ? el("span", { class: "tag", text: t("invited") }) : null,

@@ -13,13 +13,17 @@ import { live } from "/static/socket.js";
 import { tickClocks, autoplayText, controlText, clockBadge } from "/static/clock.js";
 import { unjoinedSeats, playerRows, statusText, resultBanner, gameAsText, download } from "/static/screens/game-panels.js";
 import { createHints } from "/static/screens/hints.js";
+import { memberSeats } from "/static/member.js";
 
 export default async function gamePage({ id }, { root, onLeave }) {
   let view = await api(`/api/games/${id}`);
   page.game = view.game;
   const mine = mineOf(id);
   const myTokens = mine.tokens || {};
-  const mySeats = Object.keys(myTokens).map(Number);
+  // this browser's seats: by token, and by account for a signed-in member (issue 28): a member acts
+  // without a token (the session cookie and its CSRF token say who)
+  const mySeats = [...new Set([...Object.keys(myTokens).map(Number), ...memberSeats(view)])];
+  const withToken = (seat, body) => (myTokens[seat] ? { token: myTokens[seat], ...body } : body);
 
   // the game's own parts (its module, texts, moves in words), known once its renderer is loaded
   let gameModule = null;
@@ -61,6 +65,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   root.replaceChildren(el("div", { class: "game" },
     el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ", zoomButton, " ",
+      view.rated ? el("span", { class: "tag rated", id: "rated-tag", title: t("this game counts on the players' ratings") }, t("Rated")) : null, " ",
       el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}&game=${id}`, target: "_blank", rel: "noopener" }, t("Rules"))),
     statusTop, resultBox, boardBox, announceBox),
     el("aside", { class: "side" },
@@ -76,7 +81,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
   const info = await gameInfo(view.game);
   gt = await gameT(info); // the game's own texts
   gameModule = await rendererFor(view.game);
-  undoButton.hidden = !(info && info.undo);  // games whose rules allow taking actions back
+  undoButton.hidden = !(info && info.undo) || view.rated;  // games whose rules allow taking actions back
   if (board.custom === undefined) legalCard.open = !gameModule;
   // a move in words: the game's own sentence (its module's describeMove), else its notation
   describe = describer(gameModule, gt);
@@ -104,11 +109,11 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   async function play(action) {
     if (pending) return;
-    const token = myTokens[view.current_player];
-    if (!token) { toast(t("It is not your turn"), true); return; }
+    const player = view.current_player;
+    if (!mySeats.includes(player)) { toast(t("It is not your turn"), true); return; }
     pending = true;
     try {
-      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, action } });
+      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: withToken(player, { ply: view.ply, action }) });
       pending = false;
       if (next.version >= view.version) view = next;
     } catch (err) {
@@ -123,11 +128,11 @@ export default async function gamePage({ id }, { root, onLeave }) {
   // cannot go there): the board names the move the player tried and the server says why it is not
   // allowed (finding 3: such clicks did nothing). Nothing changes; the board is drawn again.
   async function refuse(move) {
-    const token = myTokens[view.current_player];
-    if (pending || !token) return;
+    const player = view.current_player;
+    if (pending || !mySeats.includes(player)) return;
     pending = true;
     try {
-      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: { token, ply: view.ply, move } });
+      const next = await api(`/api/games/${id}/actions`, { method: "POST", body: withToken(player, { ply: view.ply, move }) });
       if (next.version >= view.version) view = next;  // it was allowed after all: played
     } catch (err) {
       // a move the engine cannot even read ("B and m16 are not neighbours") is not allowed either
@@ -139,11 +144,11 @@ export default async function gamePage({ id }, { root, onLeave }) {
   }
 
   undoButton.addEventListener("click", async () => {
-    const token = myTokens[view.undo];
-    if (pending || !token) return;
+    if (pending) return;
+    if (!mySeats.includes(view.undo)) return;
     pending = true;
     try {
-      const next = await api(`/api/games/${id}/undo`, { method: "POST", body: { token, ply: view.ply } });
+      const next = await api(`/api/games/${id}/undo`, { method: "POST", body: withToken(view.undo, { ply: view.ply }) });
       if (next.version >= view.version) view = next;
     } catch (err) {
       toast(err.message, true, err.detail);
@@ -171,7 +176,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
     const seat = mySeats.includes(view.current_player) ? view.current_player : mySeats[0];
     if (!confirm(t("Resign for {name}? The game ends.", { name: playerName(view.seats[seat].player_name) }))) return;
     try {
-      view = await api(`/api/games/${id}/resign`, { method: "POST", body: { token: myTokens[seat] } });
+      view = await api(`/api/games/${id}/resign`, { method: "POST", body: withToken(seat, {}) });
       draw();
     } catch (err) { toast(err.message, true, err.detail); }
   });

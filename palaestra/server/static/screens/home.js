@@ -6,6 +6,7 @@ import { api, meta } from "/static/api.js";
 import { loadMine } from "/static/state.js";
 import { seatName, movesText, outcomeFor } from "/static/ui.js";
 import { buildNewGameForm } from "/static/newgame.js";
+import { memberGames } from "/static/membergames.js";
 
 export default async function homePage(params, { root }) {
   const m = await meta();
@@ -34,11 +35,12 @@ export default async function homePage(params, { root }) {
       el("span", { class: `tag ${g.status}`, text: movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
       el("span", { class: "muted small", text: who })));
   }
+  await memberGames(mineCard);  // a member's games from every device (issue 28)
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
   watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
 }
 
-// One of my games: "Archimedes against Bea · your turn · 27 Nov 2026, 18:05"
+// One of my games: "GAME against Bea · your turn · 27 Nov 2026, 18:05"
 function myGameItem(g, entry) {
   const mySeats = Object.keys((entry && entry.tokens) || {}).map(Number);
   const others = g.seats.filter((s, i) => !mySeats.includes(i));

@@ -57,7 +57,7 @@ export default async function joinPage({ id, code }, { root }) {
   input.focus();
 }
 
-// "Ann invites you to a game of Archimedes."
+// "Ann invites you to a game of GAME."
 function inviteLine(offer) {
   const game = offer.game;
   if (offer.inviter_seat === null || offer.inviter_seat === undefined) return t("You are invited to a game of {game}.", { game: game.title });
