@@ -13,7 +13,13 @@ Modes (each starts its own servers on 127.0.0.1, in a temporary folder, and stop
   over both processes (a game's two seats talk to different processes, spectators sit on the
   other one), so every push of a move made through one process to a socket of the other is a
   cross-process push, whose latency is reported apart;
-- ``idle``: ``--idle-games`` games (default 4,000) created, then idle: the server's RSS right after
+- ``--flood N`` (with a load mode): one more client, a process of its own, opens N websockets on
+  the first game and sends ``--flood-bytes`` pings on each as fast as they go, reading nothing
+  (issue 31, finding 3; a socket the server closes connects again after ``--flood-reconnect``
+  seconds); the others' latencies show what it costs them, and the servers' RSS is read again
+  ``--flood-settle`` seconds after the run;
+- ``idle``: ``--idle-games`` games (default 4,000) created (with ``--idle-moves K``: hot-seat games,
+  K random moves played in each), then idle: the server's RSS right after
   creating them, once idle games were evicted, and after a restart (with its start-up time).
 
 ``--url URL`` (repeatable) targets servers already running instead (only 127.0.0.1/localhost: this
@@ -355,16 +361,30 @@ class Load:
             game = await self.create(i)
             await self.spectate_all(i, game.id)
             games.append(game)
+        flooder = None
+        if self.args.flood:  # its own process: its loop must not slow this client's players
+            url = "ws" + self.urls[0][4:] + f"/api/games/{games[0].id}/ws"
+            command = [sys.executable, __file__, "--flood-only", url, "--flood", str(self.args.flood)]
+            command += ["--flood-bytes", str(self.args.flood_bytes), "--seconds", str(self.args.seconds)]
+            command += ["--flood-reconnect", str(self.args.flood_reconnect)]
+            flooder = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
         self.running = True
         meter.start()
         start, cpu = time.perf_counter(), time.process_time()
         self.stop_at = time.monotonic() + self.args.seconds
         await asyncio.gather(*(self.player(i, g) for i, g in enumerate(games)))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        flooded = json.loads((await flooder.communicate())[0]) if flooder is not None else None
         await asyncio.sleep(0.5)  # the last pushes
         self.running = False
         result = self.report(elapsed, cpu)
         meter.stop(result)
+        if flooded is not None:
+            result["flood"] = flooded
+            await asyncio.sleep(self.args.flood_settle)
+            result[f"server_rss_mb_{self.args.flood_settle:g}s_later"] = {
+                pid: round(proc_rss_mb(pid), 1) for pid in meter.pids
+            }
         for task in self.spectators:
             task.cancel()
         await asyncio.gather(*self.spectators, return_exceptions=True)
@@ -374,7 +394,8 @@ class Load:
 
     def report(self, elapsed: float, client_cpu: float) -> dict[str, Any]:
         stats = self.stats
-        local, cross = [], []
+        local: list[float] = []
+        cross: list[float] = []
         for game_id, version, seen, index in stats.pushed:
             acked = stats.acked.get((game_id, version))
             if acked is None:
@@ -404,6 +425,33 @@ def percentiles(values: list[float]) -> dict[str, float] | None:
         return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
 
     return {"n": len(ordered), "p50": at(0.50), "p95": at(0.95), "p99": at(0.99), "max": at(1.0)}
+
+
+# --- the flooding client (--flood, issue 31) --------------------------------------------------------
+async def flood(url: str, sockets: int, size: int, seconds: float, reconnect: float) -> dict[str, int]:
+    """``sockets`` websockets on ``url``, each sending ``size``-byte pings as fast as the socket
+    takes them and reading nothing, for ``seconds``; a socket the server closes connects again
+    after ``reconnect`` seconds. Returns what was sent and how often a socket was closed."""
+    ping = json.dumps({"type": "ping", "pad": "x" * max(0, size - 30)})
+    counts = {"pings_sent": 0, "sockets_closed": 0}
+    stop_at = time.monotonic() + seconds
+
+    async def one() -> None:
+        while time.monotonic() < stop_at:
+            try:
+                async with ws_connect(url, max_size=2**24, open_timeout=30, max_queue=4) as ws:
+                    while time.monotonic() < stop_at:
+                        await ws.send(ping)
+                        counts["pings_sent"] += 1
+            except Exception:
+                counts["sockets_closed"] += 1
+                await asyncio.sleep(reconnect)
+
+    tasks = [asyncio.create_task(one()) for _ in range(sockets)]
+    await asyncio.wait(tasks, timeout=seconds + 5)
+    for task in tasks:
+        task.cancel()
+    return counts
 
 
 # --- the modes ------------------------------------------------------------------------------------
@@ -492,6 +540,7 @@ def run_idle(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     result: dict[str, Any] = {
         "mode": "idle",
         "games": args.idle_games,
+        "moves_each": args.idle_moves,
         "rss_mb_at_start": proc_rss_mb(server.pid),
     }
     try:
@@ -499,6 +548,9 @@ def run_idle(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         result["create_per_s"] = round(created / seconds, 1)
         result["rss_mb_after_create"] = round(proc_rss_mb(server.pid), 1)
         result["loaded_after_create"] = loaded_games(server.url)
+        if args.idle_only_create:  # the figure of the games in memory only
+            result["loadavg"] = round(os.getloadavg()[0], 2)
+            return result
         end = time.monotonic() + args.idle_evict + 90
         while loaded_games(server.url) > 0 and time.monotonic() < end:
             time.sleep(1)
@@ -520,9 +572,13 @@ def run_idle(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
 
 
 async def create_many(url: str, args: argparse.Namespace) -> tuple[int, float]:
-    seats = [{"kind": "human", "joined": True}, {"kind": "human"}]
+    """Create ``--idle-games`` games; with ``--idle-moves K`` each is a hot-seat game in which K
+    random legal moves are played (issue 31: a game played holds more than one nobody moved in)."""
+    joined = args.idle_moves > 0
+    seats = [{"kind": "human", "joined": True}, {"kind": "human", "joined": joined}]
     body = {"game": args.game, "options": json.loads(args.options), "seats": seats}
     count = 0
+    rng = random.Random(args.seed)
     start = time.perf_counter()
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
 
@@ -531,6 +587,17 @@ async def create_many(url: str, args: argparse.Namespace) -> tuple[int, float]:
             for _ in range(share):
                 r = await client.post("/api/games", json=body)
                 r.raise_for_status()
+                created = r.json()
+                view = created["game"]
+                for _ in range(args.idle_moves):
+                    if not view["legal"]:
+                        break
+                    token = created["seats"][view["current_player"]]["token"]
+                    action = rng.choice(view["legal"])["action"]
+                    move = {"token": token, "ply": view["ply"], "action": action}
+                    answer = await client.post(f"/api/games/{created['id']}/actions", json=move)
+                    answer.raise_for_status()
+                    view = answer.json()
                 count += 1
 
         parallel = 8
@@ -558,9 +625,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--spread", choices=["seat", "game", "affinity"], default="seat", help="cluster: see Load.client"
     )
+    p.add_argument("--flood", type=int, default=0, help="websockets of one client flooding pings (issue 31)")
+    p.add_argument("--flood-bytes", type=int, default=20_000, help="the size of a flooding ping")
+    p.add_argument("--flood-settle", type=float, default=60.0, help="RSS measured again this long after")
+    p.add_argument("--flood-reconnect", type=float, default=1.0, help="a closed flooding socket waits this")
+    p.add_argument("--flood-only", metavar="WS_URL", help=argparse.SUPPRESS)  # the flooding process
     p.add_argument("--game", default="archimedes")
     p.add_argument("--options", default="{}", help="the game's options, JSON")
     p.add_argument("--idle-games", type=int, default=4000)
+    p.add_argument("--idle-moves", type=int, default=0, help="idle mode: moves played in each game")
+    p.add_argument(
+        "--idle-only-create",
+        action="store_true",
+        help="idle mode: stop once created",
+    )
     p.add_argument("--idle-evict", type=float, default=120.0, help="idle mode: PALAESTRA_IDLE_EVICT_SECONDS")
     p.add_argument("--url", action="append", default=[], help="a running server (127.0.0.1 only)")
     p.add_argument("--pid", action="append", type=int, default=[], help="its process id (RSS, CPU)")
@@ -583,6 +661,12 @@ def show(result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.flood_only:
+        counts = asyncio.run(
+            flood(args.flood_only, args.flood, args.flood_bytes, args.seconds, args.flood_reconnect)
+        )
+        print(json.dumps(counts), flush=True)
+        return
     modes = ["sqlite", "postgres", "cluster", "idle"] if args.mode == "all" else [args.mode]
     print(
         f"# {platform.node()} {platform.machine()} {os.cpu_count()} cores, "

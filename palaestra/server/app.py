@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator
 
@@ -17,16 +18,19 @@ from fastapi import FastAPI
 
 from palaestra import __version__
 from palaestra.server.api import accounts, games, lobby, ops, passkeys, play, realtime, seats, web
-from palaestra.server.api.auth import SignInLimits
+from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
 from palaestra.server.api.guards import Guards
 from palaestra.server.broker import make_broker
 from palaestra.server.db import Store, default_database_url
+from palaestra.server.presence import WARNING, ServeLock
 from palaestra.server.rules_pages import router as rules_router
 from palaestra.server.service.hub import Hub
 from palaestra.server.service.passwords import Hasher
 from palaestra.server.settings import Settings
+
+log = logging.getLogger("palaestra.server")
 
 
 async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
@@ -56,6 +60,7 @@ def create_app(
     url = database_url or default_database_url()
     config = settings or Settings.from_env()
     guards = Guards(config)
+    guards.member_of = member_id  # members' limits per account, guests' per address
     signin_limits = SignInLimits(config, redis_url)
 
     @contextlib.asynccontextmanager
@@ -69,7 +74,12 @@ def create_app(
 
             queue = ArqQueue(redis_url, search_timeout=config.search_timeout)
             await queue.start()
-        broker = make_broker(redis_url)
+        lock = None
+        if not redis_url:  # alone on the database, or warn: another process serves it without Redis
+            lock = ServeLock(store.engine)
+            if not await asyncio.to_thread(lock.acquire):
+                log.warning(WARNING.format(where=lock.where(), every=config.version_poll_seconds))
+        broker = make_broker(redis_url, store.versions, config.version_poll_seconds)
         broker.observe = guards.notice_delay.observe
         hub = Hub(
             store,
@@ -83,6 +93,7 @@ def create_app(
         hub.sessions.on_action = guards.actions.inc
         hub.sessions.on_check = guards.version_checks.inc
         hub.sessions.idle_seconds = config.idle_evict_seconds
+        hub.sessions.view_cache_games = config.view_cache_games
         hub.clocks.every = config.clock_sweep_seconds
         hub.abandon_after = config.abandon_after_seconds
         hub.lobby.seek_seconds = config.seek_seconds
@@ -95,6 +106,8 @@ def create_app(
             await hub.stop()
             if queue is not None:
                 await queue.stop()
+            if lock is not None:
+                lock.release()
             store.close()
 
     app = FastAPI(

@@ -8,8 +8,11 @@ of the game sends them as it is (else it reloads the game at once and pushes its
 that is lost costs only latency, never a move: a client that reconnects (to any process) gets the
 current state, with every move, from the row.
 
-- :class:`Broker`: one process (the default, ``palaestra serve`` without ``--redis-url``). Every
+- :class:`Broker`: one process known to be alone on its database (tests, tools). Every
   websocket of a game is held by the process that changes it, so there is nobody else to tell.
+- :class:`PollingBroker`: ``palaestra serve`` without ``--redis-url`` when another process may
+  serve the same database all the same: it reads the stored versions of the games it holds every
+  second (issue 31).
 - :class:`RedisBroker`: Redis pub/sub, one channel per game (``palaestra:game:ID``). A web process
   subscribes to a game's channel while it holds the game in memory (``follow``) or a websocket of
   it (``watch``), so a notice reaches only the processes that need it. While the subscription is
@@ -443,6 +446,103 @@ def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def make_broker(redis_url: str | None) -> Broker:
-    """The broker for a server: Redis pub/sub with a URL, else the in-process one."""
-    return RedisBroker(redis_url) if redis_url else Broker()
+class PollingBroker(Broker):
+    """Without Redis: another process may serve the same database all the same (a second
+    ``palaestra serve`` in another terminal, a restart that overlaps), and nothing would tell this
+    one of its changes (issue 31, finding 1). So every ``every`` seconds this process reads the
+    stored versions of the games it holds (``versions``: one indexed query per 500 games), and a
+    version newer than its copy is a notice: the game is reloaded and pushed to its websockets here,
+    or, unwatched, reloaded by its next request.
+
+    The sessions use ``listening`` and ``announced`` as with Redis, so a copy is trusted without a
+    read of its row's version only while the polls go well; a game not polled yet, or after a poll
+    failed, is checked against its row on each request. A change made by another process is thus
+    seen here at most ``every`` seconds (plus a query) later, and at once by a request that names a
+    newer ``version`` or another ``ply``; refusals are judged again on the row's current version and
+    every change is guarded by the row's version, so nothing is refused or lost meanwhile."""
+
+    shared = True
+
+    def __init__(self, versions: Callable[[list[str]], dict[str, int]], every: float = 1.0) -> None:
+        super().__init__()
+        self.versions = versions
+        self.every = every
+        #: games held, with how many holders (the game in memory, each websocket)
+        self.watched: dict[str, int] = {}
+        self._listening: dict[str, int] = {}  # game -> token, from its first good poll on
+        self._announced: dict[str, int] = {}
+        self._tokens = itertools.count(1)
+        self._poller: asyncio.Task[None] | None = None
+        self.polls = 0
+
+    async def start(self, on_notice: NoticeHandler) -> None:
+        self.on_notice = on_notice
+        if self.every > 0:
+            self._poller = asyncio.get_running_loop().create_task(self._poll_forever())
+
+    def follow(self, game_id: str) -> None:
+        self.watched[game_id] = self.watched.get(game_id, 0) + 1
+
+    def unfollow(self, game_id: str) -> None:
+        count = self.watched.get(game_id, 0)
+        if count > 1:
+            self.watched[game_id] = count - 1
+            return
+        self.watched.pop(game_id, None)
+        self._listening.pop(game_id, None)
+        self._announced.pop(game_id, None)
+
+    async def watch(self, game_id: str) -> None:
+        self.follow(game_id)
+
+    async def unwatch(self, game_id: str) -> None:
+        self.unfollow(game_id)
+
+    def listening(self, game_id: str) -> int | None:
+        return self._listening.get(game_id)
+
+    def announced(self, game_id: str) -> int:
+        return self._announced.get(game_id, 0)
+
+    async def poll(self) -> None:
+        """Read the stored versions of the games held; announce those that moved on."""
+        ids = list(self.watched)
+        if not ids:
+            return
+        try:
+            stored = await asyncio.to_thread(self.versions, ids)
+        except Exception as err:  # the database is away: each request checks its game meanwhile
+            self._listening.clear()
+            log.warning("cannot read the versions of %d games now (%s)", len(ids), err)
+            return
+        self.polls += 1
+        for game_id in ids:
+            version = stored.get(game_id)
+            if version is None or game_id not in self.watched:
+                continue  # gone meanwhile
+            if game_id not in self._listening:
+                self._listening[game_id] = next(self._tokens)
+            if version > self._announced.get(game_id, 0):
+                self._announced[game_id] = version
+                self.on_notice(game_id, version, None)
+
+    async def _poll_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            await self.poll()
+
+    async def stop(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._poller
+
+
+def make_broker(
+    redis_url: str | None, versions: Callable[[list[str]], dict[str, int]] | None = None, every: float = 1.0
+) -> Broker:
+    """The broker for a server: Redis pub/sub with a URL; else, given ``versions`` (the store's),
+    one that polls the database for other processes' changes; else the in-process one."""
+    if redis_url:
+        return RedisBroker(redis_url)
+    return Broker() if versions is None else PollingBroker(versions, every)

@@ -24,8 +24,18 @@ class Settings:
     #: websockets per client and in all
     ws_per_client: int = 32
     ws_total: int = 2000
+    #: what one websocket may send and leave unread (issue 31); over a limit it is closed with
+    #: 1008 and counted (``palaestra_websockets_closed_total{limit}``): messages a second (a burst
+    #: of twice as many is allowed; the UI sends a ping every 25 s), bytes a message, and bytes of
+    #: states and answers waiting to be sent to a client that does not read them
+    ws_messages_per_second: float = 5.0
+    ws_max_message_bytes: int = 4096
+    ws_max_pending_bytes: int = 1024 * 1024
     #: games untouched this long (seconds) and not watched are dropped from memory (kept stored)
     idle_evict_seconds: float = 300.0
+    #: the games whose latest view (and its JSON) stays cached, the ones used last; the others
+    #: make theirs again when next read (some 25 KB a game: issue 31, docs/deploy.md)
+    view_cache_games: int = 500
     #: how often (seconds) each process asks the database for games whose clock ran out (0: never;
     #: flags then fall only when the player to move sends a request)
     clock_sweep_seconds: float = 0.5
@@ -59,6 +69,10 @@ class Settings:
     #: sooner when its poster was not seen this long (no lobby websocket holding it, no poll)
     seek_seconds: float = 1800.0
     seek_leave_seconds: float = 60.0
+    #: without --redis-url: how often (seconds) the process reads the stored versions of the games
+    #: it holds, to hear of changes made by another process on the same database (0: never; a
+    #: game is then checked on each request, and websockets hear of this process's changes only)
+    version_poll_seconds: float = 1.0
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

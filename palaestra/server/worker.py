@@ -13,9 +13,12 @@ of the queue after each move.
 Why nothing is lost (docs/deploy.md says why arq):
 
 - arq runs a job *pessimistically*: the job stays in the queue while it runs, under an
-  "in progress" key that expires ``job_timeout + 10`` seconds after it was taken. A worker killed
-  mid-search (kill -9, a lost host) leaves the job there; once the key expires the next worker to
-  poll runs it again. A worker stopped with SIGTERM gives its jobs back at once.
+  "in progress" key. arq lets that key expire ``job_timeout + 10`` seconds after the job was taken
+  (some 70 s: a killed worker's game stalled that long, issue 31 finding 6); our worker
+  (:class:`LeasedWorker`) gives it a lease of ``LEASE`` seconds instead and renews it every third
+  of that while the job runs: a heartbeat. A worker killed mid-search (kill -9, a lost host) stops
+  renewing; once the lease runs out (within ``LEASE`` seconds) the next worker to poll runs the
+  job again. A worker stopped with SIGTERM gives its jobs back at once.
 - The job id makes a move asked for twice (by two web processes, or a web process and a sweep) one
   job; the version guard of the row makes a job run twice (a retry after a crash that happened
   after the write) store the move once: the second run finds the game moved on.
@@ -47,6 +50,9 @@ SEARCH_JOB = "search"
 JOB_TIMEOUT = 60.0
 #: how long a web process waits for the answer of a hint or analysis job
 SEARCH_TIMEOUT = 30.0
+#: the lease of a running job (seconds): its "in progress" key expires this long after the last
+#: renewal (every third of it), so the job of a killed worker is run again within this long
+LEASE = 6.0
 
 
 def job_id(game_id: str, version: int) -> str:
@@ -181,6 +187,56 @@ async def search(ctx: dict[str, Any], kind: str, game_id: str, arg: int) -> dict
     return {"error": [400, "bad_request", f"no search {kind!r}"]}
 
 
+def _leased_worker_class() -> Any:
+    """:class:`LeasedWorker`, made when first needed (arq is imported by workers only)."""
+    from arq.constants import in_progress_key_prefix
+    from arq.worker import Worker
+
+    class LeasedWorker(Worker):
+        """arq's worker with a heartbeat: a running job's "in progress" key lives ``lease``
+        seconds and is renewed every ``lease / 3`` seconds by a task of its own (not the polling
+        loop), so it outlives a long search but not a dead worker."""
+
+        def __init__(self, *args: Any, lease: float = LEASE, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.lease = lease
+            self.in_progress_timeout_s = lease  # what arq sets the key to when it takes a job
+            self.renewals = 0
+
+        async def main(self) -> None:
+            renewer = asyncio.get_running_loop().create_task(self._renew_forever())
+            try:
+                await super().main()
+            finally:
+                renewer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await renewer
+
+        async def renew(self) -> None:
+            """Extend the lease of every job this worker runs (a key deleted because the job
+            ended is left alone: ``PEXPIRE`` of a missing key does nothing)."""
+            running = [job_id for job_id, task in self.tasks.items() if not task.done()]
+            if not running or self._pool is None:
+                return
+            pipe = self.pool.pipeline(transaction=False)
+            for job_id in running:
+                pipe.pexpire(in_progress_key_prefix + job_id, int(self.lease * 1000))
+            await pipe.execute()
+            self.renewals += 1
+
+        async def _renew_forever(self) -> None:
+            while True:
+                await asyncio.sleep(self.lease / 3)
+                try:
+                    await self.renew()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as err:  # Redis away: the next beat tries again
+                    log.warning("cannot renew the leases of running jobs: %s", err)
+
+    return LeasedWorker
+
+
 def make_worker(
     database_url: str,
     redis_url: str,
@@ -191,9 +247,11 @@ def make_worker(
     sweep_every: float = 30.0,
     burst: bool = False,
     poll_delay: float = 0.05,
+    lease: float = LEASE,
 ) -> Any:
-    """An arq worker for the server's moves (``.run()`` it, or ``await .async_run()``)."""
-    from arq.worker import Worker, func
+    """An arq worker for the server's moves (``.run()`` it, or ``await .async_run()``); a job of
+    a worker that died is run again within ``lease`` seconds (:class:`LeasedWorker`)."""
+    from arq.worker import func
 
     sweeper: list[asyncio.Task[None]] = []
 
@@ -220,7 +278,8 @@ def make_worker(
             await runtime.hub.sessions.broker.stop()
             runtime.hub.store.close()
 
-    return Worker(
+    return _leased_worker_class()(
+        lease=lease,
         functions=[
             func(server_move, name=JOB_NAME, timeout=job_timeout),
             # the answer is kept a minute for the web process that waits for it

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
+from palaestra.server.api.auth import COOKIE
 from palaestra.server.app import create_app
 from palaestra.server.service.passwords import HASH_NICE, Hasher, HasherBusy
 from palaestra.server.settings import Settings
@@ -167,3 +169,48 @@ def test_the_hashing_threads_run_at_a_lower_priority_than_the_event_loop() -> No
     finally:
         hasher.close()
     assert inside == min(outside + HASH_NICE, 19)
+
+
+def test_members_behind_one_address_each_have_their_own_action_limit(db_url: str) -> None:
+    """Issue 31, finding 7 (NAT): a signed-in member's actions count against their account, a
+    guest's against the address; members and guests behind one address do not share a limit."""
+    from tests.server.test_api import HUMANS
+
+    with limited_app(db_url, rate_actions="3/minute") as client:
+        ann, bea = sign_up(client, "ann"), sign_up(client, "bea")
+        body = {"game": "nim", "options": {"stones": 20}, "seats": HUMANS}
+        for who in (ann, bea, None):  # each may act three times a minute, all from one address
+            send = client.post if who is None else who.post
+            made = send("/api/games", json=body).json()
+            tokens = [seat["token"] for seat in made["seats"]]
+            codes = [
+                send(
+                    f"/api/games/{made['id']}/actions",
+                    json={"token": tokens[ply % 2], "ply": ply, "move": "take 1"},
+                ).status_code
+                for ply in range(4)
+            ]
+            assert codes == [200, 200, 200, 429], (who and who.username, codes)
+
+
+def test_members_behind_one_address_each_have_their_own_websockets(db_url: str) -> None:
+    with limited_app(db_url, ws_per_client=1) as client:
+        ann, bea = sign_up(client, "ann"), sign_up(client, "bea")
+        gid = client.post(
+            "/api/games", json={"game": "nim", "seats": [{"joined": True}, {"joined": True}]}
+        ).json()["id"]
+        path = f"/api/games/{gid}/ws"
+
+        def opened(cookie: str | None) -> Any:
+            client.cookies.clear()
+            if cookie:
+                client.cookies.set(COOKIE, cookie)
+            return client.websocket_connect(path)
+
+        with opened(ann.cookie) as first, opened(bea.cookie) as second, opened(None) as guest:
+            for ws in (first, second, guest):
+                assert ws.receive_json()["type"] == "state"
+            with opened(ann.cookie) as again:  # ann's second socket: over her own cap
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    again.receive_json()
+                assert closed.value.code == 1013

@@ -382,3 +382,23 @@ def test_play_now_pairs_two_members_in_a_rated_game_with_the_same_clock(client: 
     view = client.get(f"/api/games/{r.json()['game']}").json()
     assert view["rated"] is True and sorted(s["member"] for s in view["seats"]) == ["ann", "bob"]
     assert view["clock"]["control"]["seconds"] == 600
+
+
+def test_the_lobby_socket_closes_a_flooding_client_with_1008(db_url: str) -> None:
+    """The game socket's limits hold for the lobby's too (issue 31, finding 3)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from palaestra.server.app import create_app
+    from palaestra.server.settings import Settings
+
+    app = create_app(db_url, ai_delay=0.0, settings=Settings.from_env(ws_messages_per_second=2))
+    with TestClient(app) as client, client.websocket_connect("/api/lobby/ws") as ws:
+        assert ws.receive_json()["type"] == "lobby"
+        for _ in range(10):
+            ws.send_json({"type": "ping"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_json()
+        assert closed.value.code == 1008
+        metrics = client.get("/metrics").text
+        assert 'palaestra_websockets_closed_total{limit="rate"} 1.0' in metrics

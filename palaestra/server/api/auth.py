@@ -22,6 +22,7 @@ from fastapi import Depends, Request
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from palaestra.server.account_store import SignedIn
@@ -71,8 +72,8 @@ def secure(request: Request) -> bool:
     return settings.secure_cookies or request.url.scheme == "https"
 
 
-def session_cookie(request: Request) -> str | None:
-    return request.cookies.get(SECURE_COOKIE) or request.cookies.get(COOKIE)
+def session_cookie(connection: HTTPConnection) -> str | None:
+    return connection.cookies.get(SECURE_COOKIE) or connection.cookies.get(COOKIE)
 
 
 def set_session_cookie(request: Request, response: Response, session_id: str) -> None:
@@ -134,6 +135,12 @@ async def _required(request: Request) -> SignedIn:
 MaybeMember = Annotated[SignedIn | None, Depends(_optional)]
 #: the signed-in member (401 without)
 Member = Annotated[SignedIn, Depends(_required)]
+
+
+async def member_id(connection: HTTPConnection) -> int | None:
+    """The account of the connection's session cookie, for rate-limit keys (``Guards.key_of``)."""
+    hub: Hub = connection.app.state.hub
+    return await hub.accounts.member_id(session_cookie(connection))
 
 
 def limits_of(request: Request) -> SignInLimits:

@@ -1,11 +1,16 @@
 """Per-client limits and metrics at the edge (issue 17: "Limits, all configurable"; operations).
 
+- A client is a signed-in member's account when the request carries a live session cookie (so
+  members behind one address, a NAT, each have their own limits), else its address (guests;
+  issue 31, finding 7). ``Guards.key_of`` tells which (the app wires it to the accounts).
 - Rate limits use the ``limits`` library (a well-kept, storage-agnostic implementation of moving
   windows, the engine under slowapi; its Redis storage is a one-line change for several
   processes, issue 18). A client is its IP address as the ASGI server sees it (behind a proxy, run
   uvicorn with ``--proxy-headers``). Over the limit: 429 ``rate_limited`` with ``Retry-After``.
 - Websockets: at most ``ws_per_client`` per client and ``ws_total`` in all; one more is closed at
-  once with code 1013 ("try again later").
+  once with code 1013 ("try again later"). Each may send ``ws_messages_per_second`` messages of
+  ``ws_max_message_bytes`` at most, and leave ``ws_max_pending_bytes`` unread; beyond, it is closed
+  with 1008 ("policy violation") and counted (palaestra/server/api/realtime.py).
 - Metrics use ``prometheus-client`` (the reference Python client): one registry per app.
 """
 
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter as Tally
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import limits.storage
@@ -64,6 +70,8 @@ class Guards:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        #: the account of a request's live session, if any (set by the app: the accounts)
+        self.member_of: Callable[[Request | WebSocket], Awaitable[int | None]] | None = None
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
         self.rates = {
             "create": parse(settings.rate_create),
@@ -95,6 +103,13 @@ class Guards:
             "palaestra_searches_running", "AI searches running in the search pool", registry=self.registry
         )
         self.websockets = Gauge("palaestra_websockets", "open websockets", registry=self.registry)
+        self.ws_closed = Counter(
+            "palaestra_websockets_closed",
+            "websockets closed with 1008 for going over a limit (rate: messages a second, size: "
+            "bytes a message, pending: bytes unread by the client)",
+            ["limit"],
+            registry=self.registry,
+        )
         self.rejected = Counter(
             "palaestra_rate_limited", "requests refused by a rate limit", ["what"], registry=self.registry
         )
@@ -117,26 +132,35 @@ class Guards:
             registry=self.registry,
         )
 
-    def hit(self, what: str, request: Request) -> None:
-        """Count one request of kind ``what``; raise 429 over the client's limit."""
+    async def key_of(self, connection: Request | WebSocket) -> str:
+        """Whose limits a request counts against: ``member:ID`` for a live session's account,
+        else ``ip:ADDRESS``."""
+        if self.member_of is not None:
+            account = await self.member_of(connection)
+            if account is not None:
+                return f"member:{account}"
+        return f"ip:{client_of(connection)}"
+
+    def hit(self, what: str, key: str) -> None:
+        """Count one request of kind ``what`` for ``key`` (``key_of``); 429 over its limit."""
         item = self.rates[what]
-        key = client_of(request)
         if not self.limiter.hit(item, what, key):
             self.rejected.labels(what).inc()
             reset, _ = self.limiter.get_window_stats(item, what, key)
             raise RateLimited(what, max(1, int(reset - time.time()) + 1))
 
-    def open_socket(self, websocket: WebSocket) -> bool:
-        key = client_of(websocket)
+    def open_socket(self, websocket: WebSocket, key: str) -> bool:
+        """Count a websocket of ``key`` (``key_of``); False over the caps."""
         total = sum(self.sockets.values())
         if self.sockets[key] >= self.settings.ws_per_client or total >= self.settings.ws_total:
             return False
         self.sockets[key] += 1
+        websocket.state.limit_key = key
         self.websockets.set(total + 1)
         return True
 
     def close_socket(self, websocket: WebSocket) -> None:
-        key = client_of(websocket)
+        key: str = websocket.state.limit_key
         self.sockets[key] -= 1
         if self.sockets[key] <= 0:
             del self.sockets[key]
@@ -150,6 +174,6 @@ def limit(what: str) -> Any:
 
     async def dependency(request: Request) -> None:
         guards: Guards = request.app.state.guards
-        guards.hit(what, request)
+        guards.hit(what, await guards.key_of(request))
 
     return dependency

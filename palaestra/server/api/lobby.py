@@ -21,6 +21,7 @@ from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
+from palaestra.server.api.realtime import Bucket, reason, too_big
 from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.db import StorageError
 from palaestra.server.service.hub import Hub
@@ -267,7 +268,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     ``{"type": "held", "id", "ok"}``): the seek stays open while this socket lives. ``{"type":
     "ping"}`` is answered ``{"type": "pong"}``. Closing codes as the game's websocket's."""
     guards = get_guards(websocket)
-    if not guards.open_socket(websocket):
+    if not guards.open_socket(websocket, await guards.key_of(websocket)):
         await websocket.accept()
         await websocket.close(code=1013, reason="too many websockets; try again later")
         return
@@ -286,7 +287,11 @@ async def lobby_socket(websocket: WebSocket) -> None:
                     return
                 await websocket.send_text(message)
 
+        settings = guards.settings
+        bucket = Bucket(settings.ws_messages_per_second, max(1.0, 2 * settings.ws_messages_per_second))
+
         async def receive() -> None:
+            """Answer the client's messages (the game socket's limits: issue 31, finding 3)."""
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -294,6 +299,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 text = message.get("text")
                 if text is None:
                     await websocket.close(code=1003, reason="text frames only")
+                    return
+                over = "rate" if not bucket.take() else None
+                if over is None and too_big(text, settings.ws_max_message_bytes):
+                    over = "size"
+                if over is not None:
+                    guards.ws_closed.labels(over).inc()
+                    await websocket.close(code=1008, reason=reason(over, settings))
                     return
                 try:
                     incoming = json.loads(text)

@@ -20,7 +20,7 @@ from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import client_of
 from palaestra.server.api.models import Strict, Text
 from palaestra.server.api.responses import Out
-from palaestra.server.passkey_store import CHALLENGE_ID_LENGTH, PasskeyStore
+from palaestra.server.passkey_store import CHALLENGE_ID_LENGTH
 from palaestra.server.service.hub import Hub
 from palaestra.server.service.passkeys import PasskeyService, RelyingParty
 from palaestra.server.settings import Settings
@@ -84,13 +84,9 @@ class PasskeySignedIn(Out):
 
 
 def passkeys_of(request: Request) -> PasskeyService:
-    """The passkey service of the app's hub (made on first use, again for a new hub)."""
+    """The passkey service of the app's hub."""
     hub: Hub = request.app.state.hub
-    found: PasskeyService | None = getattr(request.app.state, "passkeys", None)
-    if found is None or found.accounts is not hub.accounts:
-        found = PasskeyService(PasskeyStore(hub.store), hub.accounts)
-        request.app.state.passkeys = found
-    return found
+    return hub.passkeys
 
 
 def relying_party(request: Request) -> RelyingParty:

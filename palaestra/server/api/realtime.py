@@ -2,7 +2,15 @@
 
 A client receives ``{"type": "state", "game": VIEW}`` at once and after every change; it may send
 ``{"type": "ping"}`` (answered ``{"type": "pong"}``). Closing codes: 1001 the server shuts down,
-1003 a binary frame, 1013 too many websockets (per client or in all), 4404 no such game.
+1003 a binary frame, 1008 a limit passed (below), 1013 too many websockets (per client or in all),
+4404 no such game.
+
+Limits of one websocket (issue 31; settings ``ws_*``, docs/web.md): ``ws_messages_per_second``
+messages a second (a burst of twice as many), ``ws_max_message_bytes`` bytes a message, and
+``ws_max_pending_bytes`` bytes of messages waiting to go out to a client that does not read them.
+A socket over one is closed with 1008 ("policy violation", the reason names the limit) and counted
+in ``/metrics`` (``palaestra_websockets_closed_total{limit="rate|size|pending"}``): one client can
+neither keep the event loop parsing its messages nor make the server hold its unread states.
 """
 
 from __future__ import annotations
@@ -10,30 +18,102 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from palaestra.server.api.deps import get_guards, get_hub
+from palaestra.server.api.guards import Guards
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.hub import Hub
+from palaestra.server.service.session import Message
+from palaestra.server.settings import Settings
 
 router = APIRouter()
+
+#: the size counted for a message that is not a state (a pong, an error, a control message)
+SMALL_MESSAGE = 128
+
+
+class SocketQueue(asyncio.Queue[Message]):
+    """What waits to go out on one websocket, its bytes counted from ``put_nowait`` until the
+    sender says it was sent (``sent``). A message that would take the count past ``limit`` is
+    dropped and ``overflowed`` set: the socket is closed at once, even while a send waits for a
+    client that does not read. The server's ``closing`` notice always gets in."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.pending = 0
+        self.overflowed = asyncio.Event()
+
+    def put_nowait(self, item: Message) -> None:
+        size = message_size(item)
+        closing = isinstance(item, dict) and item.get("type") == "closing"
+        if not closing:
+            if self.overflowed.is_set():
+                return
+            if self.pending + size > self.limit:
+                self.overflowed.set()
+                return
+        self.pending += size
+        super().put_nowait(item)
+
+    def sent(self, item: Message) -> None:
+        self.pending -= message_size(item)
+
+
+def message_size(item: Message) -> int:
+    return len(item) if isinstance(item, str) else SMALL_MESSAGE
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+def too_big(text: str, limit: int) -> bool:
+    """Whether ``text`` takes more than ``limit`` bytes in UTF-8 (encoded only when it may)."""
+    if len(text) > limit:
+        return True
+    return len(text) * 4 > limit and len(text.encode("utf-8", "surrogatepass")) > limit
+
+
+def reason(limit: str, settings: Settings) -> str:
+    if limit == "rate":
+        return f"too many messages: at most {settings.ws_messages_per_second:g} a second"
+    if limit == "size":
+        return f"message too big: at most {settings.ws_max_message_bytes} bytes"
+    return "too many messages left unread"
 
 
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     guards = get_guards(websocket)
-    if not guards.open_socket(websocket):
+    if not guards.open_socket(websocket, await guards.key_of(websocket)):
         await websocket.accept()
         await websocket.close(code=1013, reason="too many websockets; try again later")
         return
     try:
-        await serve_socket(websocket, get_hub(websocket), game_id)
+        await serve_socket(websocket, get_hub(websocket), guards, game_id)
     finally:
         guards.close_socket(websocket)
 
 
-async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
+async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: str) -> None:
+    settings = guards.settings
     try:
         session = await hub.get(game_id)
     except ApiError as err:
@@ -42,7 +122,8 @@ async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    queue = await hub.sessions.watch(session)
+    queue = SocketQueue(settings.ws_max_pending_bytes)
+    await hub.sessions.watch(session, queue)
     await websocket.send_text(session.state_message())
 
     async def send() -> None:
@@ -50,21 +131,30 @@ async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
             message = await queue.get()
             if isinstance(message, str):  # a state, encoded once for all sockets
                 await websocket.send_text(message)
-                continue
-            if message.get("type") == "closing":
+            elif message.get("type") == "closing":
                 await websocket.close(code=1001)
                 return
-            await websocket.send_json(message)
+            else:
+                await websocket.send_json(message)
+            queue.sent(message)
 
-    async def receive() -> None:
+    rate = settings.ws_messages_per_second
+    bucket = Bucket(rate, max(1.0, 2 * rate))
+
+    async def receive() -> str | None:
+        """Answer the client's messages; the limit it passed, or None once it is gone."""
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
-                return
+                return None
             text = message.get("text")
             if text is None:  # a binary frame: say why, and close properly
                 await websocket.close(code=1003, reason="text frames only")
-                return
+                return None
+            if not bucket.take():
+                return "rate"
+            if too_big(text, settings.ws_max_message_bytes):
+                return "size"
             try:
                 incoming = json.loads(text)
             except json.JSONDecodeError:
@@ -80,9 +170,19 @@ async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
                     }
                 )
 
-    tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
+    async def overflow() -> str:
+        await queue.overflowed.wait()
+        return "pending"
+
+    receiving = asyncio.create_task(receive())
+    overflowing = asyncio.create_task(overflow())
+    tasks = [asyncio.create_task(send()), receiving, overflowing]
+    limit: str | None = None
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in (receiving, overflowing):
+            if task in done and not task.cancelled() and task.exception() is None:
+                limit = limit or task.result()
     except WebSocketDisconnect:
         pass
     finally:
@@ -92,3 +192,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, game_id: str) -> None:
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
                 await task
         await hub.sessions.unwatch(session, queue)
+    if limit is not None:
+        guards.ws_closed.labels(limit).inc()
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1008, reason=reason(limit, settings))

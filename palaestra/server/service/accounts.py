@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,6 +30,8 @@ LEADERBOARD_GAMES = 10
 #: ... rated within this many days
 LEADERBOARD_DAYS = 90
 PAGE = 20
+#: how long ``member_id`` remembers whose session an id is (rate-limit keys only)
+KEY_SECONDS = 30.0
 
 
 def hash_session(session_id: str) -> str:
@@ -61,6 +64,8 @@ class AccountService:
     def __init__(self, store: AccountStore, hasher: Hasher) -> None:
         self.store = store
         self.hasher = hasher
+        #: session id -> (account or None, until when) for ``member_id``
+        self._keys: dict[str, tuple[int | None, float]] = {}
         #: told of games whose stored rows changed here (a deleted member's seats renamed)
         self.on_games_changed: Callable[[list[tuple[str, int]]], Awaitable[None]] | None = None
 
@@ -104,6 +109,23 @@ class AccountService:
         csrf = secrets.token_urlsafe(24)
         await asyncio.to_thread(self.store.open_session, account.id, hash_session(session_id), csrf)
         return Opened(account, session_id, csrf)
+
+    async def member_id(self, session_id: str | None) -> int | None:
+        """The account of a live session, for choosing whose rate limits a request counts against
+        (never for deciding what it may do: ``session`` does that). Remembered for
+        ``KEY_SECONDS``, unknown ids too, so a member's requests cost no database read each."""
+        if not session_id or len(session_id) > 64:
+            return None
+        now = time.monotonic()
+        known = self._keys.get(session_id)
+        if known is not None and known[1] > now:
+            return known[0]
+        found = await self.session(session_id)
+        if len(self._keys) >= 10_000:
+            self._keys.clear()
+        account = None if found is None else found.account.id
+        self._keys[session_id] = (account, now + KEY_SECONDS)
+        return account
 
     async def session(self, session_id: str | None) -> SignedIn | None:
         if not session_id or len(session_id) > 128:

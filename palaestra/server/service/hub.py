@@ -10,7 +10,7 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``analyst`` (analysis.py): hints, analysis, replays;
 - ``lobby`` (lobby.py): seeks, quick pairing, the lobby's live changes (issue 29);
 - ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
-  rated as they finish (rated.py, ``Sessions.on_finish``).
+  rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ from palaestra.ai.base import Agent
 from palaestra.server.account_store import AccountStore
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store
+from palaestra.server.memory import release_free_memory
+from palaestra.server.passkey_store import PasskeyStore
 from palaestra.server.seek_store import SeekStore
 from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.lobby import LobbyService
+from palaestra.server.service.passkeys import PasskeyService
 from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.pool import SearchPool
@@ -82,6 +85,7 @@ class Hub:
         )
         self.sessions.broker.on_lobby = self.lobby.on_message
         self.accounts.on_games_changed = self._changed_here
+        self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
@@ -116,6 +120,8 @@ class Hub:
             await asyncio.sleep(self.evict_every)
             self.sessions.evict_idle()
             await self.abandon_idle()
+            # what a burst freed goes back to the system, not only to the C heap (memory.py)
+            await asyncio.to_thread(release_free_memory)
 
     async def abandon_idle(self) -> int:
         """Mark the active games nobody changed for ``abandon_after`` seconds as ``abandoned``

@@ -172,6 +172,8 @@ class Session:
     _moves_json: MovesJSON = field(default_factory=lambda: MovesJSON(), repr=False, compare=False)
     #: the latest view as JSON (see ``view_json``), with the view it encodes
     _view_json: tuple[dict[str, Any], bytes] | None = field(default=None, repr=False, compare=False)
+    #: called when the view caches are made anew (the sessions keep only the latest games' caches)
+    on_view_cached: Callable[[Session], None] = field(default=lambda s: None, repr=False, compare=False)
 
     def adopt(self, row: Session) -> None:
         """Take over what ``row`` (the same game, just loaded from the database) holds: another
@@ -333,6 +335,7 @@ class Session:
         )
         if self._view is None or self._view[0] != key:
             self._view = (key, self._make_view())
+            self.on_view_cached(self)
         view = self._view[1]
         if self.clock is None:
             return view
@@ -349,6 +352,13 @@ class Session:
         if self.clock is None:
             self._view_json = (view, encoded)
         return encoded
+
+    def drop_view_caches(self) -> None:
+        """Forget the cached view and its JSON (some 25 KB for a game of 2 players): made again by
+        the next reader. The sessions keep them for the games used last only (``Sessions``,
+        ``view_cache_games``), so games played once and left idle hold their state, not their view."""
+        self._view = None
+        self._view_json = None
 
     def moves_json(self, moves: list[Move] | None = None) -> list[dict[str, Any]]:
         """The documents of ``moves`` (default: the record's), made once per move of the game."""

@@ -28,6 +28,7 @@ import functools
 import logging
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -73,6 +74,10 @@ class Sessions:
         #: what else to write in the transaction that finishes a game (its ratings, if rated:
         #: palaestra/server/service/rated.py); given the session and its new record
         self.on_finish: Callable[[Session, Record], Then | None] = lambda session, record: None
+        #: the games whose view caches are kept, used last at the end (issue 31, finding 4: the
+        #: cached view and its JSON took some 25 KB of a played game's 54 in memory)
+        self.view_cache_games = 500
+        self._view_cached: OrderedDict[str, None] = OrderedDict()
 
     # --- loading ----------------------------------------------------------------------------
     async def get(
@@ -110,8 +115,21 @@ class Sessions:
 
     def add(self, session: Session) -> None:
         session.now = self.now
+        session.on_view_cached = self._keep_view
         self.loaded[session.id] = session
         self.broker.follow(session.id)  # its notices from now on (checked once confirmed)
+
+    def _keep_view(self, session: Session) -> None:
+        """``session`` made its view anew: keep its caches, and drop those of the game used
+        longest ago beyond ``view_cache_games`` (a game in play keeps its own: it is used last)."""
+        cached = self._view_cached
+        cached[session.id] = None
+        cached.move_to_end(session.id)
+        while len(cached) > self.view_cache_games:
+            oldest, _ = cached.popitem(last=False)
+            other = self.loaded.get(oldest)
+            if other is not None and other is not session:
+                other.drop_view_caches()
 
     def current(self, session: Session) -> bool:
         """True if ``session`` is known to be the row's current version without reading it: this
@@ -177,6 +195,7 @@ class Sessions:
     def evict(self, session: Session) -> None:
         if self.loaded.get(session.id) is session:
             del self.loaded[session.id]
+            self._view_cached.pop(session.id, None)
             self.broker.unfollow(session.id)
 
     def evict_idle(self) -> int:
@@ -277,19 +296,24 @@ class Sessions:
         session.version += 1
 
     # --- pushing ----------------------------------------------------------------------------
-    def subscribe(self, session: Session) -> asyncio.Queue[Message]:
-        queue: asyncio.Queue[Message] = asyncio.Queue()
+    def subscribe(
+        self, session: Session, queue: asyncio.Queue[Message] | None = None
+    ) -> asyncio.Queue[Message]:
+        queue = asyncio.Queue() if queue is None else queue
         session.subscribers.add(queue)
         return queue
 
     def unsubscribe(self, session: Session, queue: asyncio.Queue[Message]) -> None:
         session.subscribers.discard(queue)
 
-    async def watch(self, session: Session) -> asyncio.Queue[Message]:
+    async def watch(
+        self, session: Session, queue: asyncio.Queue[Message] | None = None
+    ) -> asyncio.Queue[Message]:
         """Subscribe to a game's changes, other processes' included (a shared broker listens
-        before this returns; the game is then checked against its row)."""
+        before this returns; the game is then checked against its row). ``queue``: where the
+        messages go (a websocket's, which bounds its pending bytes); default a new one."""
         await self.broker.watch(session.id)
-        queue = self.subscribe(session)
+        queue = self.subscribe(session, queue)
         if self.broker.shared:  # a change made elsewhere before we listened: reloaded
             await self.get(session.id, fresh=True)
         return queue

@@ -128,13 +128,25 @@ export function buildNewGameForm(card, m) {
     formT = texts;
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
+    // the expert settings (a rules edition, who begins, limits) under "More options" (finding 4),
+    // as the game's module lists them; options whose values are seats or editions by name
+    const expert = new Set((module && module.EXPERT_OPTIONS) || []);
+    const more = el("details", { class: "more-options", id: "more-options" }, el("summary", { text: t("More options") }));
+    const largest = g.seatings.reduce((a, b) => (b.players > a.players ? b : a), g.seatings[0]);
+    const seatNames = largest.names.map((n) => playerName(n));
     for (const o of g.options) {
       if (o.kind === "dict") continue;  // a document option (a board document): through the API only
       let input;
+      const named = module && module.optionChoices ? module.optionChoices(o, seatNames, formT) : null;
       const id = `opt-${o.name}`;
       const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
         && o.maximum !== null && o.maximum !== undefined && o.maximum - o.minimum <= 8;
-      if (o.kind === "bool") {
+      if (named) {
+        input = el("select", { id: `opt-${o.name}`, name: o.name },
+          (o.default === null && !named.some(([v]) => v === "") ? [el("option", { value: "", text: t("(random)") })] : []),
+          named.map(([value, text]) => el("option", { value, text })));
+        input.value = o.default === null || o.default === undefined ? "" : String(o.default);
+      } else if (o.kind === "bool") {
         input = el("input", { type: "checkbox", id, name: o.name });
         input.checked = Boolean(o.default);
       } else if (smallRange && o.name === g.players_option) {  // a list, as for games with fixed choices (finding 10)
@@ -153,12 +165,13 @@ export function buildNewGameForm(card, m) {
         input = el("input", { type: "text", id, name: o.name, value: o.default ?? "", placeholder: "(default)" });
       }
       optionInputs[o.name] = input;
-      optionsBox.append(el("div", { class: "field" },
+      (expert.has(o.name) ? more : optionsBox).append(el("div", { class: "field" },
         el("label", { for: id, text: optionLabel(o, formT) }), input,
         el("span", { class: "muted small", id: `${id}-help`, text: optionHelp(o, formT) }),
         el("span", { class: "note small", "data-note": o.name, role: "status" })));
       input.addEventListener("change", drawSeats);
     }
+    if (more.children.length > 1) optionsBox.append(more);
     drawSeats();
     optionsBox.dataset.game = g.name;  // drawn for this game (what a test waits for)
   }
