@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -127,6 +128,19 @@ def guarded(func: Callable[..., None]) -> Callable[..., None]:
 @guarded
 def games() -> None:
     """List the games with their options, variants and own flags."""
+    import textwrap
+
+    from palaestra.i18n import plain
+
+    width = min(80, max(40, shutil.get_terminal_size((80, 24)).columns))
+
+    def say(text: str, indent: int) -> None:
+        typer.echo(
+            textwrap.fill(text, width=width, initial_indent=" " * indent, subsequent_indent=" " * indent)
+        )
+
+    # for players (issue 30, finding 16): the options in the words the web form uses (the game's
+    # option texts), no ruling IDs, long choice lists cut short, every line within 80 columns
     for info in sorted(game_infos(), key=lambda i: i.name):
         try:
             declared = info.options()
@@ -136,17 +150,44 @@ def games() -> None:
         counts = ", ".join(map(str, info.player_counts))
         typer.echo(f"{info.name} — {info.title} ({counts} players)")
         for o in declared:
-            kind = "variant" if o.is_variant else o.kind.__name__
-            extra = f" choices: {', '.join(map(str, o.choices))}" if o.choices else ""
-            typer.echo(f"  {o.name:<16} {kind:<8} default {o.default!s:<8} {o.help}{extra}")
+            if o.kind is dict:  # a document (the board as data): for the web API only
+                continue
+            label, explain = info.web.option_texts.get(o.name, ("", ""))
+            kind = (
+                "variant"
+                if o.is_variant
+                else {"int": "number", "str": "text"}.get(o.kind.__name__, o.kind.__name__)
+            )
+            default = (
+                "unset"
+                if o.default is None
+                else "on"
+                if o.default is True
+                else "off"
+                if o.default is False
+                else o.default
+            )
+            typer.echo(f"  {o.name} ({kind}, default {default})" + (f": {label}" if label else ""))
+            what = explain or plain(o.help).replace("RULINGS.md", "the rules")
+            choices = [str(c) for c in o.choices or []]
+            if len(choices) > 6:
+                what += f"; {len(choices)} choices: {', '.join(choices[:3])}, …"
+            elif choices and not o.is_variant:
+                what += f"; choices: {', '.join(choices)}"
+            say(what, 6)
         for f in info.cli_flags:
-            typer.echo(f"  --{f.flag} {f.metavar:<9} sets {f.option}: {f.help}")
+            say(f"--{f.flag} {f.metavar} sets {f.option}: {plain(f.help)}", 2)
 
 
 # --------------------------------------------------------------------------------------------
 def _default_record_path(game: Game) -> Path:
+    """A new record in the data directory (issue 30, finding 15: it went to the current one)."""
+    from palaestra.terminal import records_dir
+
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return Path(f"palaestra-{game.name}-{stamp}.json")
+    folder = records_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{game.name}-{stamp}.json"
 
 
 def _remembered_opponents(rec: Record) -> tuple[str, int] | None:
@@ -178,8 +219,9 @@ def play(
     vs: Annotated[
         str | None,
         typer.Option(
-            metavar="AGENT",
-            help="Agent for every seat but yours (random, greedy, mcts...); hot seat when absent.",
+            metavar="LEVEL",
+            help="The AI's level for every seat but yours: beginner, casual, strong or expert "
+            "(random plays at random); hot seat when absent.",
         ),
     ] = None,
     seat: Annotated[
@@ -187,11 +229,13 @@ def play(
     ] = None,
     record: Annotated[
         Path | None,
-        typer.Option(metavar="FILE", help="Write the record here (default: a new file in .)."),
+        typer.Option(metavar="FILE", help="Write the record here (default: a new file in the data folder)."),
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option(metavar="FILE", help="Continue the game of this record, with the same opponents."),
+        typer.Option(
+            metavar="FILE", help="Continue the game of this record (a path, or a name in the data folder)."
+        ),
     ] = None,
     seed: SeedOpt = None,
     lang: Annotated[
@@ -211,6 +255,9 @@ def play(
         raise PalaestraError(f"--lang is one of {', '.join(LANGUAGES)}, not {lang!r}")
     lang = lang or system_language()
     if resume is not None:
+        from palaestra.terminal import find_record
+
+        resume = find_record(resume)
         rec, path = Record.load(resume), record or resume
         if rec.game != game_name.lower():
             raise PalaestraError(f"{resume} is a record of {rec.game}, not {game_name}")

@@ -172,9 +172,11 @@ class Screen:
 
 
 # --- the game: palaestra play ------------------------------------------------------------------
-PLAY_HELP = """Type a move in the game's notation (`moves` lists the legal ones).
-Commands: moves, board (the full board and its key), info (the details under the board),
-labels (space names on/off), score, help, quit (saves and leaves; Ctrl-C and Ctrl-D too)."""
+#: one phrase a line, each short enough for 80 columns (issue 30, finding 15: it wrapped mid-phrase)
+PLAY_HELP = """Type a move in the game's notation; `moves` lists the legal ones.
+  moves    the legal moves          board   the full board and its key
+  info     the details under it     labels  space names on/off
+  score    the scores               quit    save and leave (Ctrl-C, Ctrl-D)"""
 
 
 class TerminalGame:
@@ -203,7 +205,9 @@ class TerminalGame:
         seats.update({p: agent.select_action for p, agent in self.agents.items()})
         self.driver = Driver(state, chance, seats, record=rec)
         self.driver.listeners.append(self.tell)
-        self.labels = False
+        self.labels = (
+            True  # the coordinates are on the board from the start (finding 15); `labels` hides them
+        )
         self.details: list[str] = []
         self.screen = Screen(game.name, lang=lang)
 
@@ -291,10 +295,14 @@ class TerminalGame:
 
         rec, game, lang, path = self.rec, self.game, self.lang, self.path
         if rec.result is None:
-            again = f"palaestra play {game.name} --resume {path}"
+            # the command on a line of its own, the record by its name when it is in the data
+            # directory (finding 15: the hint split the command over two lines)
+            again = f"palaestra play {game.name} --resume {resume_name(path)}"
             if self.vs is not None:  # the same command works without them; they are shown to be clear
                 again += f" --vs {self.vs}" + (f" --seat {self.seat}" if self.seat else "")
-            typer.echo(tr("game saved to {path}; continue with: {command}", lang, path=path, command=again))
+            typer.echo(tr("game saved to {path}", lang, path=path))
+            typer.echo(tr("continue with:", lang))
+            typer.echo(f"  {again}")
             return
         names = [game.player_name(p) for p in range(game.num_players)]
         # English: the engine's own sentence (it says why: settled, round limit) without ruling IDs
@@ -305,6 +313,31 @@ class TerminalGame:
         self.screen.say(tr("game over: {result}", lang, result=result) + f"  ({score_line(state, lang)})")
         self.screen.say(tr("record saved to {path}", lang, path=path))
         self.screen.show(state.render(labels=False))
+
+
+# --- where records go ---------------------------------------------------------------------------
+def records_dir() -> Path:
+    """The folder of ``palaestra play``'s records: ``games/`` in the user's data directory
+    (platformdirs; ``$XDG_DATA_HOME/palaestra/games`` on Linux), created when needed."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("palaestra", appauthor=False)) / "games"
+
+
+def resume_name(path: Path) -> str:
+    """How ``--resume`` names a record: its file name when it is in :func:`records_dir`."""
+    try:
+        return path.name if path.resolve().parent == records_dir().resolve() else str(path)
+    except OSError:
+        return str(path)
+
+
+def find_record(name: Path) -> Path:
+    """A record ``--resume`` names: the path itself, else that name in :func:`records_dir`."""
+    if name.exists() or name.is_absolute() or len(name.parts) > 1:
+        return name
+    stored = records_dir() / name
+    return stored if stored.exists() else name
 
 
 def tell_move(screen: Any, who: str, text: str) -> None:

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from palaestra import __version__
-from palaestra.server.api import accounts, games, ops, passkeys, play, realtime, seats, web
+from palaestra.server.api import accounts, games, lobby, ops, passkeys, play, realtime, seats, web
 from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
@@ -40,6 +40,7 @@ async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
     if hub is None:
         return
     hub.sessions.close_watchers()
+    hub.lobby.close_watchers()
     guards: Guards = app.state.guards
     end = time.monotonic() + timeout
     while sum(guards.sockets.values()) > 0 and time.monotonic() < end:
@@ -98,6 +99,8 @@ def create_app(
         hub.sessions.view_cache_games = config.view_cache_games
         hub.clocks.every = config.clock_sweep_seconds
         hub.abandon_after = config.abandon_after_seconds
+        hub.lobby.seek_seconds = config.seek_seconds
+        hub.lobby.leave_seconds = config.seek_leave_seconds
         app.state.hub = hub
         await hub.start()
         try:
@@ -126,7 +129,7 @@ def create_app(
     # the routers are tried in this order for every request: the hot ones first (a seat's action,
     # a game's state; each route tried costs some µs in FastAPI's matching: docs/benchmarks.md)
     hot = (play.router, games.router, realtime.router, seats.router)
-    for router in (*hot, accounts.router, passkeys.router, ops.router, web.router):
+    for router in (*hot, lobby.router, accounts.router, passkeys.router, ops.router, web.router):
         app.include_router(router)
     app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", web.SafeStaticFiles(directory=web.STATIC), name="static")

@@ -55,6 +55,10 @@ STATE_START = '{"type":"state"'
 CHANNEL_PREFIX = "palaestra:game:"
 #: every process subscribes to it from the start (a pub/sub connection needs one subscription)
 CONTROL_CHANNEL = "palaestra:processes"
+#: the lobby's changes (issue 29): seeks posted, taken and gone, public games started; every web
+#: process hears them and pushes them to its lobby websockets (a lost one costs only liveness: a
+#: lobby page reads ``GET /api/lobby`` again when its websocket reconnects)
+LOBBY_CHANNEL = "palaestra:lobby"
 
 
 def _ignore(game_id: str, version: int | None, state: str | None) -> None:
@@ -75,6 +79,8 @@ class Broker:
         self.on_notice: NoticeHandler = _ignore
         #: called with the seconds from a notice's publication to its arrival here (for /metrics)
         self.observe: Callable[[float], None] = lambda seconds: None
+        #: a lobby message of another process (issue 29), as it was published
+        self.on_lobby: Callable[[str], None] = lambda message: None
 
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
@@ -86,6 +92,10 @@ class Broker:
 
     async def flush(self, timeout: float = 5.0) -> None:
         """Wait until the notices published so far are sent (or given up)."""
+
+    async def publish_lobby(self, message: str) -> None:
+        """Tell the other processes of a change of the lobby (``message``: the JSON their lobby
+        websockets get). Never raises: a lost lobby message is logged."""
 
     def follow(self, game_id: str) -> None:
         """Hear of changes of ``game_id`` while it is held in memory (subscribed in the background;
@@ -169,7 +179,7 @@ class RedisBroker(Broker):
 
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
-        await self.pubsub.subscribe(CONTROL_CHANNEL)
+        await self.pubsub.subscribe(CONTROL_CHANNEL, LOBBY_CHANNEL)
         # redis-py connects again by itself after some failures (and subscribes again): whatever
         # the way, a new connection may have missed notices until its subscriptions are confirmed
         self.pubsub.connection.register_connect_callback(self._connected)
@@ -203,6 +213,13 @@ class RedisBroker(Broker):
         if self._outbox and self._publisher is not None and not self._publisher.done():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._outbox_sent.wait(), timeout)
+
+    async def publish_lobby(self, message: str) -> None:
+        header = json.dumps({"origin": self.origin, "at": time.time()})
+        try:
+            await self.redis.publish(LOBBY_CHANNEL, header + SEPARATOR + message)
+        except Exception as err:  # Redis away: the lobby pages catch up when they reconnect
+            log.warning("a lobby change could not be announced (%s)", err)
 
     async def _publish(self) -> None:
         while True:
@@ -334,7 +351,7 @@ class RedisBroker(Broker):
                     # back: listen to every watched game again (redis-py does so for the channels
                     # it had; a game watched while Redis was away is not among them)
                     channels = [self.channel(g) for g in self.watched]
-                    await self.pubsub.subscribe(CONTROL_CHANNEL, *channels)
+                    await self.pubsub.subscribe(CONTROL_CHANNEL, LOBBY_CHANNEL, *channels)
                     failures = 0
                     self._down = False
                     self._resync()
@@ -360,6 +377,10 @@ class RedisBroker(Broker):
     def _dispatch(self, message: dict[str, object]) -> None:
         channel = _text(message.get("channel"))
         kind = message.get("type")
+        if channel == LOBBY_CHANNEL:
+            if kind == "message":
+                self._lobby(_text(message.get("data")))
+            return
         if not channel.startswith(CHANNEL_PREFIX):
             return
         game_id = channel[len(CHANNEL_PREFIX) :]
@@ -392,6 +413,16 @@ class RedisBroker(Broker):
         if game_id in self.watched and version > self._announced.get(game_id, 0):
             self._announced[game_id] = version
         self.on_notice(game_id, version, state if state.startswith(STATE_START) else None)
+
+    def _lobby(self, data: str) -> None:
+        header, _, body = data.partition(SEPARATOR)
+        try:
+            origin = str(json.loads(header).get("origin", ""))
+        except (ValueError, AttributeError):
+            log.warning("a lobby message that is not ours: %r", data[:200])
+            return
+        if origin != self.origin and body:
+            self.on_lobby(body)
 
     async def stop(self) -> None:
         await self.flush(timeout=2.0)

@@ -453,8 +453,11 @@ class Store:
             return [r[0] for r in conn.execute(query)]
 
     @guarded
-    def summaries(self, limit: int = 50, *, public_only: bool = True) -> list[dict[str, Any]]:
-        """The newest games first (only those their creator listed in the lobby, by default)."""
+    def summaries(
+        self, limit: int = 50, *, public_only: bool = True, status: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The newest games first (only those their creator listed in the lobby, by default; only
+        those of ``status`` if given)."""
         query = (
             sa.select(
                 GameRow.id,
@@ -471,5 +474,7 @@ class Store:
         )
         if public_only:
             query = query.where(GameRow.public.is_(True))
+        if status is not None:
+            query = query.where(GameRow.status == status)
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]

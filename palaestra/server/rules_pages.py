@@ -31,6 +31,10 @@ router = APIRouter()
 
 _BACK = {"en": "Back to Palaestra", "de": "Zurück zu Palaestra", "fr": "Retour à Palaestra"}
 _OTHER = {"en": "Other languages", "de": "Andere Sprachen", "fr": "Autres langues"}
+_LANGUAGE = {"en": "Language", "de": "Sprache", "fr": "Langue"}
+_GAME = {"en": "Back to the game", "de": "Zurück zur Partie", "fr": "Retour à la partie"}
+#: a game's id, as the link back to it may name it (``?game=ID``)
+GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
 
 
 def _figure(example: Figure, lang: str) -> str:
@@ -67,8 +71,9 @@ def _rules_of(game: str) -> tuple[GameInfo, RulesPages] | None:
     return None if pages is None else (info, pages)
 
 
-def render(game: str, lang: str) -> str:
-    """The rules page of ``game`` in ``lang`` as HTML."""
+def render(game: str, lang: str, back: str | None = None) -> str:
+    """The rules page of ``game`` in ``lang`` as HTML; ``back``: the id of the game it was opened
+    from (issue 30, finding 17: a link back to it, kept by the language switch)."""
     found = _rules_of(game)
     if found is None:
         raise KeyError(game)
@@ -83,10 +88,23 @@ def render(game: str, lang: str) -> str:
         + "</section>"
         for index, (heading, paragraphs) in enumerate(page["sections"])
     )
+    keep = f"&amp;game={escape(back)}" if back else ""
     others = " · ".join(
-        f'<a href="/rules/{name}?lang={code}" hreflang="{code}" lang="{code}">{escape(language)}</a>'
+        f'<a href="/rules/{name}?lang={code}{keep}" hreflang="{code}" lang="{code}">{escape(language)}</a>'
         for code, language in LANGUAGES.items()
         if code != lang
+    )
+    # the header: the language switch (every language, the page's own marked) and the way back
+    switch = "".join(
+        f'<a href="/rules/{name}?lang={code}{keep}" hreflang="{code}" lang="{code}" data-lang="{code}"'
+        + (' aria-current="page"' if code == lang else "")
+        + f">{escape(language)}</a>"
+        for code, language in LANGUAGES.items()
+    )
+    game_link = (
+        f'<a href="/#/game/{escape(back)}" id="back-to-game" class="back">{escape(_GAME[lang])}</a>'
+        if back
+        else ""
     )
     title = escape(page["title"])
     stylesheet = assets["stylesheet"]
@@ -96,7 +114,9 @@ def render(game: str, lang: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}</title><link rel="stylesheet" href="/static/style.css">{own_style}'
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head><body>'
-        f'<header class="top"><a href="/" class="brand">Palaestra</a></header>'
+        f'<header class="top"><a href="/" class="brand">Palaestra</a>{game_link}'
+        f'<nav class="langs" id="rules-languages" aria-label="{escape(_LANGUAGE[lang])}">{switch}</nav>'
+        "</header>"
         f'<main class="rules" id="rules" data-game="{name}"><article class="card">'
         f'<h1>{title}</h1><p class="intro">{escape(page["intro"])}</p>{sections}'
         f'<p class="small">{escape(_OTHER[lang])}: {others} · <a href="/">{escape(_BACK[lang])}</a></p>'
@@ -113,10 +133,15 @@ def render(game: str, lang: str) -> str:
 async def rules_page(
     game: str,
     lang: Annotated[str | None, Query(max_length=8)] = None,
+    game_id: Annotated[
+        str | None, Query(alias="game", pattern=GAME_ID, description="the game to link back to")
+    ] = None,
     accept_language: Annotated[str | None, Header(max_length=500)] = None,
 ) -> HTMLResponse:
     if _rules_of(game) is None:
         pages = ", ".join(i.name for i in game_infos() if i.web.rules is not None)
         raise HTTPException(404, f"no rules page for {game!r} (pages: {pages})")
     chosen = negotiate(accept_language, lang)
-    return HTMLResponse(render(game, chosen), headers={"Content-Language": chosen, "Vary": "Accept-Language"})
+    return HTMLResponse(
+        render(game, chosen, game_id), headers={"Content-Language": chosen, "Vary": "Accept-Language"}
+    )

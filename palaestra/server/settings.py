@@ -73,6 +73,10 @@ class Settings:
     #: behind a proxy that does not pass the public host and scheme on
     rp_id: str = ""
     origin: str = ""
+    #: the lobby (issue 29): a seek expires this long (seconds) after it was posted, and ends
+    #: sooner when its poster was not seen this long (no lobby websocket holding it, no poll)
+    seek_seconds: float = 1800.0
+    seek_leave_seconds: float = 60.0
     #: without --redis-url: how often (seconds) the process reads the stored versions of the games
     #: it holds, to hear of changes made by another process on the same database (0: never; a
     #: game is then checked on each request, and websockets hear of this process's changes only)

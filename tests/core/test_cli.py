@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -189,3 +190,19 @@ def test_match_reads_agent_specs_with_several_parameters_and_shares_seats() -> N
     assert sum(s["games"] for s in doc["stats"]) == 9  # 3 games x 3 seats
     too_many = runner.invoke(app, ["match", "archimedes", "--agents", "random,random,random,random"])
     assert too_many.exit_code == 1 and "error:" in too_many.output
+
+
+def test_games_and_play_help_speak_to_players() -> None:
+    """Issue 30, finding 16: `palaestra games` showed ruling IDs, "RULINGS.md", a 600-character
+    set-up line; `play --help` named agents (random, greedy, mcts) where the web offers levels."""
+    listed = runner.invoke(app, ["games"], env={"COLUMNS": "80"})
+    assert listed.exit_code == 0, listed.output
+    out = listed.output
+    assert not re.search(r"\b[A-Z]{3}-[A-Z]+\d", out), out
+    assert "RULINGS" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "Who begins" in out and "24 choices" in out
+    helped = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "80"})
+    text = " ".join(helped.output.split())
+    assert "--vs LEVEL" in text and "beginner, casual, strong or expert" in text
+    assert "greedy" not in text and "mcts" not in text

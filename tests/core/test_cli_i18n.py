@@ -61,7 +61,7 @@ def test_play_speaks_the_chosen_language(tmp_path: Path) -> None:
         app, ["play", "nim", "-o", "stones=4", "--record", str(path), "--lang", "de"], input="help\nquit\n"
     )
     assert german.exit_code == 0, german.output
-    assert "Protokoll in" in german.output and "Befehle:" in german.output
+    assert "Protokoll in" in german.output and "die erlaubten Züge" in german.output
     assert "Partie gespeichert in" in german.output
     french = runner.invoke(
         app,

@@ -114,7 +114,7 @@ def test_every_screen_of_play_fits_an_80x24_terminal(tmp_path: Path, game: str) 
     assert "bogus" in "\n".join(screens(shown)[-1])
     # help: the commands are on screen, not scrolled away by the board
     shown = term.send("help")
-    assert any("Commands:" in line for line in screens(shown)[-1])
+    assert any("the legal moves" in line for line in screens(shown)[-1])
     # moves: the legal moves are on screen; play the first one listed
     shown = term.send("moves")
     text = " ".join(screens(shown)[-1])
@@ -171,3 +171,82 @@ def test_help_is_clean() -> None:
         assert "<bool>" not in out and "<list" not in out and "<int" not in out, out
         assert "docs/" not in out, out  # pip does not install the docs
         assert max(len(line) for line in out.splitlines()) <= 80
+
+
+# --- issue 30, finding 15 ------------------------------------------------------------------------------
+
+
+def test_agamemnon_shows_every_space_of_its_table(tmp_path: Path) -> None:
+    """Two to six rows of the table hid behind "`board` shows them" (your own new tile among them)."""
+    term = Terminal(
+        ["play", "agamemnon", "--vs", "random", "--seed", "3", "--record", str(tmp_path / "g.json")], tmp_path
+    )
+    for shown in (term.read_until(PROMPT), term.send("help")):
+        screen = "\n".join(screens(shown)[-1])
+        assert "`board` shows them" not in screen, screen
+        spaces = {int(n) for n in re.findall(r"(?:^|\s)(\d{1,2}) (?:\.|[ob]:\S+) ", screen, re.M)}
+        assert spaces == set(range(32)), sorted(set(range(32)) - spaces)
+    assert_fits(term.output)
+    term.finish("quit")
+
+
+@pytest.mark.parametrize(("game", "coordinate"), [("athos", r"c d e f g h i j k"), ("archimedes", "e8")])
+def test_coordinates_are_shown_from_the_start(tmp_path: Path, game: str, coordinate: str) -> None:
+    players = ["--players", "4"] if game == "athos" else []
+    term = Terminal(
+        ["play", game, "--vs", "random", "--seed", "3", "--record", str(tmp_path / "g.json"), *players],
+        tmp_path,
+    )
+    shown = term.read_until(PROMPT)
+    assert re.search(rf"\b{coordinate}\b", "\n".join(screens(shown)[-1]))  # column letters, cell names
+    assert_fits(term.output)
+    term.finish("quit")
+
+
+def test_archimedes_echoes_the_ai_move(tmp_path: Path) -> None:
+    term = Terminal(
+        ["play", "archimedes", "--vs", "random", "--seed", "3", "--record", str(tmp_path / "g.json")],
+        tmp_path,
+    )
+    term.read_until(PROMPT)
+    shown = term.send("a2-b4")
+    assert re.search(r"\(random\): [a-h]\d+-[a-h]\d+", "\n".join(screens(shown)[-1]))
+    term.finish("quit")
+
+
+def test_help_lines_fit_80_columns_and_the_resume_command_is_whole(tmp_path: Path) -> None:
+    """`help` wrapped mid-phrase; the quit hint split the --resume command; the record went to the
+    current directory: now to the data directory, named there by its file name."""
+    data = tmp_path / "data"
+    env_home = {"XDG_DATA_HOME": str(data)}
+    old = os.environ.copy()
+    os.environ.update(env_home)
+    try:
+        term = Terminal(["play", "agamemnon", "--vs", "random", "--seed", "3"], tmp_path)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    first = term.read_until(PROMPT)
+    shown = term.send("help")
+    help_lines = [
+        line for line in screens(shown)[-1] if "moves" in line or "quit" in line or "labels" in line
+    ]
+    assert help_lines and all(len(line) <= 80 for line in help_lines)
+    last = term.finish("quit").replace("\r", "")
+    records = list((data / "palaestra" / "games").glob("agamemnon-*.json"))
+    assert len(records) == 1 and not list(tmp_path.glob("*.json"))  # not in the current directory
+    said = ANSI.sub("", first).replace("\r", "").replace("\n  ", "").replace("\n", "")
+    assert str(records[0]) in said  # it says where the record goes
+    command = f"  palaestra play agamemnon --resume {records[0].name} --vs random"
+    assert command in last.split("\n"), last
+    assert len(command) <= 80
+    # the name alone resumes it
+    os.environ.update(env_home)
+    try:
+        term = Terminal(["play", "agamemnon", "--resume", records[0].name], tmp_path)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    shown = term.read_until(PROMPT)
+    assert "resumed" in ANSI.sub("", shown)
+    term.finish("quit")

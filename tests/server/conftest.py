@@ -19,6 +19,19 @@ def nim_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def no_page_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that uses a browser fails on any uncaught page error of its pages (issue 30)."""
+    from tests.server.page_errors import ERRORS
+
+    ERRORS.clear()
+    yield
+    if "browser" in request.fixturenames:
+        errors = list(ERRORS)
+        ERRORS.clear()
+        assert not errors, f"uncaught page errors: {errors}"
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
     """One throwaway PostgreSQL cluster per test worker (tests/server/postgres.py)."""

@@ -312,7 +312,7 @@ def test_finding_10_the_move_limit_help_says_cubes_home_decide(server: ServerPro
     page.goto(server.url + "/")
     page.select_option("#game-select", "archimedes")
     page.wait_for_selector('#options[data-game="archimedes"]', state="attached")
-    help_text = page.locator("#opt-move_limit-help").inner_text()
+    help_text = page.locator("#opt-move_limit-help").text_content() or ""  # under "More options"
     assert "closest" not in help_text
     assert help_text.endswith("then whoever has more cubes home wins (equal counts share)")
 
@@ -338,7 +338,7 @@ def test_finding_6_hints_in_words_marked_on_the_board(server: ServerProcess, pag
     version = page.get_attribute("#status", "data-version")
     first.locator("button").click()  # plays it
     page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
-    assert move in page.locator("#moves").inner_text()
+    assert move in page.eval_on_selector_all("#moves li", "items => items.map((li) => li.dataset.move)")
 
 
 def test_finding_6_hints_off_between_people_unless_allowed(server: ServerProcess, pages: Pages) -> None:
@@ -391,7 +391,7 @@ def test_finding_9_the_record_and_the_moves_download_with_file_names(
     lines = text.splitlines()
     assert lines[0] == f"Archimedes #{game_id}"
     assert lines[1] == "Players: player 1 (S), player 2 (N) (AI (random))"
-    assert lines[3].startswith("1. player 1 (S): ")
+    assert re.fullmatch(r"1\. Player 1 \(S\) moves a cube from (\w+) to (\w+) \[\1-\2\]", lines[3]), lines[3]
     assert "player 2 (N) wins (player 1 (S) resigned)" in text
     assert page.url.endswith(f"#/game/{game_id}")  # no tab, no navigation
 
@@ -427,8 +427,294 @@ def test_finding_12_places_are_named_moves_announced_and_the_focus_ring_whole(
     # the AI's move is announced
     keyboard_turn(page)
     page.wait_for_selector('#status[data-mine="1"]')
-    page.wait_for_function("document.querySelector('#announce').textContent.startsWith('player 2 (N): ')")
+    page.wait_for_function(
+        "document.querySelector('#announce').textContent.startsWith('Player 2 (N) moves a cube from ')"
+    )
     # Agamemnon's spaces
     start_game(page, server, "agamemnon", ["me", "ai:random"])
     page.wait_for_selector('#board g[data-space="5"][aria-label]')
     assert page.locator('#board g[data-space="5"] > title').text_content() == "space 5: empty"
+
+
+# --- finding 7: moves in sentences with the players' names --------------------------------------------
+
+
+def test_finding_7_moves_in_words_with_names(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('palaestra.name', 'Ann')")
+    game_id = start_game(page, server, "agamemnon", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    # the board's buttons are named in words
+    space = page.locator("#board g[data-space][data-move]").first
+    label = space.get_attribute("aria-label") or ""
+    assert re.fullmatch(r"Places (leader [A-E]|warrior \d|Warp|Weft) on space \d+", label), label
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"], #result-banner')
+    items = page.locator("#moves li")
+    texts = items.all_inner_texts()
+    notations = page.eval_on_selector_all("#moves li", "items => items.map((li) => li.dataset.move)")
+    mine = [t for t, n in zip(texts, notations, strict=True) if t.startswith("Ann ")]
+    assert mine and re.fullmatch(r"Ann places (leader [A-E]|warrior \d|Warp|Weft) on space \d+", mine[0]), (
+        texts
+    )
+    assert any(re.fullmatch(r"A draw: .+", t) for t in texts), texts  # chance, without a subject
+    assert not any("player 1" in t or "@" in t for t in texts), texts
+    assert all(n for n in notations)  # the notation stays with each move
+    shot(page, "moves-in-words-agamemnon")
+    # German
+    page.select_option("#lang", "de")
+    page.wait_for_function(
+        "document.querySelector('#moves li') && /^Ann legt /.test("
+        "[...document.querySelectorAll('#moves li')].map((li) => li.textContent).join('|')"
+        ".split('|').find((x) => x.startsWith('Ann')))"
+    )
+    # the replay says the same
+    page.goto(f"{server.url}/#/replay/{game_id}")
+    page.wait_for_selector("#replay-moves li")
+    assert any(t.startswith("Ann legt ") for t in page.locator("#replay-moves li").all_inner_texts())
+
+
+# --- finding 17: the rules pages switch language and lead back to the game ----------------------------
+
+
+def test_finding_17_the_rules_page_switches_language_and_leads_back(
+    server: ServerProcess, pages: Pages
+) -> None:
+    page = pages()
+    game_id = start_game(page, server, "archimedes", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    with page.expect_popup() as popup:
+        page.click("#rules-link")
+    rules = popup.value
+    rules.wait_for_selector("#rules-languages")
+    assert rules.locator("#rules-languages [aria-current=page]").inner_text() == "English"
+    rules.click('#rules-languages [data-lang="de"]')
+    rules.wait_for_selector('html[lang="de"]')
+    assert rules.locator("#back-to-game").inner_text() == "Zurück zur Partie"
+    rules.click("#back-to-game")
+    rules.wait_for_url(f"**/#/game/{game_id}")
+    rules.wait_for_selector("#status[data-version]")
+
+
+def test_finding_17_a_bad_game_id_is_refused(server: ServerProcess) -> None:
+    for bad in ("x%22%3E%3Cscript%3E", "a" * 40):
+        try:
+            api(server, f"/rules/archimedes?game={bad}")
+        except urllib.error.HTTPError as err:
+            assert err.code == 422
+        else:
+            raise AssertionError(f"{bad} was taken")
+
+
+# --- finding 4: the new-game form in plain words, expert settings under "More options" ----------------
+
+
+FORM_JARGON = [
+    "Rules version",
+    "RULINGS",
+    "0 =",
+    "(0 = first)",
+    "I,II,III",
+    "First player",
+    "Handicap player",
+]
+
+
+@pytest.mark.parametrize("game", ["agamemnon", "athos", "archimedes"])
+def test_finding_4_the_form_speaks_plainly(server: ServerProcess, pages: Pages, game: str) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.select_option("#game-select", game)
+    page.wait_for_selector(f'#options[data-game="{game}"]', state="attached")
+    more = page.locator("#more-options")
+    assert more.count() == 1 and not more.evaluate("d => d.open")  # folded away
+    shown = page.locator("#new-game-form").inner_text()
+    for jargon in FORM_JARGON:
+        assert jargon not in shown, (jargon, shown)
+    more.locator("summary").click()
+    everything = page.locator("#new-game-form").evaluate("f => f.textContent")
+    for jargon in FORM_JARGON:
+        assert jargon not in everything, (jargon, everything)
+    if game == "agamemnon":
+        assert page.locator("#opt-first option").all_inner_texts() == ["orange begins", "black begins"]
+        assert page.locator("#opt-rules option:checked").inner_text().endswith("(newest)")
+        setups = page.locator("#opt-setup option").all_inner_texts()
+        assert setups[0] == "(random)" and setups[1] == "strength I · force II · leadership III"
+    if game == "athos":
+        names = page.locator("#opt-handicap_player option").all_inner_texts()
+        assert names[0] == "nobody" and names[1].startswith("red")
+        assert page.locator("#more-options #opt-round_limit").is_visible()
+    if game == "archimedes":
+        assert page.locator("#more-options #opt-move_limit").is_visible()
+
+
+def test_finding_4_the_end_of_movement_says_what_lapses(server: ServerProcess, pages: Pages) -> None:
+    page = pages()
+    start_game(page, server, "athos", ["me", "ai:random"])
+    page.wait_for_selector("#athos-end-move")
+    assert page.locator("#athos-end-move").inner_text() == "End movement (6 points unused)"
+
+
+# --- finding 11: contrast (WCAG AA) and tap targets on a phone ----------------------------------------
+
+CONTRAST = """(nodes) => {
+  const parse = (c) => {
+    const m = /rgba?\\(([^)]+)\\)/.exec(c);
+    if (!m) return null;
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat(1);
+  const background = (node) => {  // the colour behind an HTML element
+    const layers = [];
+    for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c[3] > 0) layers.push(c);
+      if (c && c[3] === 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  return nodes.map((node) => {
+    if (node instanceof SVGElement) {  // a board label: its fill over the fill of its place's shape
+      let shape = node.previousElementSibling;
+      const shapes = ["polygon", "circle", "rect"];
+      while (shape && !shapes.includes(shape.tagName)) shape = shape.previousElementSibling;
+      if (!shape) return [node.textContent, 0];
+      const under = parse(getComputedStyle(shape).fill);
+      return [node.textContent, ratio(over(parse(getComputedStyle(node).fill), under), under)];
+    }
+    const bg = background(node);
+    return [node.textContent.trim().slice(0, 30), ratio(over(parse(getComputedStyle(node).color), bg), bg)];
+  });
+}"""
+
+
+def contrasts(page: Any, selector: str) -> list[tuple[str, float]]:
+    return [(str(text), float(r)) for text, r in page.eval_on_selector_all(selector, CONTRAST)]
+
+
+@pytest.mark.parametrize("game", ["archimedes", "agamemnon", "athos"])
+def test_finding_11_text_and_board_labels_reach_aa(server: ServerProcess, pages: Pages, game: str) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#watch-games")
+    low = [c for c in contrasts(page, ".muted, a, button.secondary") if c[1] < 4.5]
+    assert not low, low
+    start_game(page, server, game, ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    low = [c for c in contrasts(page, "#rules-link, button.secondary:not([disabled]), .muted") if c[1] < 4.5]
+    assert not low, low
+    labels = {
+        "archimedes": "#board g[data-cell] > text",
+        "agamemnon": "#board g[data-space] > text",
+        "athos": "#board g[data-field] > text",
+    }[game]
+    names = page.eval_on_selector_all(
+        labels, "ts => ts.map((t) => t.textContent === Object.values(t.parentNode.dataset)[0])"
+    )
+    found = [c for c, name in zip(contrasts(page, labels), names, strict=True) if name]  # the coordinates
+    assert len(found) > 10
+    low = [c for c in found if c[1] < 4.5]
+    assert not low, low[:5]
+
+
+def test_finding_11_athos_fields_can_be_zoomed_to_44_px_on_a_phone(
+    server: ServerProcess, pages: Pages
+) -> None:
+    page = pages("phone")
+    start_game(page, server, "athos", ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    size = "document.querySelector('#board g[data-field=h1] polygon').getBoundingClientRect().width"
+    assert page.evaluate(size) < 44  # the whole board on the screen: too small to tap
+    page.click("#board-zoom")
+    assert page.get_attribute("#board-zoom", "aria-pressed") == "true"
+    assert page.evaluate(size) >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS["phone"]["width"]
+    page.locator('#board g[data-field="h1"]').scroll_into_view_if_needed()
+    version = page.get_attribute("#status", "data-version")
+    page.click('#board g[data-field="h1"]')  # a step, tapped on the zoomed board
+    page.wait_for_function("v => document.querySelector('#status').dataset.version !== v", arg=version)
+
+
+# --- finding 8: at 1280×800 the controls are above the fold ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "controls"),
+    [
+        ("athos", ["#athos-end-move", "#athos-counts table", "#athos-bar"]),
+        ("agamemnon", ["#aga-extra .chip", "#board .legend"]),
+        ("archimedes", ["#arc-extra"]),
+    ],
+)
+def test_finding_8_the_board_and_its_controls_fit_1280_by_800(
+    server: ServerProcess, pages: Pages, game: str, controls: list[str]
+) -> None:
+    page = pages()  # 1280×800
+    start_game(page, server, game, ["me", "ai:random"])
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.wait_for_selector(controls[0])
+    for selector in controls:
+        bottom = page.locator(selector).first.evaluate("e => e.getBoundingClientRect().bottom")
+        assert bottom <= 800, (selector, bottom)
+    board = page.locator("#board svg").first.bounding_box()
+    assert board is not None and board["height"] >= 400  # the board itself stays large
+    shot(page, f"fold-{game}")
+
+
+# --- finding 18: no English left in German and French -------------------------------------------------
+
+ENGINE_WORDS = re.compile(r"\b(draw|swap|noswap|WARP|WEFT|end-move|end-turn|place|relocate|stone|strong)\b")
+
+
+def visible_texts(page: Any) -> str:
+    return " | ".join(
+        page.locator(selector).inner_text()
+        for selector in ("#board", "#moves", "#hints", "#hint-head", "#status", "#result")
+        if page.locator(selector).count()
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_finding_18_no_engine_words_in_german_and_french(
+    server: ServerProcess, pages: Pages, language: str
+) -> None:
+    page = pages(locale=language)
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "athos")
+    page.wait_for_selector('#options[data-game="athos"]', state="attached")
+    page.locator("#more-options summary").click()
+    label = page.locator('label[for="opt-rules"]').inner_text()
+    assert label == {"de": "Regelfassung", "fr": "Édition des règles"}[language]
+    assert "RULINGS" not in page.locator("#new-game-form").inner_text()
+    # Athos: a whole turn, the hints, the AI's turn listed under the board
+    start_game(page, server, "athos", ["me", "ai:random"], {"round_limit": 2})
+    page.wait_for_selector('#status[data-mine="1"]')
+    page.click("#hint")
+    page.wait_for_selector("#hints li.hint")
+    assert (
+        page.locator("#hint-head")
+        .inner_text()
+        .startswith({"de": "Die KI (stark)", "fr": "L’IA (fort"}[language])
+    )
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"], #result-banner', timeout=60000)
+    page.wait_for_selector("#athos-last-turns")
+    text = visible_texts(page)
+    assert not ENGINE_WORDS.search(text), ENGINE_WORDS.search(text)
+    # Agamemnon with the Oracle: the stack buttons, the draws, the placements
+    start_game(page, server, "agamemnon", ["me", "ai:random"], {"oracle": True})
+    page.wait_for_selector('#status[data-mine="1"]')
+    text = visible_texts(page)
+    assert not ENGINE_WORDS.search(text), ENGINE_WORDS.search(text)
+    keyboard_turn(page)
+    page.wait_for_selector('#status[data-mine="1"], #result-banner', timeout=60000)
+    text = visible_texts(page)
+    assert not ENGINE_WORDS.search(text), ENGINE_WORDS.search(text)

@@ -251,17 +251,19 @@ def test_athos_monk_walks_on_and_the_last_turns_are_shown(
     fields = layer.locator("[data-last-field]").evaluate_all("ls => ls.map(l => l.dataset.lastField)")
     assert steps == [m for m in ai_moves if "-" in m and not m.startswith("end")]
     assert len(fields) == len([m for m in ai_moves if m.startswith(("place", "flip", "stone", "relocate"))])
-    listed = page.locator('#athos-last-turns [data-player="1"]').inner_text()
-    assert all(m in listed for m in ai_moves)
+    listed = page.locator('#athos-last-turns [data-player="1"] [data-move]').evaluate_all(
+        "ms => ms.map(m => m.dataset.move)"
+    )
+    assert listed == ai_moves  # in words, each with its notation (issue 30, finding 18)
     # step by step on request: one move of the turn at a time
     page.click('#athos-last-turns [data-player="1"] .step')
     first_shown = page.locator(
         '#board [data-last-turn="1"] [data-last-step], #board [data-last-turn="1"] [data-last-field]'
     )
     assert first_shown.count() == (1 if ai_moves[0] != "end-move" else 0)
-    assert ai_moves[0] in page.locator('#athos-last-turns [data-player="1"] .step-at').inner_text()
+    assert page.get_attribute('#athos-last-turns [data-player="1"] .step-at', "data-move") == ai_moves[0]
     page.click('#athos-last-turns [data-player="1"] .step-next')
-    assert ai_moves[1] in page.locator('#athos-last-turns [data-player="1"] .step-at').inner_text()
+    assert page.get_attribute('#athos-last-turns [data-player="1"] .step-at', "data-move") == ai_moves[1]
     page.click('#athos-last-turns [data-player="1"] .step-all')
     assert layer.locator("[data-last-step], [data-last-field]").count() == len(steps) + len(fields)
     page.uncheck("#athos-show-last")
@@ -359,10 +361,12 @@ def test_language_from_the_browser_and_switchable(server: ServerProcess, browser
     assert page.locator("#athos-end-move").inner_text().startswith("Finir les déplacements")
     page.click('#board [data-move="B-h1"]')
     page.wait_for_selector("#moves li")
-    assert page.locator("#moves li").first.inner_text().endswith(": B-h1")  # the notation stays
+    # issue 30 finding 7: the move in words, in French; the notation stays in the element
+    assert page.locator("#moves li").first.get_attribute("data-move") == "B-h1"
+    assert "déplace un moine de la case de départ B vers h1" in page.locator("#moves li").first.inner_text()
     shot(page, f"athos-fr-{viewport}")
     # the rules, a link away from every game screen, in the page's language
-    assert page.get_attribute("#rules-link", "href") == "/rules/athos?lang=fr"
+    assert page.get_attribute("#rules-link", "href").startswith("/rules/athos?lang=fr&game=")
     rules = context.new_page()
     rules.goto(server.url + "/rules/athos?lang=fr")
     assert rules.locator("h1").inner_text() == "Athos — les règles"
@@ -419,7 +423,7 @@ def test_each_game_in_each_language(server: ServerProcess, browser: Any, languag
         start_game(page, server, game, ["me", "ai:random"])
         page.wait_for_selector('#status[data-mine="1"]')
         assert page.locator("#status").inner_text().startswith(YOUR_TURN[language])
-        assert page.get_attribute("#rules-link", "href") == f"/rules/{game}?lang={language}"
+        assert page.get_attribute("#rules-link", "href").startswith(f"/rules/{game}?lang={language}&game=")
         shot(page, f"lang-{game}-{language}")
     context.close()
 

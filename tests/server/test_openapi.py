@@ -18,6 +18,8 @@ NEVER_FAIL = {("get", "/healthz"), ("get", "/metrics"), ("get", "/api/meta")}
 NO_DATABASE = NEVER_FAIL | {("get", "/rules/{game}")}
 RATE_LIMITED = {
     ("post", "/api/games"),
+    ("post", "/api/seeks"),
+    ("post", "/api/lobby/play-now"),
     ("post", "/api/games/{game_id}/actions"),
     ("post", "/api/games/{game_id}/undo"),
     ("get", "/api/games/{game_id}/hint"),

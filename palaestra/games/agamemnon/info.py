@@ -35,14 +35,11 @@ INFO = GameInfo(
             "defying": ("Defying the gods", "no drawing: your tiles lie open and you choose which to place"),
             "setup": (
                 "Loom set-up",
-                "the classes of strength, force and leadership strings on the loom, e.g. I,II,III "
-                "(empty: at random)",
+                "which class the strings of strength, force and leadership have on the loom (at random "
+                "unless you choose)",
             ),
-            "first": ("First player", "0 = orange begins, 1 = black begins"),
-            "rules": (
-                "Rules version",
-                "the version of the rules to play by (an older one replays old records)",
-            ),
+            "first": ("Who begins", "the player who places the first tile"),
+            "rules": ("Rules edition", "keep the newest; an older edition is for replaying old games"),
         },
         rules="palaestra.games.agamemnon.web.rules_page:RULES",
         examples="palaestra.games.agamemnon.web.rules_examples:examples",

@@ -31,9 +31,12 @@ def compact(text: str, width: int) -> tuple[list[str], list[str]]:
             rest.append(line)
     if not rows:
         return text.splitlines(), []
-    cells = [f"{n:>2} {tile:<6} {' '.join(conns.split())}" for n, tile, conns in rows]
-    cell_width = max(len(c) for c in cells) + 2
-    columns = max(1, min(4, width // cell_width))
+    # cells as narrow as their contents, so that 80 columns take three of them and every row is on
+    # the screen with the key (issue 30, finding 15: two to six rows hid behind `board`)
+    tile_width = max(len(tile) for _, tile, _ in rows)
+    cells = [f"{n:>2} {tile:<{tile_width}} {' '.join(conns.split())}" for n, tile, conns in rows]
+    cell_width = max(len(c) for c in cells) + 1
+    columns = max(1, min(4, (width + 1) // cell_width))
     height = -(-len(cells) // columns)
     table = []
     for r in range(height):

@@ -128,7 +128,9 @@ class CreateGame(Strict):
         description="seed of the chance draws, for hot seat and games against the AI only "
         "(a secret drawn by the server if left out)",
     )
-    public: bool = Field(False, description="list the game in the lobby")
+    public: bool = Field(
+        False, description="list the game in the lobby for spectators (a rated game always is)"
+    )
     hints: bool = Field(False, description="allow hints in a game between people")
     rated: bool = Field(
         False,

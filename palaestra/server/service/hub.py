@@ -8,6 +8,7 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``moves`` (runner.py): the server's own moves (chance, AI);
 - ``pool`` (pool.py): the bounded, fair pool every search runs in;
 - ``analyst`` (analysis.py): hints, analysis, replays;
+- ``lobby`` (lobby.py): seeks, quick pairing, the lobby's live changes (issue 29);
 - ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
   rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
 """
@@ -27,10 +28,12 @@ from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store
 from palaestra.server.memory import release_free_memory
 from palaestra.server.passkey_store import PasskeyStore
+from palaestra.server.seek_store import SeekStore
 from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
+from palaestra.server.service.lobby import LobbyService
 from palaestra.server.service.passkeys import PasskeyService
 from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
@@ -82,6 +85,11 @@ class Hub:
         self.play = PlayService(self.sessions, self.moves.kick, self.clocks.flag)
         self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher, self.pool)
         self.accounts = AccountService(AccountStore(store), hasher or Hasher())
+        #: seeks and quick pairing (issue 29)
+        self.lobby = LobbyService(
+            SeekStore(store), self.accounts.store, self.seats, self.sessions, self.sessions.broker
+        )
+        self.sessions.broker.on_lobby = self.lobby.on_message
         self.accounts.on_games_changed = self._changed_here
         self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
@@ -108,6 +116,7 @@ class Hub:
             if not session.waiting_for_server():
                 self.sessions.evict(session)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self.lobby.start()
         # flags that fell while no server ran are acted on by its first sweep (docs/web.md)
         if self.clocks.every > 0:
             self._clock_keeper = asyncio.get_running_loop().create_task(self.clocks.run())
@@ -153,6 +162,7 @@ class Hub:
         for task in tasks:  # let them unwind
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.lobby.stop()
         await self.moves.stop()
         self.pool.close()
         self.accounts.hasher.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -40,6 +40,16 @@ class Created:
     invites: list[str | None] = field(default_factory=list)  # codes of the seats offered to friends
 
 
+@dataclass(frozen=True)
+class Held:
+    """A seat taken in the lobby (issue 29): the hash of its token (the lobby makes the token and
+    hands it out), the account that holds it (None: a guest) and the name shown."""
+
+    token_hash: str
+    account: Account | None
+    name: str
+
+
 class SeatService:
     """Creates games and hands out their seats."""
 
@@ -62,16 +72,28 @@ class SeatService:
         time_control: Mapping[str, Any] | None = None,
         rated: bool = False,
         member: Account | None = None,
+        held: Sequence[Held] | None = None,
+        game_id: str | None = None,
     ) -> tuple[Session, Created]:
         """A new game. The creator gets the tokens of the seats they hold (``joined``), an
         invitation code for each other human seat, and a creator token (to manage invitations).
         ``time_control`` (bounds checked by the API's model) gives the game a clock. A signed-in
         creator (``member``) holds their seats by account too; ``rated`` makes a rated game
-        (docs/accounts.md: accounts only, a clock, no undo, no hints, no chosen seed)."""
+        (docs/accounts.md: accounts only, a clock, no undo, no hints, no chosen seed). A rated game
+        is always ``public`` (listed for spectators, issue 29). ``held``: a game of the lobby,
+        every seat a person's, taken already (``seats`` is not used); ``game_id``: the id the lobby
+        chose for it (stored with the seek first, so a game made by a process that died before
+        it could say so is found)."""
+        public = public or rated
         game = load_server_game(game_name, options)
         control = self._time_control(time_control, seats)
+        if held is not None:
+            seats = [{"kind": "human", "joined": True} for _ in held]
         if rated:
-            check_rated(seats, control, seed, hints, member)
+            if held is None:
+                check_rated(seats, control, seed, hints, member)
+            elif control is None or any(h.account is None for h in held):
+                raise ApiError(400, "bad_rated", "a rated game needs a clock and members in every seat")
             check_anchors(game, seats)
         if len(seats) != game.num_players:
             raise ApiError(
@@ -80,7 +102,7 @@ class SeatService:
                 f"{game.title} with these options has {game.num_players} players, "
                 f"but {len(seats)} seats were given",
             )
-        made, created = self._seats(seats, member)
+        made, created = self._seats(seats, member) if held is None else self._held(held)
         if seed is not None and any(s.invite is not None for s in made):
             raise ApiError(
                 400,
@@ -95,7 +117,7 @@ class SeatService:
         state = game.new_initial_state(seed)
         record = Record.start(game, [s.name or game.player_name(i) for i, s in enumerate(made)], seed)
         stamp = datetime.now(UTC)
-        game_id = secrets.token_hex(6)
+        game_id = game_id or secrets.token_hex(6)
         creator_hash = hash_token(created.creator_token)
         session = Session(
             game_id,
@@ -161,6 +183,22 @@ class SeatService:
                 raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
             created.tokens.append(token)
             created.invites.append(code)
+        return made, created
+
+    @staticmethod
+    def _held(held: Sequence[Held]) -> tuple[list[Seat], Created]:
+        """The seats of a lobby game: each held by its taker, by the token the lobby made (and by
+        account for a member); nobody is the creator (there are no invitations to manage), and no
+        token is told here (the lobby tells each taker theirs)."""
+        created = Created(secrets.token_urlsafe(18))
+        made = []
+        for h in held:
+            seat = Seat("human", h.name, None, h.token_hash, True)
+            if h.account is not None:
+                seat.account, seat.member, seat.name = h.account.id, h.account.username, h.account.username
+            made.append(seat)
+            created.tokens.append(None)
+            created.invites.append(None)
         return made, created
 
     def _time_control(

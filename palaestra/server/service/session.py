@@ -357,7 +357,7 @@ class Session:
         return encoded
 
     def drop_view_caches(self) -> None:
-        """Forget the cached view and its JSON (some 25 KB for an Archimedes game): made again by
+        """Forget the cached view and its JSON (some 25 KB for a game of 2 players): made again by
         the next reader. The sessions keep them for the games used last only (``Sessions``,
         ``view_cache_games``), so games played once and left idle hold their state, not their view."""
         self._view = None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import logging
 import re
 import time
@@ -390,10 +391,10 @@ class Sessions:
                 queue.put_nowait({"type": "closing"})
 
     # --- listing ----------------------------------------------------------------------------
-    async def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The lobby: public games, newest first; a row that cannot be shown is logged and left
-        out (never an error for the whole list)."""
-        rows = await asyncio.to_thread(self.store.summaries, limit)
+    async def list_games(self, limit: int = 50, status: str | None = None) -> list[dict[str, Any]]:
+        """The lobby: public games (of ``status`` if given), newest first; a row that cannot be
+        shown is logged and left out (never an error for the whole list)."""
+        rows = await asyncio.to_thread(functools.partial(self.store.summaries, limit, status=status))
         out = []
         for row in rows:
             try:

@@ -4,8 +4,8 @@
 
 import { gameT, playerName, t } from "/static/i18n.js";
 import { el, svg, SVGNS, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
-import { gameInfo } from "/static/api.js";
-import { toast } from "/static/ui.js";
+import { gameInfo, capitalise } from "/static/api.js";
+import { toast, describer } from "/static/ui.js";
 
 // a game's renderer module, and its own stylesheet (a <link>, as the CSP allows), loaded once
 const renderers = {};
@@ -38,14 +38,14 @@ function keyOf(node) {
   for (const k of KEYS) if (node.hasAttribute(k)) return `${k}=${node.getAttribute(k)}`;
   return null;
 }
-function nameOf(node) {
+function nameOf(node, describe) {
   const move = node.getAttribute("data-move");
-  if (move) return t("play {move}", { move });
+  if (move) return describe(move) ? capitalise(describe(move)) : t("play {move}", { move });  // in words (finding 7)
   const title = [...node.children].find((c) => c.tagName === "title");
   const what = title ? title.textContent : (node.getAttribute("data-pick") || node.getAttribute("data-from") || node.getAttribute("data-conn") || "");
   return t("select {what}", { what });
 }
-export function keyboardBoard(box) {
+export function keyboardBoard(box, naming = { describe: () => null }) {
   let lastKey = null;
   let hadFocus = false;
   const apply = () => {
@@ -55,7 +55,7 @@ export function keyboardBoard(box) {
       if (node.closest("[tabindex]") && node.closest("[tabindex]") !== node) continue;
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
-      node.setAttribute("aria-label", nameOf(node));
+      node.setAttribute("aria-label", nameOf(node, naming.describe));
     }
     // the places of the board that are no button are images with their name (finding 12: an
     // empty cell read "a1", an opponent's cube a bare "3"): the renderer's <title>
@@ -97,9 +97,12 @@ export function keyboardBoard(box) {
 }
 
 export async function makeBoard(gameName, container) {
-  keyboardBoard(container);
+  const naming = { describe: () => null };
+  keyboardBoard(container, naming);
   const mod = await rendererFor(gameName);
-  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t: await gameT(await gameInfo(gameName)), playerName };
+  const gt = await gameT(await gameInfo(gameName));
+  naming.describe = describer(mod, gt);
+  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t: gt, playerName };
   if (mod && mod.createBoard) {
     try { return mod.createBoard(container, helpers); } catch (err) { console.error(err); }
   }

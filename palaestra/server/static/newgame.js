@@ -36,6 +36,11 @@ export function buildNewGameForm(card, m) {
   const hintsBox = el("div", { class: "field", id: "hints-field", hidden: true },
     el("label", { for: "allow-hints", text: t("Allow hints") }), hintsInput,
     el("span", { class: "muted small", text: t("every player may ask the AI for the best moves (against the AI they always may)") }));
+  // issue 29: listed in the lobby for spectators; off by default, always on for a rated game
+  const publicInput = el("input", { type: "checkbox", id: "public-game", name: "public" });
+  const publicBox = el("div", { class: "field", id: "public-field" },
+    el("label", { for: "public-game", text: t("List this game for spectators") }), publicInput,
+    el("span", { class: "muted small", text: t("anyone may watch it from the lobby (rated games always are listed)") }));
   form.append(
     el("div", { class: "field" }, el("label", { for: "game-select", text: t("Game") }), gameSelect),
     el("div", { class: "field" }, el("label", { for: "your-name", text: t("Your name") }), nameInput),
@@ -44,10 +49,16 @@ export function buildNewGameForm(card, m) {
     el("h3", { text: t("Seats") }),
     seatsBox,
     hintsBox,
+    publicBox,
     el("div", { class: "field" }, el("button", { type: "submit", id: "start" }, t("Start game"))));
   card.append(form);
   const rated = ratedField(form, clock.box, seatsBox);  // issue 28: members only, after the clock
   if (rated.box) clock.box.after(rated.box);
+  const ratedInput = form.querySelector("#rated");
+  if (ratedInput) ratedInput.addEventListener("change", () => {
+    if (ratedInput.checked) publicInput.checked = true;
+    publicInput.disabled = ratedInput.checked;
+  });
 
   const info = () => m.games.find((g) => g.name === gameSelect.value);
   const optionInputs = {};
@@ -117,13 +128,25 @@ export function buildNewGameForm(card, m) {
     formT = texts;
     optionsBox.replaceChildren();
     for (const key of Object.keys(optionInputs)) delete optionInputs[key];
+    // the expert settings (a rules edition, who begins, limits) under "More options" (finding 4),
+    // as the game's module lists them; options whose values are seats or editions by name
+    const expert = new Set((module && module.EXPERT_OPTIONS) || []);
+    const more = el("details", { class: "more-options", id: "more-options" }, el("summary", { text: t("More options") }));
+    const largest = g.seatings.reduce((a, b) => (b.players > a.players ? b : a), g.seatings[0]);
+    const seatNames = largest.names.map((n) => playerName(n));
     for (const o of g.options) {
       if (o.kind === "dict") continue;  // a document option (a board document): through the API only
       let input;
+      const named = module && module.optionChoices ? module.optionChoices(o, seatNames, formT) : null;
       const id = `opt-${o.name}`;
       const smallRange = o.kind === "int" && o.minimum !== null && o.minimum !== undefined
         && o.maximum !== null && o.maximum !== undefined && o.maximum - o.minimum <= 8;
-      if (o.kind === "bool") {
+      if (named) {
+        input = el("select", { id: `opt-${o.name}`, name: o.name },
+          (o.default === null && !named.some(([v]) => v === "") ? [el("option", { value: "", text: t("(random)") })] : []),
+          named.map(([value, text]) => el("option", { value, text })));
+        input.value = o.default === null || o.default === undefined ? "" : String(o.default);
+      } else if (o.kind === "bool") {
         input = el("input", { type: "checkbox", id, name: o.name });
         input.checked = Boolean(o.default);
       } else if (smallRange && o.name === g.players_option) {  // a list, as for games with fixed choices (finding 10)
@@ -142,12 +165,13 @@ export function buildNewGameForm(card, m) {
         input = el("input", { type: "text", id, name: o.name, value: o.default ?? "", placeholder: "(default)" });
       }
       optionInputs[o.name] = input;
-      optionsBox.append(el("div", { class: "field" },
+      (expert.has(o.name) ? more : optionsBox).append(el("div", { class: "field" },
         el("label", { for: id, text: optionLabel(o, formT) }), input,
         el("span", { class: "muted small", id: `${id}-help`, text: optionHelp(o, formT) }),
         el("span", { class: "note small", "data-note": o.name, role: "status" })));
       input.addEventListener("change", drawSeats);
     }
+    if (more.children.length > 1) optionsBox.append(more);
     drawSeats();
     optionsBox.dataset.game = g.name;  // drawn for this game (what a test waits for)
   }
@@ -183,6 +207,7 @@ export function buildNewGameForm(card, m) {
       const timeControl = clock.value();
       if (timeControl) body.time_control = timeControl;
       if (rated.value()) body.rated = true;
+      if (publicInput.checked || body.rated) body.public = true;
       const created = await api("/api/games", { method: "POST", body });
       const tokens = {};
       const invites = {};

@@ -4,6 +4,7 @@
 import { t, language, playerName } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { page } from "/static/state.js";
+import { capitalise } from "/static/api.js";
 
 const toastEl = document.getElementById("toast");
 let toastTimer = null;
@@ -99,4 +100,32 @@ export function outlook(value) {
   if (value >= -0.2) return t("about even");
   if (value >= -0.6) return t("difficult");
   return t("hard to save");
+}
+
+// --- moves in words (finding 7: the list and the labels spoke the engine's notation) ---------------
+// a seat's person: the name a person gave, else the seat's name in the game (a colour)
+export function personName(seat) {
+  if (!seat) return "";
+  return seat.kind === "human" && seat.name ? seat.name : playerName(seat.player_name);
+}
+// describe(move) -> the move in words without its subject ("moves a cube from a2 to b4"), from the
+// game's module (its describeMove(move, t)), or null: the notation is all there is
+export function describer(gameModule, gt) {
+  if (!gameModule || typeof gameModule.describeMove !== "function") return () => null;
+  return (move) => {
+    try { return gameModule.describeMove(move, gt) || null; } catch (err) { console.error(err); return null; }
+  };
+}
+// a move of the list: "Ann moves a cube from a2 to b4"; a chance move "Draws warrior 1"; without
+// words "player 1 (S): a2-b4" (the notation stays in the element's data-move and title)
+export function moveLine(mv, seats, describe) {
+  const words = describe(mv.move);
+  const who = mv.player >= 0 && seats[mv.player] ? personName(seats[mv.player]) : null;
+  if (!words) return who ? `${who}: ${mv.move}` : mv.move;
+  return capitalise(who ? t("{name} {action}", { name: who, action: words }) : words);
+}
+// a move on a button or in a hint: "Moves a cube from a2 to b4", else its notation
+export function moveLabel(move, describe) {
+  const words = describe(move);
+  return words ? capitalise(words) : move;
 }

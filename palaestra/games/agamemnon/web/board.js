@@ -16,6 +16,7 @@ const PLAYER = ["#e65100", "#263238"];
 export const VARIABLE_TEXTS = [
   "strength", "force", "leadership", "Warp", "Weft",
   "S (initial of strength)", "F (initial of force)", "L (initial of leadership)",
+  "leaders", "weavers", "warriors",
 ];
 const SPEARS = { A: 1, B: 3, C: 4, D: 3, E: 2, W1: 1, W2: 2, W3: 3, WARP: 0, WEFT: 0 };
 const LABEL = { WARP: "Warp", WEFT: "Weft", W1: "1", W2: "2", W3: "3" };
@@ -120,7 +121,7 @@ export function createBoard(container, helpers) {
       const tile = tiles[s];
       if (lastSpaces.has(s)) g.setAttribute("data-last", "placed");
       if (tile) drawTile(g, x, y, tile, lastSpaces.has(s));
-      else if (!out) g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#9a8b72", text: s }));
+      else if (!out) g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, fill: "#5c5040", text: s }));
       // the space's name for screen readers (finding 12: an empty one read as a bare number)
       g.prepend(svg("title", { text: out ? t("space {n}: out of play", { n: s })
         : tile ? t("space {n}: {tile} of {name}", { n: s, tile: tileName(tile.code, t) + (SPEARS[tile.code] ? ` (${t("{n} spears", { n: SPEARS[tile.code] })})` : ""), name: helpers.playerName(view.seats[tile.owner] ? view.seats[tile.owner].player_name : String(tile.owner)) })
@@ -163,7 +164,7 @@ export function createBoard(container, helpers) {
     }
     for (const l of others) {
       info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move,
-        onclick: () => ctx.play(l.action) }, l.move === "noswap" ? t("No swap") : l.move));
+        onclick: () => ctx.play(l.action) }, buttonText(l.move, t)));
     }
     if (firstConn) info.append(el("button", { type: "button", class: "secondary", onclick: () => { firstConn = null; update(view, ctx); } }, t("Cancel")));
     const pools = st.pools || [];
@@ -211,4 +212,44 @@ function tileName(code, t = (x) => x) {
   if (/^[A-E]$/.test(code)) return t("leader {code}", { code });
   if (/^W\d$/.test(code)) return t("warrior {n}", { n: code[1] });
   return code === "WARP" ? t("Warp") : code === "WEFT" ? t("Weft") : code;
+}
+
+// A move in words for people, without its subject ("places warrior 1 on space 31"); the notation
+// stays in the records (finding 7). Chance moves ("draw W1") are said without one too.
+const STACK_WORDS = { leaders: "leaders", weavers: "weavers", warriors: "warriors" };
+export function describeMove(move, t) {
+  let m;
+  if ((m = /^(\w+)@(\d+)$/.exec(move))) return t("places {tile} on space {n}", { tile: tileName(m[1], t), n: m[2] });
+  if ((m = /^draw (\w+)$/.exec(move))) return t("a draw: {tile}", { tile: tileName(m[1], t) });
+  if ((m = /^aside (\w+)$/.exec(move))) return t("sets {tile} aside", { tile: tileName(m[1], t) });
+  if ((m = /^stack (\w+)$/.exec(move))) return t("names the stack of the {stack} for the next draw", { stack: STACK_WORDS[m[1]] ? t(STACK_WORDS[m[1]]) : m[1] });
+  if ((m = /^swap (\d+-\d+) (\d+-\d+)$/.exec(move))) return t("swaps the threads {a} and {b} (Warp)", { a: m[1], b: m[2] });
+  if (move === "noswap") return t("swaps no threads (Warp)");
+  if ((m = /^setup (\S+)$/.exec(move))) return t("sets up the loom: {classes}", { classes: m[1] });
+  return null;
+}
+
+// The new-game form (finding 4): the expert settings go under "More options", and options whose
+// values are seats, editions or loom classes are offered in words.
+export const EXPERT_OPTIONS = ["setup", "first", "rules"];
+export function optionChoices(option, seatNames, t) {
+  if (option.name === "first") return seatNames.map((name, i) => [String(i), t("{name} begins", { name })]);
+  if (option.name === "rules" && option.choices) return option.choices.map((c) => [String(c), c === option.default ? t("{version} (newest)", { version: c }) : String(c)]);
+  if (option.name === "setup" && option.choices) {
+    return option.choices.map((c) => {
+      const [strength, force, leadership] = String(c).split(",");
+      return [String(c), t("strength {strength} · force {force} · leadership {leadership}", { strength, force, leadership })];
+    });
+  }
+  return null;
+}
+
+// the label of a move's button under the board, in words (finding 18: "aside WARP", "stack leaders")
+function buttonText(move, t) {
+  let m;
+  if (move === "noswap") return t("No swap");
+  if ((m = /^stack (\w+)$/.exec(move))) return t("Next draw from the {stack}", { stack: STACK_WORDS[m[1]] ? t(STACK_WORDS[m[1]]) : m[1] });
+  if ((m = /^aside (\w+)$/.exec(move))) return t("Set {tile} aside", { tile: tileName(m[1], t) });
+  const words = describeMove(move, t);
+  return words ? words[0].toUpperCase() + words.slice(1) : move;
 }

@@ -95,7 +95,7 @@ export function createBoard(container, helpers) {
           if (name !== selected) g.append(svg("rect", { x: cx - 18, y: cy - 18, width: 36, height: 36, rx: 6, fill: "none", stroke: "#ffb300", "stroke-width": 3, "pointer-events": "none" }));
         }
       } else {
-        g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, fill: "#b3a285", text: name }));
+        g.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, fill: "#5c5040", text: name }));
         // its name for screen readers (finding 12: it read only "a1")
         g.prepend(svg("title", { text: name in goalOf ? t("{cell}: empty, a goal of {name}", { cell: name, name: nameOf(goalOf[name]) }) : t("{cell}: empty", { cell: name }) }));
       }
@@ -129,7 +129,7 @@ export function createBoard(container, helpers) {
         : Object.keys(moves).length ? t("Pick one of your highlighted cubes") : "" }));
     }
     for (const l of others) {
-      info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move, onclick: () => ctx.play(l.action) }, l.move));
+      info.append(el("button", { type: "button", class: "secondary target", "data-action": l.action, "data-move": l.move, title: l.move, onclick: () => ctx.play(l.action) }, l.move === "pass" ? t("Pass") : l.move));
     }
     if (details.arrived) {
       info.append(el("span", { class: "small muted", style: "margin-left:auto",
@@ -167,3 +167,14 @@ export function resultReason(view, t) {
   if (details.ended === "home") return t("All four cubes home");
   return null;
 }
+
+// A move in words for people, without its subject; the notation stays in the records (finding 7).
+export function describeMove(move, t) {
+  const m = /^(\w+)-(\w+)$/.exec(move);
+  if (m) return t("moves a cube from {from} to {to}", { from: m[1], to: m[2] });
+  if (move === "pass") return t("passes");
+  return null;
+}
+
+// The new-game form (finding 4): the expert settings go under "More options".
+export const EXPERT_OPTIONS = ["move_limit"];

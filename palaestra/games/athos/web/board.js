@@ -202,7 +202,7 @@ export function createBoard(container, helpers) {
           g.append(svg("polygon", { points: hexPoints(cx, cy, R * 0.86), fill: tc, stroke: "#fff", "stroke-width": 2 }));
         }
       } else if (!monksAt[name] && !(name in stones)) {
-        g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, fill: "#0007", text: name }));
+        g.append(svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 8, fill: "#000000d9", text: name }));
       }
       const monks = monksAt[name] ? ", " + t("monks: {list}", { list: monksAt[name].map((p) => pn(view.seats[p] ? view.seats[p].player_name : String(p))).join(", ") }) : "";
       g.append(svg("title", { text: `${name}: ${t(terrain)}${tile ? ", " + t(tile.side === "rubble" ? "rubble tile" : "open tile") : ""}${name in stones ? ", " + t("Athos stone") : ""}${monks}` }));
@@ -360,7 +360,7 @@ export function createBoard(container, helpers) {
         }
         if (legal.endMove !== null) {
           bar.append(el("button", { type: "button", class: "secondary", id: "athos-end-move", "data-action": legal.endMove, "data-move": "end-move",
-            onclick: () => ctx.play(legal.endMove) }, pos.points ? t("End movement ({n} lapse)", { n: pos.points }) : t("End movement")));
+            onclick: () => ctx.play(legal.endMove) }, pos.points ? t("End movement ({n} points unused)", { n: pos.points }) : t("End movement")));
         } else {
           bar.append(el("span", { class: "small", text: t("A field holds two monks: move one of them on") }));
         }
@@ -426,7 +426,9 @@ export function createBoard(container, helpers) {
         el("label", {}, toggle, " " + t("Show the last turns on the board")),
         shownTurns.map(([p, moves]) => el("div", { "data-player": p },
           el("span", { class: "swatch", style: `display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.3rem;background:${PLAYER[Number(p) % 4]}` }),
-          `${view.seats[p] ? pn(view.seats[p].player_name) : p}: ${moves.join(", ")} `,
+          `${view.seats[p] ? pn(view.seats[p].player_name) : p}: `,
+          // the moves in words, each with its notation (finding 18: the notation was English)
+          moves.flatMap((m, i) => [i ? "; " : "", el("span", { "data-move": m, title: m, text: say(m) })]), " ",
           stepper(p, moves)))));
     }
 
@@ -438,11 +440,12 @@ export function createBoard(container, helpers) {
       }
       return el("span", { class: "stepper" },
         el("button", { type: "button", class: "secondary small step-prev", "aria-label": t("previous move"), onclick: () => go(stepping.k - 1) }, "◀"),
-        el("span", { class: "step-at", text: ` ${t("move {n} / {total}", { n: stepping.k + 1, total: moves.length })}: ${moves[stepping.k]} ` }),
+        el("span", { class: "step-at", "data-move": moves[stepping.k], text: ` ${t("move {n} / {total}", { n: stepping.k + 1, total: moves.length })}: ${say(moves[stepping.k])} ` }),
         el("button", { type: "button", class: "secondary small step-next", "aria-label": t("next move"), onclick: () => go(stepping.k + 1) }, "▶"),
         el("button", { type: "button", class: "secondary small step-all", onclick: () => go(null) }, t("all")));
     }
 
+    function say(move) { return describeMove(move, t) || move; }
     function rerender() { if (last) update(last[0], last[1]); }
   }
 
@@ -478,4 +481,31 @@ export function formRules(values, names) {
 export function teamsOf(view) {
   if (!view.options || !view.options.teams || !view.web) return null;
   return view.web.seats.map((letter) => ("AB".includes(letter) ? "team A+B" : "team D+E"));
+}
+
+// A move in words for people, without its subject ("moves a monk from start field B to h1"); the
+// notation stays in the records (finding 7). The app says who: "Ann moves a monk …".
+export function describeMove(move, t) {
+  const field = (f) => (f === "summit" ? t("the summit") : /^[A-E]$/.test(f) ? t("start field {letter}", { letter: f }) : f);
+  let m;
+  if ((m = /^(\w+)-(\w+)$/.exec(move))) return t("moves a monk from {from} to {to}", { from: field(m[1]), to: field(m[2]) });
+  if ((m = /^flip (\w+)$/.exec(move))) return t("flips the tile on {field}", { field: m[1] });
+  if ((m = /^relocate (\w+)>(\w+)$/.exec(move))) return t("moves the tile on {from} to {to} (Athos stone)", { from: m[1], to: m[2] });
+  if ((m = /^stone (\w+)$/.exec(move))) return t("puts an Athos stone on {field}", { field: m[1] });
+  if ((m = /^place (\w+)( open)?(?: (\w+))?$/.exec(move))) {
+    if (m[3]) return t("places a {terrain} tile on {field}", { terrain: t(m[3]), field: m[1] });
+    return m[2] ? t("places a tile open side up on {field}", { field: m[1] }) : t("places a tile on {field}", { field: m[1] });
+  }
+  if (move === "end-move") return t("ends the movement");
+  if (move === "end-turn") return t("ends the turn");
+  return null;
+}
+
+// The new-game form (finding 4): the expert settings go under "More options", and options whose
+// values are seats or editions are offered by name.
+export const EXPERT_OPTIONS = ["handicap_player", "handicap_tiles", "bare_stone", "round_limit", "order", "rules"];
+export function optionChoices(option, seatNames, t) {
+  if (option.name === "handicap_player") return [["", t("nobody")], ...seatNames.map((name, i) => [String(i), name])];
+  if (option.name === "rules" && option.choices) return option.choices.map((c) => [String(c), c === option.default ? t("{version} (newest)", { version: c }) : String(c)]);
+  return null;
 }

@@ -1,4 +1,5 @@
-// The home screen (#/): the new-game form, this browser's games, games to watch.
+// The home screen (#/): the lobby (issue 29: play now, open seeks), the new-game form, this
+// browser's games, public games to watch (live).
 
 import { t, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -7,37 +8,27 @@ import { loadMine } from "/static/state.js";
 import { seatName, movesText, outcomeFor } from "/static/ui.js";
 import { buildNewGameForm } from "/static/newgame.js";
 import { memberGames } from "/static/membergames.js";
+import { buildLobby } from "/static/lobby.js";
 
-export default async function homePage(params, { root }) {
+export default async function homePage(params, { root, onLeave }) {
   const m = await meta();
+  const lobbyCard = el("section", { class: "card", id: "lobby" }, el("h2", { text: t("Lobby") }));
   const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: t("New game") }));
   const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: t("My games") }));
   const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: t("Watch") }));
-  root.replaceChildren(el("div", { class: "cards" }, newCard, mineCard, watchCard));
+  root.replaceChildren(el("div", { class: "cards" }, lobbyCard, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
   // this browser's games (finding 13: each with its opponents, its state for me and its date),
   // newest first, asked for by id (private ones too); the lobby's other active games to watch
   const mine = loadMine();
+  buildLobby(lobbyCard, watchCard, m, mine, onLeave);
   const myIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 50);
-  const [games, myGames] = await Promise.all([
-    api("/api/games?limit=100"),
-    myIds.length ? api(`/api/games?ids=${myIds.map(encodeURIComponent).join(",")}`) : [],
-  ]);
+  const myGames = myIds.length ? await api(`/api/games?ids=${myIds.map(encodeURIComponent).join(",")}`) : [];
   const mineList = el("ul", { class: "list", id: "my-games-list" });
-  const watchList = el("ul", { class: "list" });
   for (const g of myGames) mineList.append(myGameItem(g, mine[g.id]));
-  for (const g of games) {
-    if (mine[g.id] || g.status !== "active") continue;
-    const who = g.seats.map((s) => seatName(s) || playerName(s.player_name)).join(" · ");
-    watchList.append(el("li", { "data-game": g.id },
-      el("a", { href: `#/game/${g.id}` }, `${g.title} #${g.id}`),
-      el("span", { class: `tag ${g.status}`, text: movesText(g.moves_played ?? g.ply), "data-moves": g.moves_played ?? g.ply }),
-      el("span", { class: "muted small", text: who })));
-  }
   await memberGames(mineCard);  // a member's games from every device (issue 28)
   mineCard.append(mineList.children.length ? mineList : el("p", { class: "muted", text: t("No games yet.") }));
-  watchCard.append(watchList.children.length ? watchList : el("p", { class: "muted", text: t("Nobody is playing right now.") }));
 }
 
 // One of my games: "GAME against Bea · your turn · 27 Nov 2026, 18:05"

@@ -1,0 +1,351 @@
+"""Routes of the lobby (issue 29): seeks, quick pairing, the lobby's state and its websocket.
+
+Who is asking: a signed-in member (the session cookie; changes need the CSRF header), or a guest.
+A guest may send a secret of their own in ``X-Guest-Token`` (a browser keeps one): it tells their
+seeks apart from others' (nobody accepts their own seek). A place's secret (``seek_token``) goes
+in ``X-Seek-Token``: to withdraw the seek, and to learn one's seat once the table is full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Path, Response, WebSocket, WebSocketDisconnect
+from pydantic import Field
+
+from palaestra.server.api.auth import MaybeMember
+from palaestra.server.api.deps import HubDep, get_guards, get_hub
+from palaestra.server.api.errors import errors
+from palaestra.server.api.guards import limit
+from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
+from palaestra.server.api.realtime import Bucket, reason, too_big
+from palaestra.server.api.responses import ClockView, GameSummary, Out
+from palaestra.server.db import StorageError
+from palaestra.server.service.hub import Hub
+from palaestra.server.service.lobby import CLOSING
+from palaestra.server.service.ratings import NEWCOMER
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+#: ratings a range may name
+RATING_BOUND = 10_000
+
+
+class RatingRange(Strict):
+    min: int | None = Field(None, ge=0, le=RATING_BOUND, description="the lowest rating accepted")
+    max: int | None = Field(None, ge=0, le=RATING_BOUND, description="the highest rating accepted")
+
+
+class SeekSpec(Strict):
+    game: Annotated[Text, Field(max_length=64)] = Field(description="a game name from /api/meta")
+    options: dict[
+        Annotated[Text, Field(max_length=64)], bool | int | Annotated[Text, Field(max_length=200)]
+    ] = Field(default_factory=dict, max_length=32, description="game options and variants")
+    players: int = Field(2, ge=1, le=8, description="the number of players (a table of 3 or 4 fills up)")
+    time_control: TimeControlSpec | None = Field(None, description="the game's clock (needed when rated)")
+    rated: bool = Field(False, description="a rated game: members only")
+    rating_range: RatingRange | None = Field(
+        None, description=f"rated: the ratings accepted (a newcomer counts {NEWCOMER:.0f})"
+    )
+    name: Name = Field(None, description="a guest's display name")
+
+
+class AcceptSeek(Strict):
+    name: Name = Field(None, description="a guest's display name")
+    rating_range: RatingRange | None = Field(None, description="rated: the poster's ratings you accept")
+
+
+class SeatedView(Out):
+    name: str
+    member: bool
+    rating: int | None
+
+
+class SeekView(Out):
+    id: str
+    game: str = Field(description="the game's name")
+    title: str
+    options: dict[str, Any]
+    players: int
+    pool: str = Field(description="the rating pool of its game")
+    time_control: dict[str, Any] | None
+    rated: bool
+    rating_range: dict[str, int | None] | None
+    seated: list[SeatedView] = Field(description="the places taken, the poster's first")
+    status: str = Field(description="open, starting, started, cancelled, expired or left")
+    game_id: str | None = Field(description="the game it started")
+    created: str
+    expires: str
+    seat: int | None = Field(None, description="with your X-Seek-Token, once started: your seat")
+    token: str | None = Field(None, description="with your X-Seek-Token, once started: your seat token")
+
+
+class PostedSeek(SeekView):
+    seek_token: str = Field(description="your secret: withdraw the seek, learn your seat (X-Seek-Token)")
+
+
+class Accepted(Out):
+    game: str | None = Field(description="the game's id, once it started (the table is full)")
+    seat: int | None = Field(description="your seat in it")
+    token: str | None = Field(description="your seat token")
+    seek_token: str | None = Field(description="while the table fills: your place's secret (X-Seek-Token)")
+    seek: SeekView | None = Field(description="while the table fills: the seek")
+
+
+class LobbyGame(GameSummary):
+    """A public game being played."""
+
+    rated: bool
+    ratings: list[int | None] = Field(
+        description="each seat's rating in the game's pool (null: a guest, the AI)"
+    )
+    clock: ClockView | None = Field(description="the game's clock, as in its VIEW (null: none)")
+
+
+class LobbyView(Out):
+    seeks: list[SeekView] = Field(description="the open seeks, oldest first")
+    games: list[LobbyGame] = Field(description="public games being played, newest first")
+
+
+SeekId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9]+$")]
+SeekToken = Annotated[str | None, Header(max_length=64, description="a place's secret (seek_token)")]
+GuestToken = Annotated[
+    str | None,
+    Header(
+        max_length=64, pattern=r"^[A-Za-z0-9_\-]+$", description="a guest's own secret (tells their seeks)"
+    ),
+]
+
+
+def bounds(spec: RatingRange | None) -> tuple[int | None, int | None] | None:
+    return None if spec is None else (spec.min, spec.max)
+
+
+async def lobby_state(hub: Hub) -> dict[str, Any]:
+    return {"seeks": await hub.lobby.listing(), "games": await hub.lobby.games()}
+
+
+@router.get(
+    "/lobby",
+    summary="The lobby: open seeks and public games being played",
+    response_model=LobbyView,
+    responses=errors(),
+)
+async def lobby(hub: HubDep) -> dict[str, Any]:
+    return await lobby_state(hub)
+
+
+POST_ERRORS = (
+    "bad_options",
+    "option_not_allowed",
+    "bad_seats",
+    "bad_time_control",
+    "bad_rated",
+    "bad_seek",
+    "sign_in_required",
+    "csrf",
+)
+
+
+@router.post(
+    "/seeks",
+    status_code=201,
+    summary="Post a seek (anyone may accept it)",
+    response_model=PostedSeek,
+    responses=errors(*POST_ERRORS, body=True, limited=True),
+    dependencies=[Depends(limit("create"))],
+)
+async def post_seek(
+    hub: HubDep, body: SeekSpec, member: MaybeMember, x_guest_token: GuestToken = None
+) -> dict[str, Any]:
+    seek, secret = await hub.lobby.post(
+        body.game,
+        body.options,
+        body.players,
+        None if body.time_control is None else body.time_control.model_dump(),
+        body.rated,
+        bounds(body.rating_range),
+        None if member is None else member.account,
+        x_guest_token,
+        body.name,
+    )
+    return {**seek, "seek_token": secret}
+
+
+@router.get(
+    "/seeks/{seek_id}",
+    summary="A seek; with a place's X-Seek-Token, that place's seat and token once it started",
+    response_model=SeekView,
+    responses=errors("seek_not_found", "wrong_token"),
+)
+async def get_seek(hub: HubDep, seek_id: SeekId, x_seek_token: SeekToken = None) -> dict[str, Any]:
+    return await hub.lobby.get(seek_id, x_seek_token)
+
+
+@router.delete(
+    "/seeks/{seek_id}",
+    summary="Withdraw your seek (X-Seek-Token, or signed in as its poster)",
+    response_model=SeekView,
+    responses=errors("seek_not_found", "not_poster", "seek_gone", "conflict", "csrf"),
+)
+async def cancel_seek(
+    hub: HubDep, seek_id: SeekId, member: MaybeMember, x_seek_token: SeekToken = None
+) -> dict[str, Any]:
+    await hub.lobby.cancel(seek_id, x_seek_token, None if member is None else member.account)
+    return await hub.lobby.get(seek_id, None)
+
+
+ACCEPT_ERRORS = (
+    "seek_not_found",
+    "seek_gone",
+    "own_seek",
+    "already_seated",
+    "out_of_range",
+    "sign_in_required",
+    "conflict",
+    "bad_rated",
+    "csrf",
+)
+
+
+@router.post(
+    "/seeks/{seek_id}/accept",
+    summary="Accept a seek: the game starts when the table is full",
+    response_model=Accepted,
+    responses=errors(*ACCEPT_ERRORS, body=True),
+)
+async def accept_seek(
+    hub: HubDep,
+    seek_id: SeekId,
+    member: MaybeMember,
+    body: AcceptSeek | None = None,
+    x_guest_token: GuestToken = None,
+) -> dict[str, Any]:
+    body = body or AcceptSeek.model_validate({})
+    return await hub.lobby.accept(
+        seek_id,
+        None if member is None else member.account,
+        x_guest_token,
+        body.name,
+        bounds(body.rating_range),
+    )
+
+
+@router.post(
+    "/lobby/play-now",
+    summary="Quick pairing: take the oldest compatible open seek, or post one (then 201)",
+    response_model=Accepted,
+    responses=errors(*POST_ERRORS, "seek_gone", "already_seated", "conflict", body=True, limited=True),
+    dependencies=[Depends(limit("create"))],
+)
+async def play_now(
+    hub: HubDep, body: SeekSpec, member: MaybeMember, response: Response, x_guest_token: GuestToken = None
+) -> dict[str, Any]:
+    answer, posted = await hub.lobby.play_now(
+        body.game,
+        body.options,
+        body.players,
+        None if body.time_control is None else body.time_control.model_dump(),
+        body.rated,
+        bounds(body.rating_range),
+        None if member is None else member.account,
+        x_guest_token,
+        body.name,
+    )
+    if posted:
+        response.status_code = 201
+    return answer
+
+
+@router.websocket("/lobby/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The lobby's changes, live: first ``{"type": "lobby", "seeks", "games"}``, then
+    ``{"type": "seek", "seek"}``, ``{"type": "seek_gone", "id", "status", "game"}`` and ``{"type":
+    "game", "game"}``. A poster sends ``{"type": "hold", "id": SEEK, "seek_token": TOKEN}`` (answered
+    ``{"type": "held", "id", "ok"}``): the seek stays open while this socket lives. ``{"type":
+    "ping"}`` is answered ``{"type": "pong"}``. Closing codes as the game's websocket's."""
+    guards = get_guards(websocket)
+    if not guards.open_socket(websocket, await guards.key_of(websocket)):
+        await websocket.accept()
+        await websocket.close(code=1013, reason="too many websockets; try again later")
+        return
+    hub = get_hub(websocket)
+    held: list[str] = []
+    queue = hub.lobby.subscribe()
+    try:
+        await websocket.accept()
+        await websocket.send_text(json.dumps({"type": "lobby", **await lobby_state(hub)}))
+
+        async def send() -> None:
+            while True:
+                message = await queue.get()
+                if message == CLOSING:
+                    await websocket.close(code=1001)
+                    return
+                await websocket.send_text(message)
+
+        settings = guards.settings
+        bucket = Bucket(settings.ws_messages_per_second, max(1.0, 2 * settings.ws_messages_per_second))
+
+        async def receive() -> None:
+            """Answer the client's messages (the game socket's limits: issue 31, finding 3)."""
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if text is None:
+                    await websocket.close(code=1003, reason="text frames only")
+                    return
+                over = "rate" if not bucket.take() else None
+                if over is None and too_big(text, settings.ws_max_message_bytes):
+                    over = "size"
+                if over is not None:
+                    guards.ws_closed.labels(over).inc()
+                    await websocket.close(code=1008, reason=reason(over, settings))
+                    return
+                try:
+                    incoming = json.loads(text)
+                except json.JSONDecodeError:
+                    incoming = None
+                kind = incoming.get("type") if isinstance(incoming, dict) else None
+                if kind == "ping":
+                    queue.put_nowait('{"type":"pong"}')
+                elif kind == "hold" and isinstance(incoming, dict):
+                    seek_id, secret = (
+                        str(incoming.get("id", ""))[:32],
+                        str(incoming.get("seek_token", ""))[:64],
+                    )
+                    ok = bool(seek_id and secret) and await hub.lobby.hold(seek_id, secret)
+                    if ok:
+                        held.append(seek_id)
+                    queue.put_nowait(json.dumps({"type": "held", "id": seek_id, "ok": ok}))
+                else:
+                    queue.put_nowait(
+                        json.dumps(
+                            {"type": "error", "error": "bad_message", "message": 'send "ping" or "hold" only'}
+                        )
+                    )
+
+        tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                    await task
+    except WebSocketDisconnect:
+        pass
+    except StorageError:  # the database is away: the page reconnects and gets the lobby again
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011, reason="the database is unavailable; try again")
+    finally:
+        hub.lobby.unsubscribe(queue)
+        for seek_id in held:
+            hub.lobby.release(seek_id)
+        guards.close_socket(websocket)

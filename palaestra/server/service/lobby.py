@@ -1,0 +1,587 @@
+"""The lobby (issue 29): seeks that anyone may accept, quick pairing, live changes.
+
+A *seek* offers a game (its options, player count, clock, rated or casual, an optional rating
+range) to whoever accepts it. A 2-player seek starts its game at the first accept; a seek of 3 or
+4 players is a table that fills place by place and starts when full. Each place has a secret: the
+poster's is the ``seek_token`` of the 201 answer, an acceptor's the ``seek_token`` of their accept
+while the table fills. The seat token of a place is derived from its secret (:func:`seat_token`),
+so the database holds hashes only and a place's holder learns their seat by asking for the seek
+with that secret once the game started.
+
+Every change is an update guarded by the seek's version (palaestra/server/seek_store.py): of two
+acceptors of the last place, in one process or in several, exactly one gets it; the other is told
+the seek is gone (410 ``seek_gone``). The request that fills the table makes the game.
+
+Changes are pushed to the lobby's websockets here and, through the broker (Redis pub/sub), to
+those of the other processes: ``{"type": "seek", "seek": SEEK}`` (new, or a place taken),
+``{"type": "seek_gone", "id": ID, "status": ..., "game": ID|None}`` and ``{"type": "game",
+"game": SUMMARY}`` (a public lobby game started).
+
+A seek ends after ``seek_seconds`` (``expired``), or when its poster was not seen for
+``leave_seconds`` (``left``): seen means a lobby websocket that said it holds the seek, or a poll
+of the seek with its token. A sweep of every process ends such seeks (guarded: one process wins).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from palaestra.core.errors import PalaestraError
+from palaestra.core.registry import game_info
+from palaestra.server.account_store import Account, AccountStore
+from palaestra.server.broker import Broker
+from palaestra.server.seek_store import OPEN, STARTED, STARTING, SeekConflict, SeekStore, StoredSeek
+from palaestra.server.service.errors import ApiError
+from palaestra.server.service.persistence import load_server_game
+from palaestra.server.service.ratings import NEWCOMER, Rating, pool_of
+from palaestra.server.service.seats import Held, SeatService
+from palaestra.server.service.session import Session, hash_token, same_secret
+from palaestra.server.service.sessions import Sessions
+
+log = logging.getLogger("palaestra.server.lobby")
+
+#: what a lobby websocket's queue gets when the server goes away
+CLOSING = '{"type":"closing"}'
+#: how often a race lost on a seek is tried again before answering 409 ``conflict``
+RETRIES = 5
+
+
+def seat_token(secret: str) -> str:
+    """The seat token of a place, derived from the place's secret (nothing else knows it)."""
+    digest = hashlib.sha256(b"palaestra-seat:" + secret.encode()).digest()[:18]
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+def gone(seek: StoredSeek | None) -> ApiError:
+    status = "unknown" if seek is None else seek.status
+    return ApiError(410, "seek_gone", f"this seek is no longer open ({status})")
+
+
+class Who:
+    """Who is asking: a member, or a guest (known by the hash of a secret they hold, if any)."""
+
+    def __init__(self, member: Account | None, guest: str | None) -> None:
+        self.member = member
+        self.guest_hash = hash_token(guest) if guest else None
+
+    @property
+    def known(self) -> str | None:
+        """``a:ID`` for a member, ``g:HASH`` for a guest with a secret; None: nobody to tell apart."""
+        if self.member is not None:
+            return f"a:{self.member.id}"
+        return None if self.guest_hash is None else f"g:{self.guest_hash}"
+
+    def key(self, place_hash: str) -> str:
+        """The key of a place they take (one of its own for a guest nobody can tell apart)."""
+        return self.known or f"p:{place_hash}"
+
+    def holds(self, place: Mapping[str, Any]) -> bool:
+        return self.known is not None and place["key"] == self.known
+
+
+class LobbyService:
+    """Seeks, quick pairing and the lobby's live changes of one process."""
+
+    def __init__(
+        self, store: SeekStore, accounts: AccountStore, seats: SeatService, sessions: Sessions, broker: Broker
+    ) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.seats = seats
+        self.sessions = sessions
+        self.broker = broker
+        #: a seek expires this long (seconds) after it was posted
+        self.seek_seconds = 1800.0
+        #: a seek ends when its poster was not seen this long (seconds)
+        self.leave_seconds = 60.0
+        #: a full table whose game was not said to have started this long (seconds) after it
+        #: filled is looked at by the sweep (:meth:`recover`)
+        self.starting_grace = 60.0
+        #: the lobby's websockets of this process
+        self.subscribers: set[asyncio.Queue[str]] = set()
+        #: seeks whose poster holds a lobby websocket here (how many)
+        self.held: dict[str, int] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    # --- live changes -----------------------------------------------------------------------
+    def subscribe(self) -> asyncio.Queue[str]:
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        self.subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[str]) -> None:
+        self.subscribers.discard(queue)
+
+    def on_message(self, message: str) -> None:
+        """A change made by another process (through the broker): pushed to our websockets."""
+        for queue in list(self.subscribers):
+            queue.put_nowait(message)
+
+    async def announce(self, doc: Mapping[str, Any]) -> None:
+        message = json.dumps(doc)
+        self.on_message(message)
+        await self.broker.publish_lobby(message)
+
+    async def hold(self, seek_id: str, secret: str) -> bool:
+        """A lobby websocket says it holds ``seek_id`` (its token ``secret``): the seek stays
+        while the socket lives. False for a wrong token or a seek not open."""
+        seek = await asyncio.to_thread(self.store.get, seek_id)
+        if seek is None or seek.status != OPEN or not same_secret(seek.poster_hash, hash_token(secret)):
+            return False
+        self.held[seek_id] = self.held.get(seek_id, 0) + 1
+        await asyncio.to_thread(self.store.seen, seek_id, datetime.now(UTC))
+        return True
+
+    def release(self, seek_id: str) -> None:
+        count = self.held.get(seek_id, 0)
+        if count > 1:
+            self.held[seek_id] = count - 1
+        else:
+            self.held.pop(seek_id, None)
+
+    # --- reading ----------------------------------------------------------------------------
+    def doc(self, seek: StoredSeek, ratings: Mapping[int, float] | None = None) -> dict[str, Any]:
+        """A seek as everybody sees it (no secret)."""
+        info = game_info(seek.game)
+        return {
+            "id": seek.id,
+            "game": seek.game,
+            "title": info.title,
+            "options": seek.options,
+            "players": seek.players,
+            "pool": seek.pool,
+            "time_control": seek.time_control,
+            "rated": seek.rated,
+            "rating_range": None
+            if seek.rating_min is None and seek.rating_max is None
+            else {"min": seek.rating_min, "max": seek.rating_max},
+            "seated": [
+                {
+                    "name": p["name"],
+                    "member": p["account"] is not None,
+                    "rating": None if ratings is None or p["account"] is None else ratings.get(p["account"]),
+                }
+                for p in seek.places
+            ],
+            "status": seek.status,
+            "game_id": seek.game_id if seek.status == STARTED else None,
+            "created": seek.created_at.isoformat(),
+            "expires": seek.expires_at.isoformat(),
+        }
+
+    async def shown(self, seek: StoredSeek) -> dict[str, Any]:
+        accounts = [p["account"] for p in seek.places if p["account"] is not None]
+        ratings = await self._ratings(seek.pool, accounts) if accounts else {}
+        return self.doc(seek, {k: round(v) for k, v in ratings.items()})
+
+    async def _ratings(self, pool: str, accounts: list[int]) -> dict[int, float]:
+        """Shown ratings of these accounts in ``pool`` (a newcomer's 1500 for those without)."""
+        found = await asyncio.to_thread(self.store.ratings, pool, accounts)
+        return {a: Rating(*found[a]).rating if a in found else NEWCOMER for a in accounts}
+
+    async def listing(self) -> list[dict[str, Any]]:
+        seeks = await asyncio.to_thread(self.store.open_seeks, datetime.now(UTC))
+        accounts = sorted({p["account"] for s in seeks for p in s.places if p["account"] is not None})
+        out = []
+        by_pool: dict[str, dict[int, float]] = {}
+        for seek in seeks:
+            if accounts and seek.pool not in by_pool:
+                by_pool[seek.pool] = await self._ratings(seek.pool, accounts)
+            ratings = {k: round(v) for k, v in by_pool.get(seek.pool, {}).items()}
+            out.append(self.doc(seek, ratings))
+        return out
+
+    async def games(self, limit: int = 30) -> list[dict[str, Any]]:
+        """The public games being played, newest first, each with its players' ratings and its
+        clock (:meth:`game_doc`); a game that cannot be loaded is left out (logged)."""
+        out = []
+        for row in await self.sessions.list_games(limit, status="active"):
+            try:
+                session = await self.sessions.get(row["id"])
+            except ApiError as err:
+                log.warning("lobby game %s left out: %s", row["id"], err.message)
+                continue
+            out.append(await self.game_doc(session))
+        return out
+
+    async def game_doc(self, session: Session) -> dict[str, Any]:
+        """A game of the lobby: its summary, whether it is rated, each seat's rating in the game's
+        pool (null for guests and the AI) and its clock (null without one)."""
+        accounts = [s.account for s in session.seats if s.account is not None]
+        ratings = await self._ratings(pool_of(session.game).id, accounts) if accounts else {}
+        return {
+            **session.summary(),
+            "rated": session.rated,
+            "ratings": [None if s.account is None else round(ratings[s.account]) for s in session.seats],
+            "clock": None if session.clock is None else session.clock.view(session.now()),
+        }
+
+    async def _get(self, seek_id: str) -> StoredSeek:
+        seek = await asyncio.to_thread(self.store.get, seek_id)
+        if seek is None:
+            raise ApiError(404, "seek_not_found", "no seek with this id")
+        return seek
+
+    async def get(self, seek_id: str, secret: str | None) -> dict[str, Any]:
+        """A seek; with the secret of one of its places, also that place's seat and token once
+        the game started (the poster's poll; it keeps an open seek alive too)."""
+        seek = await self._get(seek_id)
+        out = await self.shown(seek)
+        if secret:
+            digest = hash_token(secret)
+            place = next((p for p in seek.places if same_secret(p["hash"], digest)), None)
+            if place is None:
+                raise ApiError(403, "wrong_token", "this token does not belong to a place of this seek")
+            if seek.status == OPEN and same_secret(seek.poster_hash, digest):
+                await asyncio.to_thread(self.store.seen, seek.id, datetime.now(UTC))
+            if seek.status == STARTED:
+                out.update(seat=place["seat"], token=seat_token(secret))
+        return out
+
+    # --- posting ----------------------------------------------------------------------------
+    def _check(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        players: int,
+        time_control: Mapping[str, Any] | None,
+        rated: bool,
+        member: Account | None,
+    ) -> tuple[dict[str, Any], str]:
+        """The seek's full options and its pool; 400 for what no game could be made of."""
+        try:
+            info = game_info(game)
+            options = {**options, **info.options_for_players(players)}
+        except (PalaestraError, KeyError, ValueError) as err:
+            raise ApiError(400, "bad_options", str(err)) from None
+        made = load_server_game(game, options)
+        if made.num_players != players:
+            raise ApiError(
+                400, "bad_seats", f"{made.title} with these options has {made.num_players} players"
+            )
+        self.seats._time_control(time_control, [])
+        if rated:
+            if member is None:
+                raise ApiError(401, "sign_in_required", "a rated seek is for members: sign in to post one")
+            if time_control is None:
+                raise ApiError(400, "bad_rated", "a rated game needs a clock (time_control)")
+        return dict(options), pool_of(made).id
+
+    async def post(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        players: int,
+        time_control: Mapping[str, Any] | None,
+        rated: bool,
+        rating_range: tuple[int | None, int | None] | None,
+        member: Account | None,
+        guest: str | None,
+        name: str | None = None,
+    ) -> tuple[dict[str, Any], str]:
+        """Post a seek: its public form and the poster's secret ``seek_token``."""
+        full, pool = self._check(game, options, players, time_control, rated, member)
+        low, high = rating_range or (None, None)
+        if (low is not None or high is not None) and not rated:
+            raise ApiError(400, "bad_seek", "a rating range is for rated seeks")
+        if low is not None and high is not None and low > high:
+            raise ApiError(400, "bad_seek", "the rating range's min is above its max")
+        who = Who(member, guest)
+        secret = secrets.token_urlsafe(18)
+        digest = hash_token(secret)
+        now = datetime.now(UTC)
+        seek = StoredSeek(
+            secrets.token_hex(6),
+            game,
+            full,
+            players,
+            pool,
+            None if time_control is None else dict(time_control),
+            rated,
+            low,
+            high,
+            None if member is None else member.id,
+            who.key(digest),
+            digest,
+            now,
+            now + timedelta(seconds=self.seek_seconds),
+            now,
+            OPEN,
+            0,
+            [self._place(who, secret, name)],
+        )
+        await asyncio.to_thread(self.store.insert, seek)
+        shown = await self.shown(seek)
+        await self.announce({"type": "seek", "seek": shown})
+        return shown, secret
+
+    @staticmethod
+    def _place(who: Who, secret: str, name: str | None) -> dict[str, Any]:
+        """A place taken: who holds it, the hash of its secret and of its seat token."""
+        member = who.member
+        digest = hash_token(secret)
+        return {
+            "key": who.key(digest),
+            "account": None if member is None else member.id,
+            "name": member.username if member is not None else (name or "Guest"),
+            "hash": digest,
+            "seat_hash": hash_token(seat_token(secret)),
+        }
+
+    # --- cancelling and ending --------------------------------------------------------------
+    async def cancel(self, seek_id: str, secret: str | None, member: Account | None) -> None:
+        """The poster withdraws an open seek (by its token, or signed in as its poster)."""
+        for _ in range(RETRIES):
+            seek = await self._get(seek_id)
+            mine = (secret is not None and same_secret(seek.poster_hash, hash_token(secret))) or (
+                member is not None and seek.poster_account == member.id
+            )
+            if not mine:
+                raise ApiError(403, "not_poster", "only the poster of a seek may withdraw it")
+            if seek.status != OPEN:
+                raise gone(seek)
+            try:
+                await self._end(seek, "cancelled")
+                return
+            except SeekConflict:
+                continue
+        raise ApiError(409, "conflict", "the seek was changed by another request at the same time")
+
+    async def _end(self, seek: StoredSeek, status: str, expect_status: str = OPEN) -> None:
+        await asyncio.to_thread(self.store.change, seek, status=status, expect_status=expect_status)
+        await self.announce({"type": "seek_gone", "id": seek.id, "status": status, "game": None})
+
+    async def sweep(self) -> int:
+        """End the open seeks that expired or whose poster left; renew those held here."""
+        now = datetime.now(UTC)
+        for seek_id in list(self.held):
+            await asyncio.to_thread(self.store.seen, seek_id, now)
+        unseen = now - timedelta(seconds=self.leave_seconds)
+        ended = 0
+        for seek in await asyncio.to_thread(self.store.stale, now, unseen):
+            if seek.id in self.held and seek.expires_at > now:
+                continue
+            with contextlib.suppress(SeekConflict):
+                await self._end(seek, "expired" if seek.expires_at <= now else "left")
+                ended += 1
+        return ended + await self.recover()
+
+    async def run(self) -> None:
+        """Sweep every few seconds (a quarter of ``leave_seconds``, 0.2 to 10 s)."""
+        every = min(10.0, max(0.2, self.leave_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception as err:  # the database is away: the next sweep tries again
+                log.warning("seeks could not be swept now: %s", err)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self.close_watchers()
+
+    def close_watchers(self) -> None:
+        """Tell every lobby websocket that the server goes away (they close with 1001)."""
+        for queue in list(self.subscribers):
+            queue.put_nowait(CLOSING)
+
+    # --- accepting --------------------------------------------------------------------------
+    async def accept(
+        self,
+        seek_id: str,
+        member: Account | None,
+        guest: str | None,
+        name: str | None = None,
+        rating_range: tuple[int | None, int | None] | None = None,
+    ) -> dict[str, Any]:
+        """Take a place of an open seek. The last place starts the game: ``{"game", "seat",
+        "token"}``; an earlier place of a table: ``{"game": None, "seek", "seek_token"}`` (poll
+        the seek with it)."""
+        who = Who(member, guest)
+        secret = secrets.token_urlsafe(18)
+        digest = hash_token(secret)
+        for _ in range(RETRIES):
+            seek = await self._get(seek_id)
+            now = datetime.now(UTC)
+            if seek.status == OPEN and seek.expires_at <= now:
+                with contextlib.suppress(SeekConflict):
+                    await self._end(seek, "expired")
+                raise gone(seek)
+            if seek.status != OPEN:
+                raise gone(seek)
+            await self._may_take(seek, who, rating_range)
+            places = [*seek.places, self._place(who, secret, name)]
+            full = len(places) >= seek.players
+            try:
+                if full:  # the seats (at random) and the game's id are stored with the last place
+                    order = list(range(len(places)))
+                    random.SystemRandom().shuffle(order)
+                    for seat, index in enumerate(order):
+                        places[index]["seat"] = seat
+                    taken = await asyncio.to_thread(
+                        self.store.change,
+                        seek,
+                        places=places,
+                        status=STARTING,
+                        game_id=secrets.token_hex(6),
+                        seen_at=now,
+                    )
+                else:
+                    taken = await asyncio.to_thread(self.store.change, seek, places=places)
+            except SeekConflict:
+                continue
+            if not full:
+                await self.announce({"type": "seek", "seek": await self.shown(taken)})
+                return {
+                    "game": None,
+                    "seat": None,
+                    "token": None,
+                    "seek_token": secret,
+                    "seek": await self.shown(taken),
+                }
+            game_id, seats = await self._start(taken)
+            return {
+                "game": game_id,
+                "seat": seats[digest],
+                "token": seat_token(secret),
+                "seek_token": None,
+                "seek": None,
+            }
+        raise ApiError(409, "conflict", "the seek was changed by other requests at the same time; try again")
+
+    async def play_now(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        players: int,
+        time_control: Mapping[str, Any] | None,
+        rated: bool,
+        rating_range: tuple[int | None, int | None] | None,
+        member: Account | None,
+        guest: str | None,
+        name: str | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """Quick pairing: take the oldest compatible open seek (the same game, options and pool,
+        the same clock, rated or not alike, the ratings within both ranges, not one's own), or
+        post one. The answer is like an accept's; True when a seek was posted."""
+        full, pool = self._check(game, options, players, time_control, rated, member)
+        clock = None if time_control is None else dict(time_control)
+        who = Who(member, guest)
+        for seek in await asyncio.to_thread(self.store.open_seeks, datetime.now(UTC)):
+            if (seek.pool, seek.options, seek.time_control, seek.rated) != (pool, full, clock, rated):
+                continue
+            if any(who.holds(p) for p in seek.places):
+                continue
+            try:
+                return await self.accept(seek.id, member, guest, name, rating_range), False
+            except ApiError as err:
+                if err.code not in ("seek_gone", "out_of_range", "conflict"):
+                    raise
+        posted, secret = await self.post(
+            game, options, players, time_control, rated, rating_range, member, guest, name
+        )
+        return {"game": None, "seat": None, "token": None, "seek_token": secret, "seek": posted}, True
+
+    async def _may_take(
+        self, seek: StoredSeek, who: Who, rating_range: tuple[int | None, int | None] | None
+    ) -> None:
+        if seek.rated and who.member is None:
+            raise ApiError(401, "sign_in_required", "a rated seek is for members: sign in to accept it")
+        for place in seek.places:
+            if who.holds(place):
+                if place is seek.places[0]:
+                    raise ApiError(409, "own_seek", "this is your own seek: wait for somebody to accept it")
+                raise ApiError(409, "already_seated", "you hold a place at this table already")
+        if not seek.rated or who.member is None:
+            return
+        accounts = [p["account"] for p in seek.places if p["account"] is not None] + [who.member.id]
+        ratings = await self._ratings(seek.pool, accounts)
+        mine_rating = ratings[who.member.id]
+        if not within(mine_rating, (seek.rating_min, seek.rating_max)):
+            raise ApiError(409, "out_of_range", "your rating is outside the seek's rating range")
+        poster = seek.places[0]["account"]
+        if rating_range is not None and poster is not None and not within(ratings[poster], rating_range):
+            raise ApiError(409, "out_of_range", "the poster's rating is outside your rating range")
+
+    async def _start(self, seek: StoredSeek) -> tuple[str, dict[str, int]]:
+        """Make the game of a full table (this request won its last place), with the seats and
+        the id stored with it; then say it started."""
+        assert seek.game_id is not None
+        by_seat = sorted(seek.places, key=lambda p: int(p["seat"]))
+        accounts = [p["account"] for p in by_seat if p["account"] is not None]
+        members = {
+            a.id: a for a in await asyncio.gather(*(self._account(i) for i in accounts)) if a is not None
+        }
+        # the seat tokens are derived from the places' secrets, which only their holders know:
+        # the game holds the hashes of the tokens, made when each place was taken
+        held = [
+            Held(p["seat_hash"], None if p["account"] is None else members.get(p["account"]), p["name"])
+            for p in by_seat
+        ]
+        try:
+            session, _ = await self.seats.create(
+                seek.game,
+                seek.options,
+                [],
+                public=True,
+                time_control=seek.time_control,
+                rated=seek.rated,
+                held=held,
+                game_id=seek.game_id,
+            )
+        except ApiError:
+            with contextlib.suppress(SeekConflict):
+                await self._end(seek, "cancelled", expect_status=STARTING)
+            raise
+        await self._started(seek)
+        await self.announce({"type": "game", "game": await self.game_doc(session)})
+        return session.id, {p["hash"]: int(p["seat"]) for p in seek.places}
+
+    async def _started(self, seek: StoredSeek) -> None:
+        try:
+            await asyncio.to_thread(self.store.change, seek, expect_status=STARTING, status="started")
+        except SeekConflict:  # a sweep found the game first and said so
+            return
+        await self.announce({"type": "seek_gone", "id": seek.id, "status": "started", "game": seek.game_id})
+
+    async def recover(self) -> int:
+        """Tables that filled ``starting_grace`` seconds ago without their game said to have
+        started (the process making it died): started if the game was stored, else cancelled."""
+        since = datetime.now(UTC) - timedelta(seconds=self.starting_grace)
+        done = 0
+        for seek in await asyncio.to_thread(self.store.starting, since):
+            version = None
+            if seek.game_id is not None:
+                version = await asyncio.to_thread(self.store.store.version, seek.game_id)
+            made = version is not None
+            with contextlib.suppress(SeekConflict):
+                if made:
+                    await self._started(seek)
+                else:
+                    await self._end(seek, "cancelled", expect_status=STARTING)
+                done += 1
+        return done
+
+    async def _account(self, account_id: int) -> Account | None:
+        return await asyncio.to_thread(self.accounts.by_id, account_id)
+
+
+def within(rating: float, bounds: tuple[int | None, int | None]) -> bool:
+    low, high = bounds
+    return (low is None or rating >= low) and (high is None or rating <= high)

@@ -1,0 +1,102 @@
+"""The lobby across processes (issue 29): two real ``palaestra serve --redis-url`` processes on one
+PostgreSQL and one Redis. A seek posted through A is accepted through B, and B's lobby websocket
+sees it appear and go; of two acceptors of the last place, one through each process, one wins."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.postgres import PostgresServer
+from tests.server.redis_server import RedisServer
+from tests.server.server_process import ServerProcess
+
+NIM = {"game": "nim", "options": {"stones": 9}, "players": 2}
+
+
+@pytest.fixture(scope="module")
+def pair(postgres: PostgresServer) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    db_url = postgres.new_database()
+    broker = RedisServer().start()
+    a = ServerProcess(db_url, redis_url=broker.url).start()  # migrates the database first
+    b = ServerProcess(db_url, redis_url=broker.url).start()
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+        broker.stop()
+
+
+def lobby_socket(server: ServerProcess) -> ClientConnection:
+    return connect(f"ws://127.0.0.1:{server.port}/api/lobby/ws", open_timeout=10)
+
+
+def next_message(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of this type (others, such as a game's start, are passed over)."""
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] == kind:
+            return message
+
+
+def test_a_seek_posted_on_one_process_is_accepted_through_the_other(
+    pair: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = pair
+    with lobby_socket(b) as on_b:
+        assert next_message(on_b, "lobby")["seeks"] == []
+        r = httpx.post(a.url + "/api/seeks", json=NIM, headers={"X-Guest-Token": "guest-a"}, timeout=10)
+        assert r.status_code == 201, r.text
+        posted = r.json()
+        assert next_message(on_b, "seek")["seek"]["id"] == posted["id"]
+        listed = httpx.get(b.url + "/api/lobby", timeout=10).json()["seeks"]
+        assert [s["id"] for s in listed] == [posted["id"]]
+        r = httpx.post(
+            f"{b.url}/api/seeks/{posted['id']}/accept", headers={"X-Guest-Token": "guest-b"}, timeout=10
+        )
+        assert r.status_code == 200, r.text
+        accepted = r.json()
+        gone = next_message(on_b, "seek_gone")
+        assert gone["id"] == posted["id"] and (gone["status"], gone["game"]) == ("started", accepted["game"])
+    # the poster learns its seat through A
+    poll = httpx.get(
+        f"{a.url}/api/seeks/{posted['id']}", headers={"X-Seek-Token": posted["seek_token"]}, timeout=10
+    ).json()
+    assert poll["game_id"] == accepted["game"] and {poll["seat"], accepted["seat"]} == {0, 1}
+    assert httpx.get(f"{a.url}/api/games/{accepted['game']}", timeout=10).json()["public"] is True
+
+
+def accept(
+    server: ServerProcess, seek_id: str, who: str, start: threading.Barrier, answers: list[httpx.Response]
+) -> None:
+    start.wait()
+    url = f"{server.url}/api/seeks/{seek_id}/accept"
+    answers.append(httpx.post(url, headers={"X-Guest-Token": who}, timeout=10))
+
+
+def test_of_two_acceptors_on_two_processes_exactly_one_gets_the_last_place(
+    pair: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = pair
+    for round_ in range(3):
+        r = httpx.post(a.url + "/api/seeks", json=NIM, headers={"X-Guest-Token": "poster"}, timeout=10)
+        seek_id = r.json()["id"]
+        answers: list[httpx.Response] = []
+        start = threading.Barrier(2)
+        threads = [
+            threading.Thread(target=accept, args=(server, seek_id, f"racer-{round_}-{n}", start, answers))
+            for n, server in enumerate((a, b))
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        statuses = sorted(r.status_code for r in answers)
+        assert statuses == [200, 410], [r.text for r in answers]
