@@ -15,7 +15,7 @@ from palaestra.ai.base import Agent
 from palaestra.core.errors import OptionError, RecordError
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.pool import ChildCall, SearchPool
-from palaestra.server.service.searching import analyse_move, hint, position
+from palaestra.server.service.searching import analyse_move, hint, played_spec, position
 from palaestra.server.service.session import Session, who
 from palaestra.server.service.sessions import Sessions
 
@@ -98,7 +98,13 @@ class Analyst:
         self._hintable(session)
         state = session.state.clone()
         level = next((lv for lv in HINT_LEVELS if lv in self.levels), "random")
-        args = (self.agent_factory, level, session.seed + session.ply, position(state), top)
+        args = (
+            self.agent_factory,
+            played_spec(level, state.game),
+            session.seed + session.ply,
+            position(state),
+            top,
+        )
         ranked = await self.pool.run(session.id, self._work(hint, args))
         return [
             {"action": a, "move": state.action_to_string(a), "value": float(v), "agent": level}
@@ -148,7 +154,7 @@ class Analyst:
         }
         if state.is_chance_node():
             return out
-        args = (self.agent_factory, position(state), spec, session.seed + ply)
+        args = (self.agent_factory, position(state), played_spec(spec, state.game), session.seed + ply)
         ranked = await self.pool.run(session.id, self._work(analyse_move, args))
         values = {a: float(v) for a, v in ranked}
         order = [a for a, _ in ranked]

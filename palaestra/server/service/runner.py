@@ -27,7 +27,7 @@ from palaestra.core.game import CHANCE
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.pool import ChildCall, SearchPool
-from palaestra.server.service.searching import agent_move, position
+from palaestra.server.service.searching import agent_move, played_spec, position
 from palaestra.server.service.session import Session
 from palaestra.server.service.sessions import Sessions
 
@@ -173,7 +173,8 @@ class ServerMoves:
             key = (session.id, player, session.token)
             level = session.ai_level(player)
             seed = session.chance_source().agent_seed(player)
-            return ChildCall(agent_move, (key, level, seed, position(session.state)))
+            spec = played_spec(level, session.game)
+            return ChildCall(agent_move, (key, spec, seed, position(session.state)))
         seats: dict[int, Seat] = {player: self.agent(session, player).select_action}
         snapshot = session.state.clone()
         chance = session.chance_source()

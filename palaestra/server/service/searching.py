@@ -46,6 +46,15 @@ def start_child(nice: int) -> None:
             os.nice(nice)
 
 
+def played_spec(level: str, game: Game) -> str:
+    """The agent spec a level plays in ``game``, resolved in the server's process: a child knows
+    the games of the registry as imported, not those registered at run time (a plug-in's, a
+    test's), whose declared levels (``GameInfo.levels``) would fall back to the generic ones."""
+    from palaestra.ai.levels import LEVELS, level_spec
+
+    return level_spec(level, game.name, game.num_players) if level in LEVELS else level
+
+
 def position(state: State) -> Position:
     """What a child needs to rebuild ``state``: its game's class (pickled by name: games
     registered at run time, the tests', are known there too) and ``state.to_json()``."""

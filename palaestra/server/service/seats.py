@@ -90,11 +90,7 @@ class SeatService:
         if held is not None:
             seats = [{"kind": "human", "joined": True} for _ in held]
         if rated:
-            if held is None:
-                check_rated(seats, control, seed, hints, member)
-            elif control is None or any(h.account is None for h in held):
-                raise ApiError(400, "bad_rated", "a rated game needs a clock and members in every seat")
-            check_anchors(game, seats)
+            check_rated_seats(game, seats, control, seed, hints, member, held)
         if len(seats) != game.num_players:
             raise ApiError(
                 400,
@@ -390,3 +386,21 @@ def check_anchors(game: Game, seats: list[Mapping[str, Any]]) -> None:
                 raise ApiError(
                     400, "bad_rated", f"the AI level {level!r} has no rating in {pool.title}: play it casual"
                 ) from None
+
+
+def check_rated_seats(
+    game: Game,
+    seats: list[Mapping[str, Any]],
+    control: TimeControl | None,
+    seed: int | None,
+    hints: bool,
+    member: Account | None,
+    held: Sequence[Held] | None,
+) -> None:
+    """The rules of a rated game (docs/accounts.md) for a game created by a member (``held`` is
+    None) or made by the lobby from its seats taken (every one a member's, issue 29)."""
+    if held is None:
+        check_rated(seats, control, seed, hints, member)
+    elif control is None or any(h.account is None for h in held):
+        raise ApiError(400, "bad_rated", "a rated game needs a clock and members in every seat")
+    check_anchors(game, seats)
