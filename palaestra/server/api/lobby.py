@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Path, Response, WebSocket, WebSocketDisconnect
 from pydantic import Field
 
+from palaestra.server.account_store import SignedIn
 from palaestra.server.api.auth import MaybeMember
 from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
@@ -25,7 +26,7 @@ from palaestra.server.api.realtime import Bucket, reason, too_big
 from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.db import StorageError
 from palaestra.server.service.hub import Hub
-from palaestra.server.service.lobby import CLOSING
+from palaestra.server.service.lobby import CLOSING, Wanted
 from palaestra.server.service.ratings import NEWCOMER
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -150,6 +151,21 @@ POST_ERRORS = (
 )
 
 
+def wanted(body: SeekSpec, member: SignedIn | None, guest: str | None) -> Wanted:
+    """A seek's request as the lobby service takes it."""
+    return Wanted(
+        body.game,
+        body.options,
+        body.players,
+        None if body.time_control is None else body.time_control.model_dump(),
+        body.rated,
+        bounds(body.rating_range),
+        None if member is None else member.account,
+        guest,
+        body.name,
+    )
+
+
 @router.post(
     "/seeks",
     status_code=201,
@@ -161,17 +177,7 @@ POST_ERRORS = (
 async def post_seek(
     hub: HubDep, body: SeekSpec, member: MaybeMember, x_guest_token: GuestToken = None
 ) -> dict[str, Any]:
-    seek, secret = await hub.lobby.post(
-        body.game,
-        body.options,
-        body.players,
-        None if body.time_control is None else body.time_control.model_dump(),
-        body.rated,
-        bounds(body.rating_range),
-        None if member is None else member.account,
-        x_guest_token,
-        body.name,
-    )
+    seek, secret = await hub.lobby.post(wanted(body, member, x_guest_token))
     return {**seek, "seek_token": secret}
 
 
@@ -244,17 +250,7 @@ async def accept_seek(
 async def play_now(
     hub: HubDep, body: SeekSpec, member: MaybeMember, response: Response, x_guest_token: GuestToken = None
 ) -> dict[str, Any]:
-    answer, posted = await hub.lobby.play_now(
-        body.game,
-        body.options,
-        body.players,
-        None if body.time_control is None else body.time_control.model_dump(),
-        body.rated,
-        bounds(body.rating_range),
-        None if member is None else member.account,
-        x_guest_token,
-        body.name,
-    )
+    answer, posted = await hub.lobby.play_now(wanted(body, member, x_guest_token))
     if posted:
         response.status_code = 201
     return answer

@@ -33,6 +33,7 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -87,6 +88,22 @@ class Who:
 
     def holds(self, place: Mapping[str, Any]) -> bool:
         return self.known is not None and place["key"] == self.known
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What a seek or a quick pairing asks for, and who asks: a member, or a guest by the secret
+    of their browser."""
+
+    game: str
+    options: Mapping[str, Any]
+    players: int
+    time_control: Mapping[str, Any] | None
+    rated: bool
+    rating_range: tuple[int | None, int | None] | None
+    member: Account | None
+    guest: str | None
+    name: str | None = None
 
 
 class LobbyService:
@@ -249,16 +266,15 @@ class LobbyService:
         return out
 
     # --- posting ----------------------------------------------------------------------------
-    def _check(
-        self,
-        game: str,
-        options: Mapping[str, Any],
-        players: int,
-        time_control: Mapping[str, Any] | None,
-        rated: bool,
-        member: Account | None,
-    ) -> tuple[dict[str, Any], str]:
+    def _check(self, wanted: Wanted) -> tuple[dict[str, Any], str]:
         """The seek's full options and its pool; 400 for what no game could be made of."""
+        game, options, players, time_control = (
+            wanted.game,
+            wanted.options,
+            wanted.players,
+            wanted.time_control,
+        )
+        rated, member = wanted.rated, wanted.member
         try:
             info = game_info(game)
             options = {**options, **info.options_for_players(players)}
@@ -277,21 +293,12 @@ class LobbyService:
                 raise ApiError(400, "bad_rated", "a rated game needs a clock (time_control)")
         return dict(options), pool_of(made).id
 
-    async def post(
-        self,
-        game: str,
-        options: Mapping[str, Any],
-        players: int,
-        time_control: Mapping[str, Any] | None,
-        rated: bool,
-        rating_range: tuple[int | None, int | None] | None,
-        member: Account | None,
-        guest: str | None,
-        name: str | None = None,
-    ) -> tuple[dict[str, Any], str]:
+    async def post(self, wanted: Wanted) -> tuple[dict[str, Any], str]:
         """Post a seek: its public form and the poster's secret ``seek_token``."""
-        full, pool = self._check(game, options, players, time_control, rated, member)
-        low, high = rating_range or (None, None)
+        full, pool = self._check(wanted)
+        game, players, time_control, rated = wanted.game, wanted.players, wanted.time_control, wanted.rated
+        member, guest, name = wanted.member, wanted.guest, wanted.name
+        low, high = wanted.rating_range or (None, None)
         if (low is not None or high is not None) and not rated:
             raise ApiError(400, "bad_seek", "a rating range is for rated seeks")
         if low is not None and high is not None and low > high:
@@ -465,23 +472,14 @@ class LobbyService:
             }
         raise ApiError(409, "conflict", "the seek was changed by other requests at the same time; try again")
 
-    async def play_now(
-        self,
-        game: str,
-        options: Mapping[str, Any],
-        players: int,
-        time_control: Mapping[str, Any] | None,
-        rated: bool,
-        rating_range: tuple[int | None, int | None] | None,
-        member: Account | None,
-        guest: str | None,
-        name: str | None = None,
-    ) -> tuple[dict[str, Any], bool]:
+    async def play_now(self, wanted: Wanted) -> tuple[dict[str, Any], bool]:
         """Quick pairing: take the oldest compatible open seek (the same game, options and pool,
         the same clock, rated or not alike, the ratings within both ranges, not one's own), or
         post one. The answer is like an accept's; True when a seek was posted."""
-        full, pool = self._check(game, options, players, time_control, rated, member)
-        clock = None if time_control is None else dict(time_control)
+        member, guest, name, rating_range = wanted.member, wanted.guest, wanted.name, wanted.rating_range
+        rated = wanted.rated
+        full, pool = self._check(wanted)
+        clock = None if wanted.time_control is None else dict(wanted.time_control)
         who = Who(member, guest)
         for seek in await asyncio.to_thread(self.store.open_seeks, datetime.now(UTC)):
             if (seek.pool, seek.options, seek.time_control, seek.rated) != (pool, full, clock, rated):
@@ -493,9 +491,7 @@ class LobbyService:
             except ApiError as err:
                 if err.code not in ("seek_gone", "out_of_range", "conflict"):
                     raise
-        posted, secret = await self.post(
-            game, options, players, time_control, rated, rating_range, member, guest, name
-        )
+        posted, secret = await self.post(wanted)
         return {"game": None, "seat": None, "token": None, "seek_token": secret, "seek": posted}, True
 
     async def _may_take(
