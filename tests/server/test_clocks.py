@@ -191,6 +191,7 @@ def test_the_view_carries_each_seats_clock_kept_by_the_server(timed: tuple[TestC
     clock = created["game"]["clock"]
     assert clock["control"] == {
         "type": "fischer",
+        "days": None,  # correspondence only (issue 29)
         "seconds": 60,
         "increment": 5,
         "on_timeout": "lose",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, AliasChoices, BaseModel, BeforeValidator, Field, field_validator
 
 from palaestra.server.service import clock
 
@@ -112,7 +112,24 @@ class Fischer(Strict):
     ai_level: AiLevel = Field(None, description="the AI that plays a turn out of time (see /api/meta)")
 
 
-TimeControlSpec = Annotated[PerMove | Fischer, Field(discriminator="type")]
+class Correspondence(Strict):
+    """Days for each turn (issue 29; what is left of a turn is not carried over)."""
+
+    type: Literal["correspondence"]
+    days: Literal[1, 2, 3, 7, 14] = Field(description="days for each turn: 1, 2, 3, 7 or 14")
+    on_timeout: OnTimeout = Field("lose", description="'lose': the seat loses; 'ai': the AI plays the turn")
+    ai_level: AiLevel = Field(None, description="the AI that plays a turn out of time (see /api/meta)")
+
+    @field_validator("days", mode="before")
+    @classmethod
+    def _whole_days(cls, value: Any) -> Any:
+        """A JSON integer only (not true, "3" or 3.0, which the literal alone would take)."""
+        if type(value) is not int:
+            raise ValueError("days must be one of 1, 2, 3, 7, 14")
+        return value
+
+
+TimeControlSpec = Annotated[PerMove | Fischer | Correspondence, Field(discriminator="type")]
 
 
 class CreateGame(Strict):

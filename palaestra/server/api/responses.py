@@ -55,8 +55,11 @@ class Chance(Out):
 
 
 class TimeControl(Out):
-    type: str = Field(description="'per_move' or 'fischer'")
-    seconds: float = Field(description="per move: each turn's time; fischer: each seat's time at the start")
+    type: str = Field(description="'per_move', 'fischer' or 'correspondence'")
+    days: int | None = Field(None, description="correspondence: days for each turn")
+    seconds: float = Field(
+        description="per move and correspondence: each turn's time; fischer: each seat's time at the start"
+    )
     increment: float | None = Field(None, description="fischer: seconds added after each turn")
     on_timeout: str = Field(description="'lose' or 'ai' (the AI plays a turn whose time ran out)")
     ai_level: str | None = Field(None, description="the AI level that plays such a turn")

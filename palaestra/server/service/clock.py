@@ -4,10 +4,12 @@ Pure values, no I/O: every function takes the time (``now``, seconds since the e
 server's clock) as an argument, so the service and the tests decide what time it is.
 
 - A **time control** is chosen at creation: ``per_move`` (``seconds`` for each turn; what is left
-  of a turn is not carried over) or ``fischer`` (a total of ``seconds`` plus ``increment`` seconds
-  after each turn). ``on_timeout`` says what a fall of the flag does: ``lose`` (the seat loses)
-  or ``ai`` (the AI, at ``ai_level``, plays that turn; the clock then goes on as the control says:
-  a fresh turn's time per move, or just the increment under Fischer).
+  of a turn is not carried over), ``fischer`` (a total of ``seconds`` plus ``increment`` seconds
+  after each turn) or ``correspondence`` (issue 29: ``days``, one of 1, 2, 3, 7 or 14, for each
+  turn: per move in days, its ``seconds`` are ``days`` × 86400). ``on_timeout`` says what a fall
+  of the flag does: ``lose`` (the seat loses) or ``ai`` (the AI, at ``ai_level``, plays that turn;
+  the clock then goes on as the control says: a fresh turn's time per move and correspondence,
+  or just the increment under Fischer).
 - A **turn** is what one seat does while it stays the seat to move: a turn of many actions
   is one turn of the clock. The turn ends when another seat (or chance) is to move.
 - Only **human seats' clocks run**: never while chance is to move, never for an AI seat, and not
@@ -29,6 +31,9 @@ from typing import Any
 #: the kinds of time control and their bounds (seconds); the API's request model uses them
 PER_MOVE = "per_move"
 FISCHER = "fischer"
+CORRESPONDENCE = "correspondence"
+DAY = 24 * 3600
+CORRESPONDENCE_DAYS = (1, 2, 3, 7, 14)  # the days a turn may have (issue 29)
 PER_MOVE_SECONDS = (5, 3 * 24 * 3600)  # 5 s to three days a turn
 FISCHER_SECONDS = (30, 24 * 3600)  # 30 s to a day in all
 FISCHER_INCREMENT = (0, 600)
@@ -40,6 +45,8 @@ PRESETS: list[dict[str, Any]] = [
     {"type": FISCHER, "seconds": 300, "increment": 3},
     {"type": FISCHER, "seconds": 600, "increment": 5},
     {"type": FISCHER, "seconds": 1800, "increment": 20},
+    {"type": CORRESPONDENCE, "days": 1},
+    {"type": CORRESPONDENCE, "days": 3},
 ]
 
 
@@ -53,6 +60,7 @@ def meta() -> dict[str, Any]:
                 "seconds": {"min": FISCHER_SECONDS[0], "max": FISCHER_SECONDS[1]},
                 "increment": {"min": FISCHER_INCREMENT[0], "max": FISCHER_INCREMENT[1]},
             },
+            {"type": CORRESPONDENCE, "days": list(CORRESPONDENCE_DAYS)},
         ],
         "presets": [dict(p) for p in PRESETS],
         "on_timeout": list(ON_TIMEOUT),
@@ -61,7 +69,7 @@ def meta() -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class TimeControl:
-    kind: str  # PER_MOVE or FISCHER
+    kind: str  # PER_MOVE, FISCHER or CORRESPONDENCE (whose seconds are its days × DAY)
     seconds: float
     increment: float = 0.0
     on_timeout: str = "lose"
@@ -73,10 +81,18 @@ class TimeControl:
 
     def after_turn(self, left: float) -> float:
         """A seat's time once its turn is over: a fresh turn (per move) or plus the increment."""
-        return float(self.seconds) if self.kind == PER_MOVE else left + self.increment
+        return float(self.seconds) if self.kind in (PER_MOVE, CORRESPONDENCE) else left + self.increment
+
+    @property
+    def days(self) -> int:
+        """A correspondence control's days per turn."""
+        return round(self.seconds / DAY)
 
     def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"type": self.kind, "seconds": self.seconds}
+        doc: dict[str, Any] = {"type": self.kind}
+        if self.kind == CORRESPONDENCE:
+            doc["days"] = self.days
+        doc["seconds"] = self.seconds
         if self.kind == FISCHER:
             doc["increment"] = self.increment
         doc["on_timeout"] = self.on_timeout
@@ -86,9 +102,11 @@ class TimeControl:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> TimeControl:
+        """A stored control, or the API's request (a correspondence request names only ``days``)."""
+        kind = str(doc["type"])
         return cls(
-            str(doc["type"]),
-            float(doc["seconds"]),
+            kind,
+            float(doc["days"]) * DAY if kind == CORRESPONDENCE else float(doc["seconds"]),
             float(doc.get("increment", 0.0)),
             str(doc.get("on_timeout", "lose")),
             doc.get("ai_level"),
