@@ -16,11 +16,17 @@ export function clockFields(timeControls) {
   const kind = el("select", { id: "clock-kind", name: "clock" },
     el("option", { value: "", text: t("No clock") }),
     kinds.per_move ? el("option", { value: "per_move", text: t("Time per move") }) : null,
-    kinds.fischer ? el("option", { value: "fischer", text: t("Total time plus increment") }) : null);
+    kinds.fischer ? el("option", { value: "fischer", text: t("Total time plus increment") }) : null,
+    kinds.correspondence ? el("option", { value: "correspondence", text: t("Correspondence (days per move)") }) : null);
   const bounds = (k, f) => (kinds[k] && kinds[k][f]) || { min: 0, max: 0 };
   const seconds = el("input", { type: "number", id: "clock-seconds", min: bounds("per_move", "seconds").min, max: bounds("per_move", "seconds").max, value: 30 });
   const minutes = el("input", { type: "number", id: "clock-minutes", step: 0.5, min: bounds("fischer", "seconds").min / 60, max: bounds("fischer", "seconds").max / 60, value: 10 });
   const increment = el("input", { type: "number", id: "clock-increment", min: bounds("fischer", "increment").min, max: bounds("fischer", "increment").max, value: 5 });
+  // issue 29: correspondence, 1 to 14 days a turn (the days /api/meta allows)
+  const allowedDays = (kinds.correspondence && kinds.correspondence.days) || [];
+  const days = el("select", { id: "clock-days" },
+    allowedDays.map((d) => el("option", { value: String(d), text: daysText(d) })));
+  if (allowedDays.includes(3)) days.value = "3";
   const timeout = el("select", { id: "clock-timeout" },
     el("option", { value: "lose", text: t("the player loses") }),
     el("option", { value: "ai", text: t("the AI plays the move") }));
@@ -29,13 +35,15 @@ export function clockFields(timeControls) {
   const perMoveBox = field("per_move", t("Seconds per move"), seconds, t("each turn has this time; what is left is not carried over"));
   const minutesBox = field("fischer", t("Minutes per player"), minutes, null);
   const incrementBox = field("fischer", t("Seconds added after each move"), increment, null);
+  const daysBox = field("correspondence", t("Days per move"), days, t("for games over days: each turn has this time, whether anyone is online or not"));
   const timeoutBox = field("timeout", t("When time runs out"), timeout, null);
   const box = el("div", { id: "clock-options" },
     field("kind", t("Clock"), kind, t("the server keeps the time; only people's clocks run")),
-    perMoveBox, minutesBox, incrementBox, timeoutBox);
+    perMoveBox, minutesBox, incrementBox, daysBox, timeoutBox);
   function show() {
     perMoveBox.hidden = kind.value !== "per_move";
     minutesBox.hidden = incrementBox.hidden = kind.value !== "fischer";
+    daysBox.hidden = kind.value !== "correspondence";
     timeoutBox.hidden = kind.value === "";
   }
   kind.addEventListener("change", show);
@@ -47,16 +55,21 @@ export function clockFields(timeControls) {
       if (kind.value === "fischer") {
         return { type: "fischer", seconds: Math.round(Number(minutes.value) * 60), increment: Number(increment.value), on_timeout: timeout.value };
       }
+      if (kind.value === "correspondence") return { type: "correspondence", days: Number(days.value), on_timeout: timeout.value };
       return null;
     },
   };
 }
 
 // --- a game's clocks ------------------------------------------------------------------------------------
-// "1:05", "0:07.3" under ten seconds, "1:02:03" from an hour on
+const DAY = 24 * 3600;
+
+// "1:05", "0:07.3" under ten seconds, "1:02:03" from an hour on, "2 d 5 h" from a day on
+// (correspondence, issue 29: whole days and hours left, the minutes left out)
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
   if (s < 10) return `0:0${s.toFixed(1)}`;
+  if (s >= DAY) return t("{d} d {h} h", { d: Math.floor(s / DAY), h: Math.floor((s % DAY) / 3600) });
   const whole = Math.ceil(s - 1e-9);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
@@ -64,8 +77,15 @@ export function formatClock(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
 }
 
-// low time: the last quarter of a turn (or of the total), at most 30 seconds, at least 3
-function lowAt(control) { return Math.max(3, Math.min(30, control.seconds / 4)); }
+// low time: the last quarter of a turn (or of the total), at most 30 seconds, at least 3;
+// correspondence: the last quarter of the turn, at most 12 hours
+function lowAt(control) {
+  if (control.type === "correspondence") return Math.min(12 * 3600, control.seconds / 4);
+  return Math.max(3, Math.min(30, control.seconds / 4));
+}
+
+// "1 day per move", "3 days per move"
+function daysText(days) { return days === 1 ? t("1 day per move") : t("{n} days per move", { n: days }); }
 
 // a seat's clock for the players panel (null: the game has no clock); ticks while it runs
 export function clockBadge(view, seat) {
@@ -125,8 +145,8 @@ function duration(seconds) {
 
 // the time control in words, for the game's page
 export function controlText(control) {
-  const what = control.type === "per_move"
-    ? t("{time} per move", { time: duration(control.seconds) })
-    : t("{time} plus {increment} s a move", { time: duration(control.seconds), increment: control.increment });
+  const what = control.type === "correspondence" ? daysText(Number(control.days))
+    : control.type === "per_move" ? t("{time} per move", { time: duration(control.seconds) })
+      : t("{time} plus {increment} s a move", { time: duration(control.seconds), increment: control.increment });
   return control.on_timeout === "ai" ? `${what} · ${t("out of time, the AI plays the move")}` : what;
 }
