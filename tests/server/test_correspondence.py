@@ -13,6 +13,7 @@ from palaestra.server.app import create_app
 from palaestra.server.service.clock import DAY, Clock, TimeControl
 from tests.server.test_api import HUMANS, assert_error, create, play, wait_for
 from tests.server.test_clocks import T0, FakeTime, app_without_sweeps, hub_of, sweep
+from tests.server.test_lobby import guest
 
 THREE_DAYS = {"type": "correspondence", "days": 3}
 
@@ -159,3 +160,18 @@ def test_a_running_correspondence_clock_survives_a_restart(db_url: str) -> None:
             (2 * DAY - 3600, True),
             (3 * DAY, False),
         ]
+
+
+def test_play_now_pairs_two_correspondence_seeks_and_the_game_has_its_days(client: TestClient) -> None:
+    """The lobby's presets offer correspondence: "Play now" with it pairs equal days only."""
+    body = {"game": "nim", "options": {}, "time_control": {"type": "correspondence", "days": 1}}
+    first = client.post("/api/lobby/play-now", json=body, headers=guest(1))
+    assert first.status_code == 201, first.text
+    other = {**body, "time_control": THREE_DAYS}
+    assert client.post("/api/lobby/play-now", json=other, headers=guest(2)).status_code == 201  # not 1 day
+    paired = client.post("/api/lobby/play-now", json=body, headers=guest(3))
+    assert paired.status_code == 200, paired.text
+    clock = client.get(f"/api/games/{paired.json()['game']}").json()["clock"]
+    assert clock["control"]["days"] == 1 and clock["control"]["seconds"] == DAY
+    bad = {**body, "time_control": {"type": "correspondence", "days": 10}}
+    assert_error(client.post("/api/lobby/play-now", json=bad, headers=guest(4)), 422, "invalid_request")
