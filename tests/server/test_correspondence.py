@@ -175,3 +175,17 @@ def test_play_now_pairs_two_correspondence_seeks_and_the_game_has_its_days(clien
     assert clock["control"]["days"] == 1 and clock["control"]["seconds"] == DAY
     bad = {**body, "time_control": {"type": "correspondence", "days": 10}}
     assert_error(client.post("/api/lobby/play-now", json=bad, headers=guest(4)), 422, "invalid_request")
+
+
+def test_out_of_days_the_ai_plays_the_turn_and_the_next_turn_has_its_days_again(db_url: str) -> None:
+    fake = FakeTime()
+    with TestClient(app_without_sweeps(db_url)) as client:
+        hub_of(client).sessions.now = fake
+        control = {"type": "correspondence", "days": 1, "on_timeout": "ai", "ai_level": "random"}
+        gid = create(client, time_control=control, options={"stones": 9})["id"]
+        fake.now += DAY + 1
+        assert sweep(client) == 1
+        view = wait_for(client, gid, lambda v: v["ply"] == 1)
+        assert view["status"] == "active" and view["moves"][0]["player"] == 0
+        seats = view["clock"]["seats"]
+        assert [(s["left"], s["running"], s["timeouts"]) for s in seats] == [(DAY, False, 1), (DAY, True, 0)]
