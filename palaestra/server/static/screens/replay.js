@@ -18,7 +18,7 @@ export default async function replayPage({ id, ply: plyPart }, { root, onLeave }
   const total = game.ply;
   let ply = startPly === null || Number.isNaN(startPly) ? total : Math.max(0, Math.min(total, startPly));
   const boardBox = el("div", { class: "board-wrap", id: "board" });
-  const slider = el("input", { type: "range", min: 0, max: total, value: ply, id: "replay-slider" });
+  const slider = el("input", { type: "range", min: 0, max: total, value: ply, id: "replay-slider", "aria-label": t("move shown") });
   const label = el("span", { id: "replay-ply" });
   const lastMove = el("div", { class: "muted", id: "replay-move" });
   const scores = el("ul", { class: "players" });
