@@ -81,6 +81,27 @@ async def resign(request: Request, hub: HubDep, game_id: GameId, body: Resign) -
 
 
 @router.post(
+    "/abort",
+    summary="Call the game off while some seat has not moved yet (no winner, not rated)",
+    response_model=GameView,
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "game_over",
+        "game_abandoned",
+        "cannot_abort",
+        "conflict",
+        "sign_in_required",
+        "csrf",
+        body=True,
+    ),
+)
+async def abort(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
+    account = await seat_holder(request, body.token)
+    return ViewJSON((await hub.play.abort(game_id, body.token, account)).view_json())
+
+
+@router.post(
     "/undo",
     summary="Take back your own last action of this turn",
     response_model=GameView,

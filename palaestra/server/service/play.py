@@ -16,7 +16,7 @@ from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
-from palaestra.server.service.sessions import Sessions, copy_record, forfeited
+from palaestra.server.service.sessions import Sessions, aborted, copy_record, forfeited
 from palaestra.server.webhooks import can_undo
 
 
@@ -139,6 +139,22 @@ class PlayService:
             session.check_playable()
             record = forfeited(session, seat, "resigned", "resigned")
             await self.sessions.write(session, session.state, record, "finished")
+
+    async def abort(self, game_id: str, token: str | None, account: int | None = None) -> Session:
+        """A seat calls the game off while some seat has not moved yet: no winner, not rated."""
+        session = await self.sessions.get(game_id)
+        await self.sessions.judge(session, lambda s: self._abort(s, Holder(token, account)))
+        await self.sessions.broadcast(session)
+        return session
+
+    async def _abort(self, session: Session, holder: Holder) -> None:
+        async with session.lock:
+            seat = holder.seat(session)
+            session.check_playable()
+            moved = {m.player for m in session.record.moves}
+            if all(p in moved for p in range(session.game.num_players)):
+                raise ApiError(409, "cannot_abort", "every seat has moved: resign instead")
+            await self.sessions.write(session, session.state, aborted(session, seat), "finished")
 
     async def undo(self, game_id: str, token: str | None, ply: int, account: int | None = None) -> Session:
         """Take back the seat's own last action of the current turn, where the game allows it.

@@ -1,0 +1,68 @@
+"""Issue 29, parts 6 and 7: aborting a game before every seat moved (no winner, never rated, the
+record still replays), rematches and claims of an absent player's game."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from palaestra.core.record import Record, RecordError
+from tests.server.accounts_helpers import invite_code, play_out, rated_nim, sign_up
+from tests.server.test_accounts import db_rows
+from tests.server.test_api import assert_error, create, play
+
+
+# --- abort -------------------------------------------------------------------------------------------
+def test_a_seat_aborts_before_every_seat_moved_no_winner_and_the_record_replays(client: TestClient) -> None:
+    created = create(client)
+    gid, t0, t1 = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    assert play(client, gid, t0, 0, move="take 1").status_code == 200  # seat 1 has not moved
+    assert_error(client.post(f"/api/games/{gid}/abort", json={"token": "nope"}), 403, "wrong_token")
+    r = client.post(f"/api/games/{gid}/abort", json={"token": t1})
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["status"] == "finished"
+    assert view["result"]["aborted"] is True and view["result"]["returns"] == [0.0, 0.0]
+    assert_error(play(client, gid, t1, 1, move="take 1"), 409, "game_over")
+    assert_error(client.post(f"/api/games/{gid}/abort", json={"token": t0}), 409, "game_over")
+    record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
+    record.check_result(record.replay())  # replayable, as palaestra replay reads it
+
+
+def test_once_every_seat_moved_the_game_cannot_be_aborted_and_nothing_changes(client: TestClient) -> None:
+    created = create(client)
+    gid, t0, t1 = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    play(client, gid, t0, 0, move="take 1")
+    play(client, gid, t1, 1, move="take 1")
+    before = client.get(f"/api/games/{gid}").json()
+    assert_error(client.post(f"/api/games/{gid}/abort", json={"token": t0}), 409, "cannot_abort")
+    after = client.get(f"/api/games/{gid}").json()
+    assert after["status"] == "active" and after["version"] == before["version"]
+
+
+def test_a_record_claiming_an_abort_after_every_seat_moved_does_not_check(client: TestClient) -> None:
+    created = create(client)
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    play(client, gid, t0, 0, move="take 1")
+    client.post(f"/api/games/{gid}/abort", json={"token": t0})
+    doc = client.get(f"/api/games/{gid}/record").json()
+    record = Record.from_json(doc)
+    record.result = dict(record.result or {}, returns=[1.0, -1.0])
+    with pytest.raises(RecordError, match="abort gives"):
+        record.check_result(record.replay())
+    record = Record.from_json(doc)
+    record.moves.append(record.moves[0].__class__(1, "take 1", record.moves[0].at))
+    with pytest.raises(RecordError, match="every seat has moved"):
+        record.check_result(record.replay())
+
+
+def test_an_aborted_rated_game_is_never_rated(client: TestClient, db_url: str) -> None:
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+    made = rated_nim(alice)
+    gid = made["id"]
+    assert bob.post(f"/api/games/{gid}/join", json={"code": invite_code(made, 1)}).status_code == 200
+    play_out(alice, bob, gid, ["take 1"])
+    r = alice.post(f"/api/games/{gid}/abort", json={})  # a member's seat by the session cookie
+    assert r.status_code == 200, r.text
+    assert r.json()["result"]["aborted"] is True
+    assert db_rows(db_url, "SELECT * FROM rating_events") == []
