@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from palaestra.core.record import Record, RecordError
 from tests.server.accounts_helpers import invite_code, play_out, rated_nim, sign_up
 from tests.server.test_accounts import db_rows
-from tests.server.test_api import assert_error, create, play
+from tests.server.test_api import INVITED, assert_error, create, play
 
 
 # --- abort -------------------------------------------------------------------------------------------
@@ -66,3 +66,64 @@ def test_an_aborted_rated_game_is_never_rated(client: TestClient, db_url: str) -
     assert r.status_code == 200, r.text
     assert r.json()["result"]["aborted"] is True
     assert db_rows(db_url, "SELECT * FROM rating_events") == []
+
+
+# --- rematch -----------------------------------------------------------------------------------------
+def test_a_rematch_offered_then_accepted_rotates_the_seats_and_gives_each_their_token(
+    client: TestClient,
+) -> None:
+    created = create(client, seats=INVITED, seed=None)
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    joined = client.post(f"/api/games/{gid}/join", json={"code": invite_code(created, 1), "name": "Bea"})
+    t1 = joined.json()["token"]
+    assert_error(client.post(f"/api/games/{gid}/rematch", json={"token": t0}), 409, "cannot_rematch")
+    assert client.post(f"/api/games/{gid}/resign", json={"token": t0}).status_code == 200
+    assert_error(client.post(f"/api/games/{gid}/rematch", json={"token": "nope"}), 403, "wrong_token")
+    offer = client.post(f"/api/games/{gid}/rematch", json={"token": t0})
+    assert offer.status_code == 200, offer.text
+    assert offer.json() == {
+        "game": None,
+        "seat": None,
+        "token": None,
+        "rematch": {"offered_by": 0, "game": None},
+    }
+    assert client.get(f"/api/games/{gid}").json()["rematch"] == {"offered_by": 0, "game": None}
+    again = client.post(f"/api/games/{gid}/rematch", json={"token": t0}).json()  # still an offer
+    assert again["game"] is None
+    accepted = client.post(f"/api/games/{gid}/rematch", json={"token": t1}).json()
+    new = accepted["game"]
+    assert new and new != gid and accepted["seat"] == 0 and accepted["token"]
+    assert client.get(f"/api/games/{gid}").json()["rematch"] == {"offered_by": 0, "game": new}
+    mine = client.post(f"/api/games/{gid}/rematch", json={"token": t0}).json()  # the offerer polls
+    assert mine["game"] == new and mine["seat"] == 1 and mine["token"] not in (None, accepted["token"])
+    view = client.get(f"/api/games/{new}").json()
+    assert view["status"] == "active" and view["options"] == created["game"]["options"]
+    assert view["seats"][0]["name"] == "Bea"
+    # each plays their new seat with their new token; the old ones do not work there
+    assert_error(play(client, new, t1, 0, move="take 1"), 403, "wrong_token")
+    assert play(client, new, accepted["token"], 0, move="take 1").status_code == 200
+    assert play(client, new, mine["token"], 1, move="take 1").status_code == 200
+
+
+def test_a_rematch_against_the_ai_is_made_at_once(client: TestClient) -> None:
+    created = create(client, seats=[{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}])
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    client.post(f"/api/games/{gid}/resign", json={"token": t0})
+    made = client.post(f"/api/games/{gid}/rematch", json={"token": t0}).json()
+    assert made["game"] and made["seat"] == 1
+    seats = client.get(f"/api/games/{made['game']}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["ai", "human"]
+
+
+def test_a_rated_rematch_between_members_is_rated_and_held_by_account(client: TestClient) -> None:
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+    made = rated_nim(alice)
+    gid = made["id"]
+    assert bob.post(f"/api/games/{gid}/join", json={"code": invite_code(made, 1)}).status_code == 200
+    assert alice.post(f"/api/games/{gid}/resign", json={}).status_code == 200
+    assert bob.post(f"/api/games/{gid}/rematch", json={}).json()["game"] is None
+    new = alice.post(f"/api/games/{gid}/rematch", json={}).json()
+    assert new["seat"] == 1 and new["token"] is None
+    view = client.get(f"/api/games/{new['game']}").json()
+    assert view["rated"] is True and view["clock"] is not None
+    assert [s["member"] for s in view["seats"]] == ["bob", "alice"]

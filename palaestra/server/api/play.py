@@ -11,7 +11,7 @@ from palaestra.server.api.deps import GameId, HubDep, SeatToken
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Resign, SubmitAction, Undo
-from palaestra.server.api.responses import Analysis, GameView, Hint, ViewJSON
+from palaestra.server.api.responses import Analysis, GameView, Hint, Rematch, ViewJSON
 from palaestra.server.service.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
@@ -99,6 +99,25 @@ async def resign(request: Request, hub: HubDep, game_id: GameId, body: Resign) -
 async def abort(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
     account = await seat_holder(request, body.token)
     return ViewJSON((await hub.play.abort(game_id, body.token, account)).view_json())
+
+
+@router.post(
+    "/rematch",
+    summary="Offer a rematch of a finished game, or accept it (then: the new game and your seat)",
+    response_model=Rematch,
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "cannot_rematch",
+        "conflict",
+        "sign_in_required",
+        "csrf",
+        body=True,
+    ),
+)
+async def rematch(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
+    account = await seat_holder(request, body.token)
+    return await hub.rematches.rematch(game_id, body.token, account)
 
 
 @router.post(

@@ -39,6 +39,7 @@ from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.pool import SearchPool
 from palaestra.server.service.rated import rating_writer
+from palaestra.server.service.rematch import RematchService
 from palaestra.server.service.runner import MoveQueue, ServerMoves
 from palaestra.server.service.seats import SeatService
 from palaestra.server.service.session import Session
@@ -91,6 +92,8 @@ class Hub:
         )
         self.sessions.broker.on_lobby = self.lobby.on_message
         self.accounts.on_games_changed = self._changed_here
+        #: rematches of finished games (issue 29)
+        self.rematches = RematchService(self.sessions, self.seats, self.accounts.store)
         self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
