@@ -3,6 +3,8 @@ record still replays), rematches and claims of an absent player's game."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -127,3 +129,50 @@ def test_a_rated_rematch_between_members_is_rated_and_held_by_account(client: Te
     view = client.get(f"/api/games/{new['game']}").json()
     assert view["rated"] is True and view["clock"] is not None
     assert [s["member"] for s in view["seats"]] == ["bob", "alice"]
+
+
+# --- claiming the win from a player who is gone ------------------------------------------------------
+BLITZ_CLOCK = {"type": "per_move", "seconds": 30}
+
+
+def test_the_win_is_claimed_once_the_seat_to_move_has_had_no_websocket_for_the_setting(
+    client: TestClient,
+) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    now = [1000.0]
+    hub.absence.clock = lambda: now[0]
+    created = create(client, seats=INVITED, seed=None, time_control=BLITZ_CLOCK)
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    t1 = client.post(f"/api/games/{gid}/join", json={"code": invite_code(created, 1)}).json()["token"]
+    # seat 0 is to move and never had a websocket: nothing to claim
+    assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t1}), 409, "cannot_claim")
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "seat", "token": t0})
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json()["type"] == "pong"
+        assert hub.absence.gone_for(gid, 0) is None  # connected
+        assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t1}), 409, "cannot_claim")
+    deadline = time.monotonic() + 5
+    while hub.absence.gone_for(gid, 0) is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    now[0] += 59
+    assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t1}), 409, "cannot_claim")
+    assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t0}), 409, "cannot_claim")  # own
+    assert client.get(f"/api/games/{gid}").json()["status"] == "active"
+    now[0] += 2
+    r = client.post(f"/api/games/{gid}/claim", json={"token": t1})
+    assert r.status_code == 200, r.text
+    result = r.json()["result"]
+    assert r.json()["status"] == "finished" and result["returns"] == [-1.0, 1.0]
+    assert result["resigned"] == 0 and result["claimed"] == 1
+    record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
+    record.check_result(record.replay())
+
+
+def test_a_game_without_a_clock_cannot_be_claimed(client: TestClient) -> None:
+    created = create(client, seats=INVITED, seed=None)
+    gid = created["id"]
+    t1 = client.post(f"/api/games/{gid}/join", json={"code": invite_code(created, 1)}).json()["token"]
+    assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t1}), 409, "cannot_claim")

@@ -63,6 +63,7 @@ CODES: dict[str, tuple[int, str]] = {
     "conflict": (409, "the game was changed by another request at the same time: reload"),
     "cannot_undo": (409, "nothing of yours to take back now"),
     "cannot_rematch": (409, "the game has not finished, or a seat of it was never taken"),
+    "cannot_claim": (409, "no win to claim: not a real-time game, or the player to move is not gone"),
     "cannot_abort": (409, "every seat has moved: the game can no longer be aborted"),
     "out_of_time": (409, "the seat's time ran out (it lost, or the AI plays its turn)"),
     "no_hint": (409, "no move to hint at now"),

@@ -121,6 +121,28 @@ async def rematch(request: Request, hub: HubDep, game_id: GameId, body: Resign) 
 
 
 @router.post(
+    "/claim",
+    summary="Claim the win from the seat to move of a real-time game when it has been gone",
+    response_model=GameView,
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "game_over",
+        "game_abandoned",
+        "cannot_claim",
+        "conflict",
+        "sign_in_required",
+        "csrf",
+        body=True,
+    ),
+)
+async def claim(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
+    account = await seat_holder(request, body.token)
+    session = await hub.play.claim(game_id, body.token, hub.absence, hub.claim_after, account)
+    return ViewJSON(session.view_json())
+
+
+@router.post(
     "/undo",
     summary="Take back your own last action of this turn",
     response_model=GameView,

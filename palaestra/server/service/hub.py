@@ -29,6 +29,7 @@ from palaestra.server.db import StorageError, Store
 from palaestra.server.memory import release_free_memory
 from palaestra.server.passkey_store import PasskeyStore
 from palaestra.server.seek_store import SeekStore
+from palaestra.server.service.absence import Absence
 from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.clocks import ClockKeeper
@@ -92,6 +93,10 @@ class Hub:
         )
         self.sessions.broker.on_lobby = self.lobby.on_message
         self.accounts.on_games_changed = self._changed_here
+        #: the websockets of each seat, for claims of an absent player's game (issue 29)
+        self.absence = Absence()
+        #: seconds a seat to move must have had no websocket before the others may claim the win
+        self.claim_after = 60.0
         #: rematches of finished games (issue 29)
         self.rematches = RematchService(self.sessions, self.seats, self.accounts.store)
         self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
