@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from palaestra.core.record import Record, RecordError
+from palaestra.server.service.absence import Absence
 from tests.server.accounts_helpers import invite_code, play_out, rated_nim, sign_up
 from tests.server.test_accounts import db_rows
 from tests.server.test_api import INVITED, assert_error, create, play
@@ -176,3 +177,21 @@ def test_a_game_without_a_clock_cannot_be_claimed(client: TestClient) -> None:
     gid = created["id"]
     t1 = client.post(f"/api/games/{gid}/join", json={"code": invite_code(created, 1)}).json()["token"]
     assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t1}), 409, "cannot_claim")
+
+
+def test_a_seat_is_gone_only_once_its_last_websocket_closed() -> None:
+    now = [0.0]
+    absence = Absence(lambda: now[0])
+    assert absence.gone_for("g", 0) is None  # never seen: not gone
+    absence.arrive("g", 0)
+    absence.arrive("g", 0)  # a second tab
+    absence.leave("g", 0)
+    now[0] = 100.0
+    assert absence.gone_for("g", 0) is None  # the other tab is still there
+    absence.leave("g", 0)
+    now[0] = 130.0
+    assert absence.gone_for("g", 0) == 30.0
+    absence.arrive("g", 0)  # back again
+    assert absence.gone_for("g", 0) is None
+    absence.forget("g")
+    assert absence.sockets == {} and absence.left == {}

@@ -214,6 +214,8 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
         await hub.sessions.unwatch(session, queue)
         for seat in seats:
             hub.absence.leave(game_id, seat)
+        if session.status != "active":  # nothing left to claim: its entries go
+            hub.absence.forget(game_id)
     if limit is not None:
         guards.ws_closed.labels(limit).inc()
         with contextlib.suppress(Exception):
