@@ -11,8 +11,9 @@ Format 1 (documented in docs/formats.md)::
 who made each one (-1 for chance). ``result`` is filled in when the game ends:
 ``{"returns": [...], "scores": [...], "text": "orange wins"}``, with ``"settled": true`` when the
 game was adjudicated before its end because its result could no longer change
-(``State.settled_result``), ``"resigned": SEAT`` when a player resigned and ``"timeout": SEAT``
-when a player's time ran out (the web app's clocks).
+(``State.settled_result``), ``"resigned": SEAT`` when a player resigned, ``"timeout": SEAT``
+when a player's time ran out (the web app's clocks) and ``"aborted": true`` when the game was
+called off before every seat had moved (the web app's abort: every seat gets the same return, 0).
 ``"chance_rule"`` names the chance-seeding rule its draws follow (:mod:`palaestra.core.chance`;
 absent in records written before rules were named, which replay all the same).
 """
@@ -168,7 +169,8 @@ class Record:
 
         A game that is not over after its moves may still have a result: a settled one (the
         state's ``settled_result()`` must give the same returns) or a resignation (the resigning
-        seat last, the others sharing first place) or a loss on time (``timeout``, ranked alike)."""
+        seat last, the others sharing first place) or a loss on time (``timeout``, ranked alike) or
+        an abort (``"aborted": true``: some seat made no move, every return is 0)."""
         if self.result is None:
             return
         stated = self.result.get("returns", [])
@@ -185,6 +187,11 @@ class Record:
             if settled is None:
                 raise RecordError("the record states a settled result, but after its moves the game is open")
             expected, how = list(settled[0]), "the settled position gives"
+        elif self.result.get("aborted") is True:
+            moved = {m.player for m in self.moves}
+            if all(p in moved for p in range(n)):
+                raise RecordError("the record states an abort, but every seat has moved")
+            expected, how = [0.0] * n, "an abort gives"
         elif isinstance(resigned, int) and not isinstance(resigned, bool) and 0 <= resigned < n:
             expected = returns_from_ranks([1 if p == resigned else 0 for p in range(n)])
             what = "resignation" if "resigned" in self.result else "loss on time"

@@ -99,6 +99,7 @@ def create_app(
         hub.sessions.view_cache_games = config.view_cache_games
         hub.clocks.every = config.clock_sweep_seconds
         hub.abandon_after = config.abandon_after_seconds
+        hub.claim_after = config.claim_after_seconds
         hub.lobby.seek_seconds = config.seek_seconds
         hub.lobby.leave_seconds = config.seek_leave_seconds
         app.state.hub = hub

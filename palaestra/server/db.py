@@ -59,6 +59,8 @@ class GameRow(Base):
     deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
     #: a rated game (issue 28: accounts only, a clock, no undo, no hints; rated once when it ends)
     rated: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    #: a finished game's rematch (issue 29; migration 0008): the offer, then the new game's id
+    rematch: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
 
     #: one range scan for each query that picks games by a time: the clock sweep's
     #: (``Store.due``: active games by deadline), the lobby's (public games, newest first) and the
@@ -198,6 +200,7 @@ class StoredGame:
     clock: dict[str, Any] | None = None
     deadline: float | None = None
     rated: bool = False
+    rematch: dict[str, Any] | None = None
 
 
 # The statements of every request, built once: building a statement costs more than running it
@@ -244,6 +247,7 @@ def _stored(row: Any) -> StoredGame:
         None if row.clock is None else dict(row.clock),
         row.deadline,
         bool(row.rated),
+        None if row.rematch is None else dict(row.rematch),
     )
 
 
@@ -303,6 +307,7 @@ class Store:
                     clock=game.clock,
                     deadline=game.deadline,
                     rated=game.rated,
+                    rematch=game.rematch,
                 )
             )
             if then is not None:
@@ -377,6 +382,20 @@ class Store:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
             if then is not None:
                 then(conn)
+
+    @guarded
+    def update_rematch(
+        self, game_id: str, rematch: dict[str, Any], *, expect_version: int, version: int
+    ) -> None:
+        """Write a finished game's rematch (the offer, or the new game's id), guarded by its version."""
+        with self.writing() as conn:
+            result = conn.execute(
+                sa.update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == expect_version)
+                .values(rematch=rematch, version=version, updated_at=datetime.now(UTC))
+            )
+            if result.rowcount != 1:
+                raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
 
     @guarded
     def abandon_idle(self, before: datetime, limit: int = 500) -> list[tuple[str, int]]:

@@ -42,6 +42,9 @@ class Settings:
     #: active games nobody changed this long (seconds; default 30 days) become ``abandoned``:
     #: kept and shown, but no move is accepted any more; 0 turns this off
     abandon_after_seconds: float = 30 * 24 * 3600.0
+    #: a real-time game's seat to move whose websockets have all been gone this long (seconds)
+    #: may be claimed lost by the others (issue 29: POST /api/games/{id}/claim)
+    claim_after_seconds: float = 60.0
     #: AI searches (AI moves, hints, analysis) running at once in this process; more wait their
     #: turn, round-robin between games (palaestra/server/service/pool.py)
     search_workers: int = 2

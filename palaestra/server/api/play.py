@@ -11,7 +11,7 @@ from palaestra.server.api.deps import GameId, HubDep, SeatToken
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Resign, SubmitAction, Undo
-from palaestra.server.api.responses import Analysis, GameView, Hint, ViewJSON
+from palaestra.server.api.responses import Analysis, GameView, Hint, Rematch, ViewJSON
 from palaestra.server.service.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
@@ -78,6 +78,68 @@ async def act(request: Request, hub: HubDep, game_id: GameId, body: SubmitAction
 async def resign(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
     account = await seat_holder(request, body.token)
     return ViewJSON((await hub.play.resign(game_id, body.token, account)).view_json())
+
+
+@router.post(
+    "/abort",
+    summary="Call the game off while some seat has not moved yet (no winner, not rated)",
+    response_model=GameView,
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "game_over",
+        "game_abandoned",
+        "cannot_abort",
+        "conflict",
+        "sign_in_required",
+        "csrf",
+        body=True,
+    ),
+)
+async def abort(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
+    account = await seat_holder(request, body.token)
+    return ViewJSON((await hub.play.abort(game_id, body.token, account)).view_json())
+
+
+@router.post(
+    "/rematch",
+    summary="Offer a rematch of a finished game, or accept it (then: the new game and your seat)",
+    response_model=Rematch,
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "cannot_rematch",
+        "conflict",
+        "sign_in_required",
+        "csrf",
+        body=True,
+    ),
+)
+async def rematch(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> dict[str, Any]:
+    account = await seat_holder(request, body.token)
+    return await hub.rematches.rematch(game_id, body.token, account)
+
+
+@router.post(
+    "/claim",
+    summary="Claim the win from the seat to move of a real-time game when it has been gone",
+    response_model=GameView,
+    responses=errors(
+        "game_not_found",
+        "wrong_token",
+        "game_over",
+        "game_abandoned",
+        "cannot_claim",
+        "conflict",
+        "sign_in_required",
+        "csrf",
+        body=True,
+    ),
+)
+async def claim(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
+    account = await seat_holder(request, body.token)
+    session = await hub.play.claim(game_id, body.token, hub.absence, hub.claim_after, account)
+    return ViewJSON(session.view_json())
 
 
 @router.post(

@@ -22,6 +22,7 @@ import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from palaestra.server.api.auth import session_cookie
 from palaestra.server.api.deps import get_guards, get_hub
 from palaestra.server.api.guards import Guards
 from palaestra.server.service.errors import ApiError
@@ -124,6 +125,21 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
     await websocket.accept()
     queue = SocketQueue(settings.ws_max_pending_bytes)
     await hub.sessions.watch(session, queue)
+    #: the seats this socket is of (issue 29: absence and claims): a signed-in member's by the
+    #: cookie, a token's by a message {"type": "seat", "token"}
+    seats: set[int] = set()
+
+    def present(seat: int | None) -> None:
+        if seat is not None and seat not in seats:
+            seats.add(seat)
+            hub.absence.arrive(game_id, seat)
+
+    with contextlib.suppress(Exception):
+        member = await hub.accounts.session(session_cookie(websocket))
+        if member is not None:
+            for index, held in enumerate(session.seats):
+                if held.account == member.account.id:
+                    present(index)
     await websocket.send_text(session.state_message())
 
     async def send() -> None:
@@ -161,12 +177,16 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
                 incoming = None
             if isinstance(incoming, dict) and incoming.get("type") == "ping":
                 queue.put_nowait({"type": "pong"})
+            elif isinstance(incoming, dict) and incoming.get("type") == "seat":
+                token = incoming.get("token")
+                present(session.seat_of(token) if isinstance(token, str) and token else None)
             else:
                 queue.put_nowait(
                     {
                         "type": "error",
                         "error": "bad_message",
-                        "message": 'send {"type": "ping"} only; play through the HTTP API',
+                        "message": 'send {"type": "ping"} or {"type": "seat", "token"} only; '
+                        "play through the HTTP API",
                     }
                 )
 
@@ -192,6 +212,10 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
                 await task
         await hub.sessions.unwatch(session, queue)
+        for seat in seats:
+            hub.absence.leave(game_id, seat)
+        if session.status != "active":  # nothing left to claim: its entries go
+            hub.absence.forget(game_id)
     if limit is not None:
         guards.ws_closed.labels(limit).inc()
         with contextlib.suppress(Exception):

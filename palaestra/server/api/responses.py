@@ -86,6 +86,20 @@ class ClockView(Out):
     seats: list[SeatClock]
 
 
+class RematchView(Out):
+    offered_by: int | None = Field(description="the seat that offered the rematch")
+    game: str | None = Field(description="the new game, once accepted")
+
+
+class Rematch(Out):
+    """The answer to a rematch call: the offer stands, or the new game with the caller's seat."""
+
+    game: str | None = Field(description="the new game (null: offered, waiting for the other side)")
+    seat: int | None = Field(description="the caller's seat in the new game")
+    token: str | None = Field(description="the caller's token of that seat (null: held by account)")
+    rematch: RematchView
+
+
 class GameView(Out):
     """Everything a client shows: the same for players and spectators (tokens never appear)."""
 
@@ -117,6 +131,7 @@ class GameView(Out):
     legal: list[dict[str, Any]] = Field(description="action and move of each legal action of a person")
     undo: int | None = Field(description="the seat that may take back the last action now")
     clock: ClockView | None = Field(None, description="each seat's clock (None: no time control)")
+    rematch: RematchView | None = Field(None, description="a finished game's rematch: offer, new game")
     web: dict[str, Any] | None = Field(description="the renderer's static data (board geometry)")
     state: dict[str, Any]
     text: str = Field(description="the position as text")

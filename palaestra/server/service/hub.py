@@ -29,6 +29,7 @@ from palaestra.server.db import StorageError, Store
 from palaestra.server.memory import release_free_memory
 from palaestra.server.passkey_store import PasskeyStore
 from palaestra.server.seek_store import SeekStore
+from palaestra.server.service.absence import Absence
 from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.clocks import ClockKeeper
@@ -39,6 +40,7 @@ from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
 from palaestra.server.service.pool import SearchPool
 from palaestra.server.service.rated import rating_writer
+from palaestra.server.service.rematch import RematchService
 from palaestra.server.service.runner import MoveQueue, ServerMoves
 from palaestra.server.service.seats import SeatService
 from palaestra.server.service.session import Session
@@ -91,6 +93,12 @@ class Hub:
         )
         self.sessions.broker.on_lobby = self.lobby.on_message
         self.accounts.on_games_changed = self._changed_here
+        #: the websockets of each seat, for claims of an absent player's game (issue 29)
+        self.absence = Absence()
+        #: seconds a seat to move must have had no websocket before the others may claim the win
+        self.claim_after = 60.0
+        #: rematches of finished games (issue 29)
+        self.rematches = RematchService(self.sessions, self.seats, self.accounts.store)
         self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0

@@ -176,6 +176,7 @@ def session_from_stored(stored: StoredGame, base: Session | None = None) -> Sess
         secret=stored.secret,
         clock=clock,
         rated=stored.rated,
+        rematch=stored.rematch,
     )
 
 
@@ -205,4 +206,5 @@ def stored_from_session(session: Session) -> StoredGame:
         clock=None if session.clock is None else session.clock.to_json(),
         deadline=None if session.clock is None else session.clock.deadline(),
         rated=session.rated,
+        rematch=session.rematch,
     )

@@ -12,11 +12,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from palaestra.core.errors import NotationError, PalaestraError
+from palaestra.server.service.absence import Absence
 from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
-from palaestra.server.service.sessions import Sessions, copy_record, forfeited
+from palaestra.server.service.sessions import Sessions, aborted, copy_record, forfeited
 from palaestra.server.webhooks import can_undo
 
 
@@ -138,6 +139,59 @@ class PlayService:
             seat = holder.seat(session)
             session.check_playable()
             record = forfeited(session, seat, "resigned", "resigned")
+            await self.sessions.write(session, session.state, record, "finished")
+
+    async def abort(self, game_id: str, token: str | None, account: int | None = None) -> Session:
+        """A seat calls the game off while some seat has not moved yet: no winner, not rated."""
+        session = await self.sessions.get(game_id)
+        await self.sessions.judge(session, lambda s: self._abort(s, Holder(token, account)))
+        await self.sessions.broadcast(session)
+        return session
+
+    async def _abort(self, session: Session, holder: Holder) -> None:
+        async with session.lock:
+            seat = holder.seat(session)
+            session.check_playable()
+            moved = {m.player for m in session.record.moves}
+            if all(p in moved for p in range(session.game.num_players)):
+                raise ApiError(409, "cannot_abort", "every seat has moved: resign instead")
+            await self.sessions.write(session, session.state, aborted(session, seat), "finished")
+
+    async def claim(
+        self, game_id: str, token: str | None, absence: Absence, after: float, account: int | None = None
+    ) -> Session:
+        """The win of a real-time game whose seat to move has had no websocket for ``after``
+        seconds: that seat loses as if it had resigned (rated as such)."""
+        session = await self.sessions.get(game_id)
+        await self.sessions.judge(session, lambda s: self._claim(s, Holder(token, account), absence, after))
+        await self.sessions.broadcast(session)
+        absence.forget(game_id)
+        return session
+
+    async def _claim(self, session: Session, holder: Holder, absence: Absence, after: float) -> None:
+        async with session.lock:
+            seat = holder.seat(session)
+            session.check_playable()
+            absent = session.state.current_player
+            clock = session.clock
+            if clock is None or clock.control.kind == "correspondence":
+                raise ApiError(409, "cannot_claim", "only a real-time game (with a clock) can be claimed")
+            if (
+                absent == seat
+                or not 0 <= absent < len(session.seats)
+                or session.seats[absent].kind != "human"
+            ):
+                raise ApiError(409, "cannot_claim", "the win is claimed from another person who is to move")
+            gone = absence.gone_for(session.id, absent)
+            if gone is None or gone < after:
+                raise ApiError(
+                    409,
+                    "cannot_claim",
+                    f"{session.game.player_name(absent)} has not been gone for {after:g} s",
+                )
+            record = forfeited(session, absent, "left the game", "resigned")
+            assert record.result is not None
+            record.result["claimed"] = seat
             await self.sessions.write(session, session.state, record, "finished")
 
     async def undo(self, game_id: str, token: str | None, ply: int, account: int | None = None) -> Session:

@@ -36,7 +36,7 @@ log = logging.getLogger("palaestra.server")
 def rating_writer(session: Session, record: Record) -> Then | None:
     """The ratings to write with the result of ``session`` (None: not rated, or aborted: a seat
     made fewer than two moves)."""
-    if not session.rated or record.result is None:
+    if not session.rated or record.result is None or record.result.get("aborted") is True:
         return None
     game = session.game
     returns = [float(r) for r in record.result.get("returns", [])]

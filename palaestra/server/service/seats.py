@@ -72,7 +72,7 @@ class SeatService:
         time_control: Mapping[str, Any] | None = None,
         rated: bool = False,
         member: Account | None = None,
-        held: Sequence[Held] | None = None,
+        held: Sequence[Held | str] | None = None,
         game_id: str | None = None,
     ) -> tuple[Session, Created]:
         """A new game. The creator gets the tokens of the seats they hold (``joined``), an
@@ -81,14 +81,18 @@ class SeatService:
         creator (``member``) holds their seats by account too; ``rated`` makes a rated game
         (docs/accounts.md: accounts only, a clock, no undo, no hints, no chosen seed). A rated game
         is always ``public`` (listed for spectators, issue 29). ``held``: a game of the lobby,
-        every seat a person's, taken already (``seats`` is not used); ``game_id``: the id the lobby
+        every seat a person's, taken already (``seats`` is not used; a rematch's may hold AI levels,
+        ``str``, for its AI seats); ``game_id``: the id the lobby
         chose for it (stored with the seek first, so a game made by a process that died before
         it could say so is found)."""
         public = public or rated
         game = load_server_game(game_name, options)
         control = self._time_control(time_control, seats)
         if held is not None:
-            seats = [{"kind": "human", "joined": True} for _ in held]
+            seats = [
+                {"kind": "human", "joined": True} if isinstance(h, Held) else {"kind": "ai", "level": h}
+                for h in held
+            ]
         if rated:
             check_rated_seats(game, seats, control, seed, hints, member, held)
         if len(seats) != game.num_players:
@@ -182,13 +186,18 @@ class SeatService:
         return made, created
 
     @staticmethod
-    def _held(held: Sequence[Held]) -> tuple[list[Seat], Created]:
+    def _held(held: Sequence[Held | str]) -> tuple[list[Seat], Created]:
         """The seats of a lobby game: each held by its taker, by the token the lobby made (and by
         account for a member); nobody is the creator (there are no invitations to manage), and no
         token is told here (the lobby tells each taker theirs)."""
         created = Created(secrets.token_urlsafe(18))
         made = []
         for h in held:
+            if isinstance(h, str):  # an AI seat of a rematch
+                made.append(Seat("ai", f"AI ({h})", h, None, True))
+                created.tokens.append(None)
+                created.invites.append(None)
+                continue
             seat = Seat("human", h.name, None, h.token_hash, True)
             if h.account is not None:
                 seat.account, seat.member, seat.name = h.account.id, h.account.username, h.account.username
@@ -395,12 +404,12 @@ def check_rated_seats(
     seed: int | None,
     hints: bool,
     member: Account | None,
-    held: Sequence[Held] | None,
+    held: Sequence[Held | str] | None,
 ) -> None:
     """The rules of a rated game (docs/accounts.md) for a game created by a member (``held`` is
     None) or made by the lobby from its seats taken (every one a member's, issue 29)."""
     if held is None:
         check_rated(seats, control, seed, hints, member)
-    elif control is None or any(h.account is None for h in held):
+    elif control is None or any(isinstance(h, Held) and h.account is None for h in held):
         raise ApiError(400, "bad_rated", "a rated game needs a clock and members in every seat")
     check_anchors(game, seats)

@@ -162,6 +162,8 @@ class Session:
     public: bool = False  # listed in the lobby
     hints: bool = False  # the creator allows hints between people
     rated: bool = False  # rated (issue 28): accounts only, a clock, no undo, no hints
+    #: a finished game's rematch (issue 29): ``{"offered_by", "hashes"}``, then also ``"game"``
+    rematch: dict[str, Any] | None = None
     creator_hash: str | None = None
     #: the chance secret (None: a game from before issue 17, drawing from its seed)
     secret: str | None = None
@@ -191,6 +193,7 @@ class Session:
         self.public = row.public
         self.hints = row.hints
         self.rated = row.rated
+        self.rematch = row.rematch
         self.secret = row.secret
         self.clock = row.clock
         self.analyses.clear()
@@ -332,6 +335,7 @@ class Session:
             self.public,
             self.hints,
             self.rated,
+            id(self.rematch),
             self.secret,
             self.updated_at,
             id(self.clock),
@@ -413,12 +417,19 @@ class Session:
             "legal": legal,
             "undo": self.undo_seat() if human_to_move else None,
             "clock": None if self.clock is None else self.clock.view(self.now()),
+            "rematch": self.rematch_view(),
             "web": web_data(self.game),
             "state": state.to_json(),
             "text": state.render(),
             "created": self.created_at.isoformat(timespec="seconds"),
             "updated": self.updated_at.isoformat(timespec="seconds"),
         }
+
+    def rematch_view(self) -> dict[str, Any] | None:
+        """The rematch as everyone may see it: who offered it and, once accepted, the new game."""
+        if self.rematch is None:
+            return None
+        return {"offered_by": self.rematch.get("offered_by"), "game": self.rematch.get("game")}
 
     def summary(self) -> dict[str, Any]:
         return {

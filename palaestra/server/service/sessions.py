@@ -463,6 +463,20 @@ def copy_record(record: Record) -> Record:
     return twin
 
 
+def aborted(session: Session, seat: int) -> Record:
+    """A copy of the game's record called off by ``seat`` before every seat moved: no winner
+    (every return 0), ``"aborted": true``, never rated."""
+    record = copy_record(session.record)
+    record.result = {
+        "returns": [0.0] * session.game.num_players,
+        "scores": session.state.scores(),
+        "text": f"{session.game.player_name(seat)} aborted the game",
+        "aborted": True,
+    }
+    record.ended = now()
+    return record
+
+
 def forfeited(session: Session, seat: int, why: str, key: str) -> Record:
     """A copy of the game's record ended by ``seat`` giving up (``key``: ``"resigned"``, or
     ``"timeout"`` when its clock ran out): that seat ranks last, the others share first; ``why``

@@ -3,15 +3,21 @@
 
 const connEl = document.getElementById("conn");
 
-// live(id, onState): onState(view) for every state the server pushes; returns close()
-export function live(id, onState) {
+// live(id, onState, hello): onState(view) for every state the server pushes; hello() gives the
+// messages sent on every connection (the seats this page plays: {"type": "seat", "token"}, so the
+// server knows the player is there, issue 29); returns close()
+export function live(id, onState, hello = () => []) {
   let socket = null;
   let closed = false;
   let retry = 500;
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
-    socket.addEventListener("open", () => { if (!closed) connEl.className = "conn on"; retry = 500; });
+    socket.addEventListener("open", () => {
+      if (!closed) connEl.className = "conn on";
+      retry = 500;
+      for (const message of hello()) socket.send(JSON.stringify(message));
+    });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state") onState(message.game);

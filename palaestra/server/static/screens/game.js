@@ -6,7 +6,7 @@
 import { t, gameT, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api, gameInfo, plainError } from "/static/api.js";
-import { mineOf, page, setSeatColours } from "/static/state.js";
+import { mineOf, page, rememberGame, setSeatColours } from "/static/state.js";
 import { toast, moveLine, moveLabel, describer } from "/static/ui.js";
 import { makeBoard, rendererFor } from "/static/boards.js";
 import { live } from "/static/socket.js";
@@ -47,10 +47,14 @@ export default async function gamePage({ id }, { root, onLeave }) {
   const hintButton = el("button", { class: "secondary", id: "hint", type: "button", title: t("the AI's best moves in this position") }, t("Hint"));
   const hintsOff = el("p", { class: "muted small", id: "hints-off", hidden: true, text: t("Hints are off in this game.") });
   const resignButton = el("button", { class: "secondary", id: "resign", type: "button" }, t("Resign"));
+  // issue 29: abort before every seat moved, claim the win from a player who is gone, rematch
+  const abortButton = el("button", { class: "secondary", id: "abort", type: "button", hidden: true, title: t("end the game without a result: not every player has moved yet") }, t("Abort"));
+  const claimButton = el("button", { class: "secondary", id: "claim", type: "button", hidden: true, title: t("your opponent's connections have all been gone for a minute") }, t("Claim the win"));
+  const rematchButton = el("button", { id: "rematch", type: "button", hidden: true }, t("Rematch"));
   const undoButton = el("button", { class: "secondary", id: "undo", type: "button", title: t("take back your last action of this turn") }, t("Undo"));
   const invitesBox = el("div", { id: "invites" });
   const clockLine = el("div", { class: "muted small", id: "clock-control" });
-  const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton), hintsOff, hintHead, hintList);
+  const actions = el("div", { class: "card" }, el("div", { class: "field" }, undoButton, hintButton, resignButton, abortButton, claimButton, rematchButton), hintsOff, hintHead, hintList);
   // on a phone the board can be zoomed to tap its fields (finding 11)
   const zoomButton = el("button", { type: "button", class: "secondary small zoom", id: "board-zoom", "aria-pressed": "false", onclick: () => {
     zoomButton.setAttribute("aria-pressed", String(boardBox.classList.toggle("zoomed")));
@@ -181,6 +185,47 @@ export default async function gamePage({ id }, { root, onLeave }) {
     } catch (err) { toast(err.message, true, err.detail); }
   });
 
+  async function endingCall(path, seat) {
+    try {
+      view = await api(`/api/games/${id}/${path}`, { method: "POST", body: withToken(seat, {}) });
+      draw();
+    } catch (err) { toast(err.message, true, err.detail); }
+  }
+  abortButton.addEventListener("click", () => {
+    if (!confirm(t("Abort this game? It ends without a result."))) return;
+    endingCall("abort", mySeats[0]);
+  });
+  claimButton.addEventListener("click", () => endingCall("claim", mySeats[0]));
+
+  // a rematch: every seat of this page agrees; once the new game is made each seat's answer
+  // gives its seat and token there, and the page moves to it
+  let moving = false;
+  const acceptedAtLoad = Boolean(view.rematch && view.rematch.game);  // an old game: no jump
+  async function rematch() {
+    if (moving) return;
+    moving = true;
+    try {
+      let made = null;
+      const tokens = {};
+      for (const seat of mySeats) {
+        const answer = await api(`/api/games/${id}/rematch`, { method: "POST", body: withToken(seat, {}) });
+        if (answer.game) {
+          made = answer.game;
+          if (answer.token) tokens[answer.seat] = answer.token;
+        }
+      }
+      if (made) {
+        rememberGame(made, { tokens, game: view.game });
+        location.hash = `#/game/${made}`;
+        return;
+      }
+      view = await api(`/api/games/${id}`);
+      draw();
+    } catch (err) { toast(err.message, true, err.detail); }
+    moving = false;
+  }
+  rematchButton.addEventListener("click", rematch);
+
   // --- drawing: everything from the view, on every change --------------------------------------------
   let announced = null;  // the moves already on screen
   function draw() {
@@ -220,6 +265,18 @@ export default async function gamePage({ id }, { root, onLeave }) {
     hintsOff.hidden = Boolean(view.hints);
     undoButton.disabled = !(myTurn && view.undo !== null && view.undo !== undefined && mySeats.includes(view.undo));
     resignButton.disabled = view.status !== "active";
+    const playing = mySeats.length > 0;
+    const moved = new Set(view.moves.map((mv) => mv.player));
+    abortButton.hidden = !(playing && view.status === "active" && view.seats.some((s) => !moved.has(s.seat)));
+    const absent = view.seats[view.current_player];
+    claimButton.hidden = !(playing && view.status === "active" && view.clock && absent && absent.kind === "human" && !mySeats.includes(view.current_player));
+    const offer = view.rematch;
+    rematchButton.hidden = !(playing && view.status === "finished" && view.seats.every((s) => s.kind !== "human" || s.joined));
+    rematchButton.disabled = Boolean(offer && mySeats.includes(offer.offered_by) && !offer.game);
+    rematchButton.textContent = offer && !offer.game
+      ? (mySeats.includes(offer.offered_by) ? t("Rematch offered") : t("Accept rematch"))
+      : t("Rematch");
+    if (offer && offer.game && playing && !acceptedAtLoad) rematch();  // accepted: on to the new game
     if (!myTurn || hints.ply !== view.ply) hints.clear();
     turnIsMine = myTurn;
     board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, refuse, mySeats, replay: false });
@@ -229,7 +286,8 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   // live updates: every change raises the version; the same version (the socket's first message,
   // mostly) is the game as drawn, and drawing it again would take the keyboard's focus off the board
-  const closeSocket = live(id, (game) => { if (game.version > view.version) { view = game; draw(); } });
+  const closeSocket = live(id, (game) => { if (game.version > view.version) { view = game; draw(); } },
+    () => Object.values(myTokens).map((token) => ({ type: "seat", token })));
   const stopClocks = tickClocks(root, () => view.clock && view.clock.control);
   onLeave(() => { closeSocket(); stopClocks(); if (board.destroy) board.destroy(); });
 }
