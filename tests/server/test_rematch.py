@@ -179,6 +179,28 @@ def test_a_game_without_a_clock_cannot_be_claimed(client: TestClient) -> None:
     assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t1}), 409, "cannot_claim")
 
 
+def test_a_correspondence_game_cannot_be_claimed_however_long_the_seat_is_away(client: TestClient) -> None:
+    """Days a move: nobody is expected to stay connected (issue 29: claims are for real-time games)."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    now = [1000.0]
+    hub.absence.clock = lambda: now[0]
+    created = create(client, seats=INVITED, seed=None, time_control={"type": "correspondence", "days": 3})
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    t1 = client.post(f"/api/games/{gid}/join", json={"code": invite_code(created, 1)}).json()["token"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "seat", "token": t0})
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json()["type"] == "pong"
+    deadline = time.monotonic() + 5
+    while hub.absence.gone_for(gid, 0) is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    now[0] += 3600
+    assert_error(client.post(f"/api/games/{gid}/claim", json={"token": t1}), 409, "cannot_claim")
+    assert client.get(f"/api/games/{gid}").json()["status"] == "active"
+
+
 def test_a_seat_is_gone_only_once_its_last_websocket_closed() -> None:
     now = [0.0]
     absence = Absence(lambda: now[0])
