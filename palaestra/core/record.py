@@ -178,28 +178,33 @@ class Record:
             isinstance(x, int | float) and not isinstance(x, bool) for x in stated
         ):
             raise RecordError("the record's result has no list of numbers in 'returns'")
+        expected, how = self._expected_returns(state)
+        if [float(x) for x in stated] != [float(x) for x in expected]:
+            raise RecordError(f"the record states returns {stated}, {how} {expected}")
+
+    def _expected_returns(self, state: State) -> tuple[list[float], str]:
+        """The returns the result must state after the record's moves (``state``), and what gives
+        them: the end of the game, or the way the result says it ended early."""
+        assert self.result is not None
         n = state.game.num_players
         resigned = self.result.get("resigned", self.result.get("timeout"))
         if state.is_terminal():
-            expected, how = state.returns(), "the moves give"
-        elif self.result.get("settled") is True:
+            return list(state.returns()), "the moves give"
+        if self.result.get("settled") is True:
             settled = state.settled_result()
             if settled is None:
                 raise RecordError("the record states a settled result, but after its moves the game is open")
-            expected, how = list(settled[0]), "the settled position gives"
-        elif self.result.get("aborted") is True:
+            return list(settled[0]), "the settled position gives"
+        if self.result.get("aborted") is True:
             moved = {m.player for m in self.moves}
             if all(p in moved for p in range(n)):
                 raise RecordError("the record states an abort, but every seat has moved")
-            expected, how = [0.0] * n, "an abort gives"
-        elif isinstance(resigned, int) and not isinstance(resigned, bool) and 0 <= resigned < n:
-            expected = returns_from_ranks([1 if p == resigned else 0 for p in range(n)])
+            return [0.0] * n, "an abort gives"
+        if isinstance(resigned, int) and not isinstance(resigned, bool) and 0 <= resigned < n:
             what = "resignation" if "resigned" in self.result else "loss on time"
-            how = f"the {what} of {state.game.player_name(resigned)} gives"
-        else:
-            raise RecordError("the record states a result but the game is not over after its moves")
-        if [float(x) for x in stated] != [float(x) for x in expected]:
-            raise RecordError(f"the record states returns {stated}, {how} {expected}")
+            ranks = [1 if p == resigned else 0 for p in range(n)]
+            return list(returns_from_ranks(ranks)), f"the {what} of {state.game.player_name(resigned)} gives"
+        raise RecordError("the record states a result but the game is not over after its moves")
 
     # --- JSON --------------------------------------------------------------------------------
     def to_json(self, moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
