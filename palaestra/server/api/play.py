@@ -28,6 +28,18 @@ TURN = (
 )
 
 
+#: what a seat's request that ends the game (resign, abort, claim) may be answered
+ENDING = (
+    "game_not_found",
+    "wrong_token",
+    "game_over",
+    "game_abandoned",
+    "conflict",
+    "sign_in_required",
+    "csrf",
+)
+
+
 async def seat_holder(request: Request, token: str | None) -> int | None:
     """Who acts: a seat token, or without one the signed-in member's account (the cookie
     authenticates the request: it needs the CSRF token)."""
@@ -64,16 +76,7 @@ async def act(request: Request, hub: HubDep, game_id: GameId, body: SubmitAction
     "/resign",
     summary="Resign a seat (ends the game)",
     response_model=GameView,
-    responses=errors(
-        "game_not_found",
-        "wrong_token",
-        "game_over",
-        "game_abandoned",
-        "conflict",
-        "sign_in_required",
-        "csrf",
-        body=True,
-    ),
+    responses=errors(*ENDING, body=True),
 )
 async def resign(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
     account = await seat_holder(request, body.token)
@@ -84,17 +87,7 @@ async def resign(request: Request, hub: HubDep, game_id: GameId, body: Resign) -
     "/abort",
     summary="Call the game off while some seat has not moved yet (no winner, not rated)",
     response_model=GameView,
-    responses=errors(
-        "game_not_found",
-        "wrong_token",
-        "game_over",
-        "game_abandoned",
-        "cannot_abort",
-        "conflict",
-        "sign_in_required",
-        "csrf",
-        body=True,
-    ),
+    responses=errors(*ENDING, "cannot_abort", body=True),
 )
 async def abort(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
     account = await seat_holder(request, body.token)
@@ -124,17 +117,7 @@ async def rematch(request: Request, hub: HubDep, game_id: GameId, body: Resign) 
     "/claim",
     summary="Claim the win from the seat to move of a real-time game when it has been gone",
     response_model=GameView,
-    responses=errors(
-        "game_not_found",
-        "wrong_token",
-        "game_over",
-        "game_abandoned",
-        "cannot_claim",
-        "conflict",
-        "sign_in_required",
-        "csrf",
-        body=True,
-    ),
+    responses=errors(*ENDING, "cannot_claim", body=True),
 )
 async def claim(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
     account = await seat_holder(request, body.token)
