@@ -269,7 +269,7 @@ async def user(hub: HubDep, name: UserName) -> dict[str, Any]:
     "/users/{name}/games",
     summary="A member's games, newest first (others see rated and public games; you see all yours)",
     response_model=UserGames,
-    responses=errors("user_not_found", "csrf"),
+    responses=errors("user_not_found"),
 )
 async def user_games(
     hub: HubDep,
