@@ -1,0 +1,73 @@
+"""Documents read through Pydantic models: the strict base model of every game's position
+document, and the translation of pydantic's :class:`~pydantic.ValidationError` into the game's own
+error (:class:`~palaestra.core.errors.PositionError` by default) with a message for a person.
+
+A game's model states the shape of its document (strict types: ``1`` is no ``"1"`` and ``true`` no
+``1``; no unknown fields; bounds that do not depend on the game's options); its validators state the
+checks that need the game (given as ``context={"game": game}``) and raise the game's error
+themselves, citing the ruling. A shape error is worded from the game's ``hints``: a table from the
+field's path (``"tiles.player"``: the field ``player`` of an item of ``tiles``) to a message,
+looked up from the most precise path to the least (``"ply!greater_than_equal"``: only for
+that kind of pydantic error, before ``"ply"``); the message is formatted with ``value`` (the
+input found), ``i`` (the 1-based number of the first list item on the path), ``name`` (the last
+name on the path) and the keys of ``context``. ``"!extra"`` words an unknown top-level field,
+``""`` a document that is no JSON object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
+
+from palaestra.core.errors import PalaestraError, PositionError
+
+
+class Document(BaseModel):
+    """The base of a document model: strict types and no unknown fields."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate(
+    model: type[M],
+    doc: object,
+    hints: Mapping[str, str],
+    context: Mapping[str, Any] | None = None,
+    error: type[PalaestraError] = PositionError,
+) -> M:
+    """``doc`` read as ``model`` (its validators get ``context``); ``error`` with a message from
+    ``hints`` for a document of the wrong shape. A validator's own error passes through as it is."""
+    if isinstance(doc, Mapping) and not isinstance(doc, dict):
+        doc = dict(doc)
+    try:
+        return model.model_validate(doc, context=context)
+    except ValidationError as err:
+        raise error(message(err.errors()[0], hints, context or {})) from None
+
+
+def message(detail: ErrorDetails, hints: Mapping[str, str], context: Mapping[str, Any]) -> str:
+    """The message of one pydantic error, worded from ``hints`` (see the module's docstring)."""
+    loc = detail["loc"]
+    names = [str(part) for part in loc if isinstance(part, str)]
+    items = [part for part in loc if isinstance(part, int)]
+    values = {
+        **context,
+        "value": detail.get("input"),
+        "i": items[0] + 1 if items else 0,
+        "name": names[-1] if names else "",
+    }
+    if detail["type"] == "extra_forbidden" and len(names) == 1 and "!extra" in hints:
+        return hints["!extra"].format(**values)
+    for end in range(len(names), -1, -1):
+        path = ".".join(names[:end])
+        hint = hints.get(f"{path}!{detail['type']}", hints.get(path))
+        if hint is not None:
+            return hint.format(**values)
+    where = ".".join(str(part) for part in loc) or "the document"
+    return f"{where}: {detail['msg'].lower()}, not {values['value']!r:.80}"
