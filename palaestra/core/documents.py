@@ -54,20 +54,29 @@ def validate(
 def message(detail: ErrorDetails, hints: Mapping[str, str], context: Mapping[str, Any]) -> str:
     """The message of one pydantic error, worded from ``hints`` (see the module's docstring)."""
     loc = detail["loc"]
-    names = [str(part) for part in loc if isinstance(part, str)]
+    names = [part for part in loc if isinstance(part, str)]
     items = [part for part in loc if isinstance(part, int)]
+    value = detail.get("input")
     values = {
         **context,
-        "value": detail.get("input"),
+        "value": value,
         "i": items[0] + 1 if items else 0,
         "name": names[-1] if names else "",
     }
-    if detail["type"] == "extra_forbidden" and len(names) == 1 and "!extra" in hints:
-        return hints["!extra"].format(**values)
+    hint = _hint(hints, names, detail["type"])
+    if hint is not None:
+        return hint.format(**values)
+    where = ".".join(str(part) for part in loc) or "the document"
+    return f"{where}: {detail['msg'].lower()}, not {value!r:.80}"
+
+
+def _hint(hints: Mapping[str, str], names: list[str], kind: str) -> str | None:
+    """The hint of the most precise path of ``names`` that has one, for an error of ``kind``."""
+    if kind == "extra_forbidden" and len(names) == 1 and "!extra" in hints:
+        return hints["!extra"]
     for end in range(len(names), -1, -1):
         path = ".".join(names[:end])
-        hint = hints.get(f"{path}!{detail['type']}", hints.get(path))
+        hint = hints.get(f"{path}!{kind}", hints.get(path))
         if hint is not None:
-            return hint.format(**values)
-    where = ".".join(str(part) for part in loc) or "the document"
-    return f"{where}: {detail['msg'].lower()}, not {values['value']!r:.80}"
+            return hint
+    return None

@@ -84,7 +84,7 @@ class ArchimedesPosition(Document):
 
     @model_validator(mode="after")
     def _cubes_on_cells(self) -> Self:
-        """ARC-S1, ARC-S2: four cubes per player, each on a cell of its own; not two players home."""
+        """ARC-S1, ARC-S2: four cubes per player, each on a cell of its own."""
         game: ArchimedesGame = self._game
         n = game.num_players
         if len(self.cubes) != n:
@@ -105,6 +105,13 @@ class ArchimedesPosition(Document):
                     )
                 owner[c] = p
                 self._cells.append(c)
+        return self
+
+    @model_validator(mode="after")
+    def _not_two_home(self) -> Self:
+        """A game ends when a player has all four cubes home (ARC-E1): never two players."""
+        game: ArchimedesGame = self._game
+        n = game.num_players
         home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in game.cubes_of(self._cells, p))]
         if len(home) > 1:
             raise PositionError(" and ".join(game.player_name(p) for p in home) + " all have four cubes home")
