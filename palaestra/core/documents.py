@@ -7,10 +7,10 @@ A game's model states the shape of its document (strict types: ``1`` is no ``"1"
 checks that need the game (given as ``context={"game": game}``) and raise the game's error
 themselves, citing the ruling. A shape error is worded from the game's ``hints``: a table from the
 field's path (``"tiles.player"``: the field ``player`` of an item of ``tiles``) to a message,
-looked up from the most precise path to the least (``"ply!greater_than_equal"``: only for
-that kind of pydantic error, before ``"ply"``); the message is formatted with ``value`` (the
+looked up from the most precise path to the least, first for the kind of pydantic error
+(``"tiles!missing"``: a field of an item of ``tiles`` is missing), then for any; the message is formatted with ``value`` (the
 input found), ``i`` (the 1-based number of the first list item on the path), ``name`` (the last
-name on the path) and the keys of ``context``. ``"!extra"`` words an unknown top-level field,
+name on the path), ``path`` (the whole path, dotted) and the keys of ``context``. ``"!extra"`` words an unknown top-level field,
 ``""`` a document that is no JSON object.
 """
 
@@ -57,16 +57,17 @@ def message(detail: ErrorDetails, hints: Mapping[str, str], context: Mapping[str
     names = [part for part in loc if isinstance(part, str)]
     items = [part for part in loc if isinstance(part, int)]
     value = detail.get("input")
+    where = ".".join(str(part) for part in loc) or "the document"
     values = {
         **context,
         "value": value,
         "i": items[0] + 1 if items else 0,
         "name": names[-1] if names else "",
+        "path": where,
     }
     hint = _hint(hints, names, detail["type"])
     if hint is not None:
         return hint.format(**values)
-    where = ".".join(str(part) for part in loc) or "the document"
     return f"{where}: {detail['msg'].lower()}, not {value!r:.80}"
 
 
@@ -74,9 +75,8 @@ def _hint(hints: Mapping[str, str], names: list[str], kind: str) -> str | None:
     """The hint of the most precise path of ``names`` that has one, for an error of ``kind``."""
     if kind == "extra_forbidden" and len(names) == 1 and "!extra" in hints:
         return hints["!extra"]
-    for end in range(len(names), -1, -1):
-        path = ".".join(names[:end])
-        hint = hints.get(f"{path}!{kind}", hints.get(path))
-        if hint is not None:
-            return hint
+    paths = [".".join(names[:end]) for end in range(len(names), -1, -1)]
+    for key in [f"{path}!{kind}" for path in paths] + paths:
+        if key in hints:
+            return hints[key]
     return None
