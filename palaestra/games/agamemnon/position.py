@@ -185,15 +185,9 @@ class AgamemnonPosition(Document):
         options.update(self.options)
         if self.board is None:
             self.board = "loom" if options.get("loom") in (True, "true", "1", "on", "yes") else "front"
-        given = self.options
-        if "loom" in given and bool(given["loom"]) != (self.board == "loom"):
-            raise PositionError(
-                f"the position is on the {self.board} board but its options say loom={given['loom']}"
-            )
+        _check_side(self.board, self.options)
         options["loom"] = self.board == "loom"
         if self.board == "front":
-            if given.get("setup") is not None:
-                raise PositionError("a loom set-up ('setup') makes no sense on the front board")
             options.pop("setup", None)
         try:
             self._probe = type(game)(**{k: v for k, v in options.items() if k not in ("first", "setup")})
@@ -237,13 +231,7 @@ class AgamemnonPosition(Document):
                     "a loom position with tiles needs its 'connections' or the set-up (option 'setup')"
                 )
             return self
-        if self.connections is None:
-            kinds, out = (probe.board.labels, -1) if not loom else probe.setup_kinds(setup)
-        else:
-            kinds = _read_connections(self.connections, probe.board.connections, loom)
-            kinds, out, setup = (
-                _check_kinds(probe, kinds, setup) if loom else (_check_front(probe.board, kinds), -1, -1)
-            )
+        kinds, out, setup = _board_kinds(probe, self.connections, setup, loom)
         _check_out_of_play(probe, kinds, out, self._placed)
         self._options["setup"] = SETUP_NAMES[setup] if setup >= 0 else None
         self._board = setup, kinds, out
@@ -275,6 +263,14 @@ def read_position(game: AgamemnonGame, doc: object) -> tuple[AgamemnonGame, Sett
     return position._game, position._setting
 
 
+def _check_side(side: str, given: dict[str, JsonValue]) -> None:
+    """The position's own options agree with its board; a set-up only on the loom (AGA-B2)."""
+    if "loom" in given and bool(given["loom"]) != (side == "loom"):
+        raise PositionError(f"the position is on the {side} board but its options say loom={given['loom']}")
+    if side == "front" and given.get("setup") is not None:
+        raise PositionError("a loom set-up ('setup') makes no sense on the front board")
+
+
 def _read_setup(options: dict[str, Any]) -> int:
     name = options.get("setup")
     if name is None:
@@ -282,6 +278,18 @@ def _read_setup(options: dict[str, Any]) -> int:
     if name not in SETUP_NAMES:
         raise PositionError(f"unknown loom set-up {name!r} (e.g. 'I,II,III')")
     return SETUP_NAMES.index(name)
+
+
+def _board_kinds(
+    probe: AgamemnonGame, connections: Sequence[tuple[int, int, str]] | None, setup: int, loom: bool
+) -> tuple[tuple[int, ...], int, int]:
+    """The kinds of the connections, the out-of-play space and the set-up: the printed front
+    or the loom's set-up, or those of ``connections`` (AGA-B1, AGA-B2)."""
+    if connections is None:
+        kinds, out = (probe.board.labels, -1) if not loom else probe.setup_kinds(setup)
+        return kinds, out, setup
+    kinds = _read_connections(connections, probe.board.connections, loom)
+    return _check_kinds(probe, kinds, setup) if loom else (_check_front(probe.board, kinds), -1, -1)
 
 
 def _read_connections(
@@ -301,13 +309,18 @@ def _read_connections(
         if kinds[c] >= 0:
             raise PositionError(f"connection {i}: {a}-{b} is given twice")
         kinds[c] = names.index(kind)
+    _check_all_given(kinds, printed, side)
+    return tuple(kinds)
+
+
+def _check_all_given(kinds: list[int], printed: tuple[tuple[int, int], ...], side: str) -> None:
+    """``connections`` lists every connection of the board."""
     missing = [printed[c] for c, k in enumerate(kinds) if k < 0]
     if missing:
         a, b = missing[0]
         raise PositionError(
             f"'connections' must list all {len(printed)} connections of the {side} board; {a}-{b} is missing"
         )
-    return tuple(kinds)
 
 
 def _check_front(board: Board, kinds: tuple[int, ...]) -> tuple[int, ...]:
@@ -341,6 +354,13 @@ def _check_kinds(
                 f"the connections do not fit set-up {SETUP_NAMES[setup]} (kinds per class differ)"
             )
         return kinds, out, setup
+    return _infer_setup(probe, kinds)
+
+
+def _infer_setup(probe: AgamemnonGame, kinds: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
+    """The set-up the kinds are (``-1`` if a Warp has moved string tiles), and the out-of-play
+    space: the set-up's, or the one space with only empty connections (AGA-B2)."""
+    board = probe.board
     for i in range(len(SETUPS)):
         start, out = probe.setup_kinds(i)
         if start == kinds:
@@ -382,6 +402,13 @@ def _read_turn(
     else:
         turn = turn_of_tile(placed) if placed < TOTAL_TILES else NUM_TURNS
     first = _first_from(to_move, options, turn) if turn < NUM_TURNS else _first_from(None, options, 0)
+    _check_alternation(tiles, first)
+    return turn, first
+
+
+def _check_alternation(tiles: list[Tile], first: int) -> None:
+    """AGA-T1: the players alternate, one tile in the first turn and two in each other."""
+    placed = len(tiles)
     by_player = [sum(1 for _, p, _ in tiles if p == q) for q in range(NUM_PLAYERS)]
     want_first = sum(1 for i in range(placed) if turn_of_tile(i) % 2 == 0)
     if by_player[first] != want_first or by_player[1 - first] != placed - want_first:
@@ -391,7 +418,6 @@ def _read_turn(
             f"{PLAYER_NAMES[1 - first]} {placed - want_first} (AGA-T1), not "
             f"{by_player[first]} and {by_player[1 - first]}"
         )
-    return turn, first
 
 
 def _turn_setting(warp: int | None, hand: Sequence[str], game: AgamemnonGame, setting: Setting) -> Setting:
@@ -407,6 +433,15 @@ def _turn_setting(warp: int | None, hand: Sequence[str], game: AgamemnonGame, se
                 f"'warp': space {warp} does not hold a Warp of {PLAYER_NAMES[mover]}, the player to move"
             )
         setting.warp = warp
+    _read_hand(hand, game, setting)
+    setting.phase = Phase.END if terminal else Phase.SWAP if warp is not None else None
+    return setting
+
+
+def _read_hand(hand: Sequence[str], game: AgamemnonGame, setting: Setting) -> None:
+    """The tiles the mover has drawn and not yet placed: from its pool, at most what is left to
+    place this turn; none with Defying the gods (AGA-V3)."""
+    mover = setting.mover
     if hand and game.defying:
         raise PositionError("with Defying the gods nothing is drawn: a position has no 'hand'")
     if len(hand) > setting.to_place:
@@ -419,8 +454,6 @@ def _turn_setting(warp: int | None, hand: Sequence[str], game: AgamemnonGame, se
             raise PositionError(f"{PLAYER_NAMES[mover]} has no {h} left to hold in hand")
         pool[CODE_INDEX[h]] -= 1
         setting.hand.append(CODE_INDEX[h])
-    setting.phase = Phase.END if terminal else Phase.SWAP if warp is not None else None
-    return setting
 
 
 def _first_from(to_move: int | None, options: dict[str, Any], turn: int) -> int:

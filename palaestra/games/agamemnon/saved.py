@@ -18,6 +18,7 @@ from palaestra.games.agamemnon.board import KIND_NAMES
 from palaestra.games.agamemnon.position import KindName, PlayerNumber, Setting, Tile, TileCode, as_tuple
 from palaestra.games.agamemnon.tiles import (
     CODE_INDEX,
+    CODES,
     NUM_CODES,
     NUM_PLAYERS,
     NUM_TURNS,
@@ -69,31 +70,50 @@ class SavedState(Document):
     _setting: Setting | None = None
 
     @model_validator(mode="after")
-    def _fits_the_game(self, info: ValidationInfo) -> Self:
-        """The set-up and the board fit the game's options; then the setting is read."""
+    def _set_up(self, info: ValidationInfo) -> Self:
+        """A set-up only on the loom (AGA-B2); its drawing phase only when it is not fixed."""
         game: AgamemnonGame = (info.context or {})["game"]
         if self.setup is not None and self.setup not in SETUP_NAMES:
             raise RecordError(f"unknown loom set-up {self.setup!r} in a saved state")
         if self.setup is not None and not game.loom:
             raise RecordError("a loom set-up in a saved front-board state")
+        if self.phase == "setup" and game.start_kinds is not None:
+            raise RecordError("a saved state in the loom set-up phase, but the set-up is fixed")
+        return self
+
+    @model_validator(mode="after")
+    def _fits_the_board(self, info: ValidationInfo) -> Self:
+        """The kinds fit the board (AGA-B1, AGA-B2: no empty connection on the front), once the loom's
+        set-up is drawn."""
+        game: AgamemnonGame = (info.context or {})["game"]
         if self.phase == "setup":
-            if game.start_kinds is not None:
-                raise RecordError("a saved state in the loom set-up phase, but the set-up is fixed")
             return self
         board = game.board
         if len(self.kinds) != board.num_connections or (not game.loom and "empty" in self.kinds):
             raise RecordError("'kinds' does not fit the board")
-        if game.loom and (self.out_of_play is None or self.out_of_play >= board.num_spaces):
-            raise RecordError("a loom state names its out-of-play space")
-        if not game.loom and self.out_of_play is not None:
+        return self
+
+    @model_validator(mode="after")
+    def _out_of_play(self, info: ValidationInfo) -> Self:
+        """AGA-B2: a loom state names its out-of-play space, a front-board state none."""
+        game: AgamemnonGame = (info.context or {})["game"]
+        out = self.out_of_play
+        if not game.loom and out is not None:
             raise RecordError("the front board has no out-of-play space")
+        if game.loom and self.phase != "setup" and not (out is not None and out < game.board.num_spaces):
+            raise RecordError("a loom state names its out-of-play space")
+        return self
+
+    @model_validator(mode="after")
+    def _read_setting(self, info: ValidationInfo) -> Self:
+        """The setting the state is built from (none while the loom's set-up is drawn)."""
+        game: AgamemnonGame = (info.context or {})["game"]
+        if self.phase == "setup":
+            return self
         setup = -1 if self.setup is None else SETUP_NAMES.index(self.setup)
         out = -1 if self.out_of_play is None else self.out_of_play
         kinds = tuple(KIND_NAMES.index(k) for k in self.kinds)
-        pools = [[0] * NUM_CODES for _ in range(NUM_PLAYERS)]
-        for p, pool in enumerate(self.pools):
-            for code in pool:
-                pools[p][CODE_INDEX[code]] += 1
+        pools = [[Counter[str](pool)[code] for code in CODES] for pool in self.pools]
         phase = Phase(PHASE_NAMES.index(self.phase))
         self._setting = Setting(setup, kinds, out, self._tiles(game, out), pools, 0, 0, 0, phase)
         return self
@@ -111,13 +131,16 @@ class SavedState(Document):
 
     @model_validator(mode="after")
     def _turn(self, info: ValidationInfo) -> Self:
-        """The turn, the tiles left to place, the Warp awaiting its swap, the drawn tiles."""
+        """The turn, the tiles left to place, the Warp awaiting its swap, the drawn tiles and
+        those set aside (only weavers are)."""
         setting = self._setting
         if setting is None:
             return self
         game: AgamemnonGame = (info.context or {})["game"]
         setting.hand = [CODE_INDEX[c] for c in self.hand]
         setting.aside = [CODE_INDEX[c] for c in self.aside]
+        if any(c not in WEAVERS for c in setting.aside):
+            raise RecordError("bad set-aside tiles in a saved state")
         setting.named = [STACK_NAMES.index(x) for x in self.stacks]
         setting.turn, setting.to_place = self.turn, self.todo
         setting.mover = mover_of_turn(self.turn, game.first)
@@ -128,22 +151,28 @@ class SavedState(Document):
         return self
 
     @model_validator(mode="after")
-    def _complete(self, info: ValidationInfo) -> Self:
-        """Every tile is somewhere (on the board, in a pool, in hand or set aside); the phase fits
-        the options (AGA-V2: the Oracle's stacks; AGA-V3: nothing drawn in Defying the gods)."""
+    def _complete(self) -> Self:
+        """Every tile is somewhere: on the board, in a pool, in hand or set aside (AGA-C1)."""
+        setting = self._setting
+        if setting is None:
+            return self
+        for p in range(NUM_PLAYERS):
+            where = Counter(c for _, q, c in setting.tiles if q == p)
+            where.update({c: k for c, k in enumerate(setting.pools[p])})
+            if p == setting.mover:
+                where.update(setting.hand + setting.aside)
+            if [where[c] for c in range(NUM_CODES)] != list(SUPPLY):
+                raise RecordError(f"the tiles of {PLAYER_NAMES[p]} in a saved state do not add up to the set")
+        return self
+
+    @model_validator(mode="after")
+    def _phase_fits(self, info: ValidationInfo) -> Self:
+        """The game is over exactly when the last tile is placed (AGA-T1); the phase fits the
+        options (AGA-V2: the Oracle's stacks; AGA-V3: nothing is drawn in Defying the gods)."""
         setting = self._setting
         if setting is None:
             return self
         game: AgamemnonGame = (info.context or {})["game"]
-        for p in range(NUM_PLAYERS):
-            where = Counter(c for _, q, c in setting.tiles if q == p)
-            for c in range(NUM_CODES):
-                where[c] += setting.pools[p][c]
-            if p == setting.mover:
-                where.update(setting.hand)
-                where.update(setting.aside)
-            if [where[c] for c in range(NUM_CODES)] != list(SUPPLY):
-                raise RecordError(f"the tiles of {PLAYER_NAMES[p]} in a saved state do not add up to the set")
         phase = setting.phase
         if (phase == Phase.END) != (len(setting.tiles) == TOTAL_TILES and setting.warp < 0):
             raise RecordError("a saved state is over exactly when 30 tiles are placed")
@@ -151,8 +180,6 @@ class SavedState(Document):
             phase in (Phase.DRAW, Phase.STACK) and game.defying
         ):
             raise RecordError(f"phase {PHASE_NAMES[phase]!r} does not fit the options of a saved state")
-        if any(c not in WEAVERS for c in setting.aside):
-            raise RecordError("bad set-aside tiles in a saved state")
         return self
 
 
