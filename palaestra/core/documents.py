@@ -4,14 +4,15 @@ error (:class:`~palaestra.core.errors.PositionError` by default) with a message 
 
 A game's model states the shape of its document (strict types: ``1`` is no ``"1"`` and ``true`` no
 ``1``; no unknown fields; bounds that do not depend on the game's options); its validators state the
-checks that need the game (given as ``context={"game": game}``) and raise the game's error
+checks that need the game (given in the validation ``context``) and raise the game's error
 themselves, citing the ruling. A shape error is worded from the game's ``hints``: a table from the
-field's path (``"tiles.player"``: the field ``player`` of an item of ``tiles``) to a message,
-looked up from the most precise path to the least, first for the kind of pydantic error
-(``"tiles!missing"``: a field of an item of ``tiles`` is missing), then for any; the message is formatted with ``value`` (the
-input found), ``i`` (the 1-based number of the first list item on the path), ``name`` (the last
-name on the path), ``path`` (the whole path, dotted) and the keys of ``context``. ``"!extra"`` words an unknown top-level field,
-``""`` a document that is no JSON object.
+field's path (``"tiles.player"``: the field ``player`` of an item of ``tiles``) to a message.
+The hint is looked up from the most precise path to the least, first for the kind of pydantic
+error (``"tiles!missing"``: a field of an item of ``tiles`` is missing), then for any. The
+message is formatted with ``value`` (the input found), ``i`` (the 1-based number of the first list
+item on the path), ``name`` (the last name on the path), ``path`` (the whole path, dotted) and the
+keys of ``context``. ``"!extra"`` words an unknown top-level field and ``""`` a document that is no
+JSON object; an error without a hint keeps pydantic's words.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def _hint(hints: Mapping[str, str], names: list[str], kind: str) -> str | None:
     """The hint of the most precise path of ``names`` that has one, for an error of ``kind``."""
     if kind == "extra_forbidden" and len(names) == 1 and "!extra" in hints:
         return hints["!extra"]
-    paths = [".".join(names[:end]) for end in range(len(names), -1, -1)]
+    paths = [".".join(names[:end]) for end in range(len(names), 0, -1)] if names else [""]
     for key in [f"{path}!{kind}" for path in paths] + paths:
         if key in hints:
             return hints[key]

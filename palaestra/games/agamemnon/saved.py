@@ -44,7 +44,7 @@ HINTS = {
     "history": "'history' is a list of action ids",
     "seed": "'seed' is a whole number or null",
     "state": "this saved Agamemnon state is malformed ({path}: {value!r:.60})",
-    "state!missing": "this saved Agamemnon state is malformed ('{name}' is missing)",
+    "state!missing": "this saved Agamemnon state is malformed ({path} is missing)",
 }
 
 #: ``[space, player, code]``

@@ -33,7 +33,7 @@ HINTS = {
     "cubes!string_type": "{value!r:.40} is not a cell of the board (a cell name, e.g. 'a2')",
     "to_move": "'to_move' is a whole number, not {value!r:.40}",
     "to_move!greater_than_equal": "'to_move' is a player number, not {value!r}",
-    "passes": "'passes' (passes in a row) is a whole number, not {value!r:.40}",
+    "passes": "'passes' (passes in a row) is a whole number, 0 or more, not {value!r:.40}",
     "ply": "'ply' is 0 or more (a whole number), not {value!r:.40}",
 }
 
