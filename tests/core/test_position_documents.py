@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -155,6 +157,21 @@ def test_the_models_give_a_json_schema_of_the_document(model: type[BaseModel]) -
     # no unknown fields, but a saved state leaves the core's fields to the core
     assert schema.get("additionalProperties", True) is (model is SavedDocument)
     assert set(schema["properties"]) == set(model.model_fields)
+
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
+PUBLISHED = {"athos": AthosPosition, "archimedes": ArchimedesPosition, "agamemnon": AgamemnonPosition}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_the_published_schemas_are_the_models_schemas(name: str) -> None:
+    """docs/schemas/GAME-position.json (docs/formats.md) is the model's schema; after a change of a
+    model, ``PALAESTRA_WRITE_SCHEMAS=1 pytest tests/core/test_position_documents.py`` writes them."""
+    path = SCHEMAS / f"{name}-position.json"
+    schema = PUBLISHED[name].model_json_schema()
+    if os.environ.get("PALAESTRA_WRITE_SCHEMAS"):
+        path.write_text(json.dumps(schema, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert json.loads(path.read_text(encoding="utf-8")) == schema, f"rewrite {path} (see the docstring)"
 
 
 def test_the_schema_states_the_shape_of_the_fields() -> None:

@@ -143,10 +143,10 @@ class AgamemnonTile(Document):
     tile: TileCode
 
 
+# Read by a game (``context={"game": game}``) into the game it is played by (``_game``) and its
+# :class:`Setting` (``_setting``; ``None``: the start of an empty loom game, before the set-up is drawn).
 class AgamemnonPosition(Document):
-    """An Agamemnon position (docs/agamemnon.md), read by a game (``context={"game": game}``)
-    into the game it is played by and its :class:`Setting` (``None``: the start of an empty loom
-    game, before the set-up is drawn)."""
+    """An Agamemnon position (docs/agamemnon.md, *Positions*): a state without its history."""
 
     game: Literal["agamemnon"] = "agamemnon"
     board: Literal["front", "loom"] | None = Field(None, description="default: from the option 'loom'")

@@ -38,9 +38,11 @@ HINTS = {
 }
 
 
+# Checked against the game it is played by: the game reading it (``context={"game": game}``) with
+# the document's options on top; the state it describes is ``_state``.
 class ArchimedesPosition(Document):
-    """An Archimedes position, checked against the game it is played by: the game reading it
-    (``context={"game": game}``) with the document's options on top."""
+    """An Archimedes position (docs/archimedes.md, *Position format*): a state without its
+    history."""
 
     game: Literal["archimedes"] = "archimedes"
     options: dict[str, JsonValue] = Field(default_factory=dict, description="the game's options")

@@ -93,9 +93,11 @@ class AthosStone(Document):
     player: NonNegativeInt = Field(description="its player (seat)")
 
 
+# Validating it with ``context={"state": state}`` fills the new state ``state`` of the game it is
+# played by, or raises PositionError.
 class AthosPosition(Document):
-    """An Athos position (docs/athos.md). Validating it with ``context={"state": state}`` fills
-    the new state ``state`` of the game it is played by, or raises :class:`PositionError`."""
+    """An Athos position (docs/athos.md, *Position format*): a state without its history; every
+    field may be left out (an empty document is the start of the game)."""
 
     game: Literal["athos"] = "athos"
     options: dict[str, JsonValue] | None = Field(None, description="the game's options")
