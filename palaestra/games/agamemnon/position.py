@@ -138,7 +138,7 @@ HINTS = {
 class AgamemnonTile(Document):
     """A tile on the board."""
 
-    space: NonNegativeInt = Field(description="the space (0-48 on the front board)")
+    space: NonNegativeInt = Field(description="the space number (AGA-B1, AGA-B2)")
     player: PlayerNumber
     tile: TileCode
 
