@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self, get_args
 
 from pydantic import (
-    BeforeValidator,
     Field,
     JsonValue,
     NonNegativeInt,
     PrivateAttr,
+    Strict,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -68,13 +68,9 @@ assert get_args(TileCode) == CODES and get_args(KindName) == KIND_NAMES
 PlayerNumber = Annotated[int, Field(ge=0, le=NUM_PLAYERS - 1)]
 
 
-def as_tuple(value: object) -> object:
-    """A JSON array read as a tuple (a strict tuple takes no list)."""
-    return tuple(value) if isinstance(value, list) else value
-
-
 #: a connection and its string tile: ``[a, b, kind]``
-Connection = Annotated[tuple[NonNegativeInt, NonNegativeInt, KindName], BeforeValidator(as_tuple)]
+#: (a JSON array is read as the tuple: ``Strict(False)`` for the array only, its items stay strict)
+Connection = Annotated[tuple[NonNegativeInt, NonNegativeInt, KindName], Strict(False)]
 
 #: a tile on the board: (space, player, code)
 Tile = tuple[int, int, int]
@@ -202,6 +198,7 @@ class AgamemnonPosition(Document):
         set holds (AGA-C1), no more than a game places."""
         n = self._probe.board.num_spaces
         taken: dict[int, int] = {}
+        placed: list[Tile] = []
         for i, t in enumerate(self.tiles, start=1):
             if t.space >= n:
                 raise PositionError(
@@ -210,12 +207,13 @@ class AgamemnonPosition(Document):
             if t.space in taken:
                 raise PositionError(f"tile {i}: space {t.space} already holds tile {taken[t.space]}")
             taken[t.space] = i
-            self._placed.append((t.space, t.player, CODE_INDEX[t.tile]))
-        for (p, c), k in sorted(Counter((p, c) for _, p, c in self._placed).items()):
+            placed.append((t.space, t.player, CODE_INDEX[t.tile]))
+        self._placed = placed
+        for (p, c), k in sorted(Counter((p, c) for _, p, c in placed).items()):
             if k > SUPPLY[c]:
                 raise PositionError(f"{PLAYER_NAMES[p]} has {SUPPLY[c]} {CODES[c]} tile(s), not {k} (AGA-C1)")
-        if len(self._placed) > TOTAL_TILES:
-            raise PositionError(f"{len(self._placed)} tiles: a game places only {TOTAL_TILES}")
+        if len(placed) > TOTAL_TILES:
+            raise PositionError(f"{len(placed)} tiles: a game places only {TOTAL_TILES}")
         return self
 
     @model_validator(mode="after")
@@ -241,17 +239,16 @@ class AgamemnonPosition(Document):
     def _turn(self, info: ValidationInfo) -> Self:
         """The turn from the number of tiles (AGA-T1), the game it is played by, and the setting."""
         game: AgamemnonGame = (info.context or {})["game"]
-        if self._board is None:  # an empty loom: the set-up is drawn first
-            self._options["first"] = _first_from(self.to_move, self._options, 0)
-            self._game = _make_game(game, self._options)
+        options, board, placed = self._options, self._board, self._placed
+        if board is None:  # an empty loom: the set-up is drawn first
+            options["first"] = _first_from(self.to_move, options, 0)
+            self._game = _make_game(game, options)
             return self
-        setup, kinds, out = self._board
-        turn, first = _read_turn(self.to_move, self.warp, self._options, self._placed)
-        self._options["first"] = first
-        self._game = _make_game(game, self._options)
-        pools = _pools_without(self._placed)
-        setting = Setting(setup, kinds, out, self._placed, pools, turn, 0, 0, None)
-        self._setting = _turn_setting(self.warp, self.hand, self._game, setting)
+        setup, kinds, out = board
+        turn, options["first"] = _read_turn(self.to_move, self.warp, options, placed)
+        played_by = self._game = _make_game(game, options)
+        setting = Setting(setup, kinds, out, placed, _pools_without(placed), turn, 0, 0, None)
+        self._setting = _turn_setting(self.warp, self.hand, played_by, setting)
         return self
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
-from pydantic import BeforeValidator, ConfigDict, Field, NonNegativeInt, ValidationInfo, model_validator
+from pydantic import ConfigDict, Field, NonNegativeInt, Strict, ValidationInfo, model_validator
 
 from palaestra.core.documents import Document, validate
 from palaestra.core.errors import RecordError
 from palaestra.games.agamemnon.board import KIND_NAMES
-from palaestra.games.agamemnon.position import KindName, PlayerNumber, Setting, Tile, TileCode, as_tuple
+from palaestra.games.agamemnon.position import KindName, PlayerNumber, Setting, Tile, TileCode
 from palaestra.games.agamemnon.tiles import (
     CODE_INDEX,
     CODES,
@@ -48,7 +48,7 @@ HINTS = {
 }
 
 #: ``[space, player, code]``
-SavedTile = Annotated[tuple[NonNegativeInt, PlayerNumber, TileCode], BeforeValidator(as_tuple)]
+SavedTile = Annotated[tuple[NonNegativeInt, PlayerNumber, TileCode], Strict(False)]
 
 
 class SavedState(Document):

@@ -93,11 +93,12 @@ class ArchimedesPosition(Document):
             raise PositionError(f"'cubes' has {len(self.cubes)} lists, one per player: {n} are needed")
         board = game.board
         owner: dict[int, int] = {}
-        for p, cells in enumerate(self.cubes):
+        pos: list[int] = []
+        for p, names in enumerate(self.cubes):
             who = game.player_name(p)
-            if len(cells) != game.cubes_per_player:
-                raise PositionError(f"{who} has {len(cells)} cubes, not {game.cubes_per_player}")
-            for name in cells:
+            if len(names) != game.cubes_per_player:
+                raise PositionError(f"{who} has {len(names)} cubes, not {game.cubes_per_player}")
+            for name in names:
                 c = board.index.get(name.strip().lower())
                 if c is None:
                     raise PositionError(f"{who}: {name!r} is not a cell of the board ({cell_help(board)})")
@@ -106,7 +107,8 @@ class ArchimedesPosition(Document):
                         f"two cubes on {board.names[c]} ({game.player_name(owner[c])} and {who})"
                     )
                 owner[c] = p
-                self._cells.append(c)
+                pos.append(c)
+        self._cells = pos
         return self
 
     @model_validator(mode="after")
@@ -114,7 +116,8 @@ class ArchimedesPosition(Document):
         """A game ends when a player has all four cubes home (ARC-E1): never two players."""
         game: ArchimedesGame = self._game
         n = game.num_players
-        home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in game.cubes_of(self._cells, p))]
+        cells = self._cells
+        home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in game.cubes_of(cells, p))]
         if len(home) > 1:
             raise PositionError(" and ".join(game.player_name(p) for p in home) + " all have four cubes home")
         return self
