@@ -177,7 +177,7 @@ def test_the_published_schemas_are_the_models_schemas(name: str) -> None:
 def test_the_schema_states_the_shape_of_the_fields() -> None:
     athos = AthosPosition.model_json_schema()
     assert athos["properties"]["phase"]["enum"] == ["handicap", "move", "stone", "relocated", "place", "over"]
-    assert athos["properties"]["points"]["anyOf"][0]["maximum"] == 14
+    assert athos["properties"]["points"]["maximum"] == 14
     agamemnon = AgamemnonPosition.model_json_schema()
     tile = agamemnon["$defs"]["AgamemnonTile"]
     assert tile["required"] == ["space", "player", "tile"] and tile["properties"]["player"]["maximum"] == 1
@@ -216,6 +216,22 @@ def test_a_shape_error_is_worded_from_the_hints(doc: Any, message: str) -> None:
     with pytest.raises(PositionError) as err:
         validate(Doc, doc, HINTS)
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize(
+    "field", ["points", "stones_left", "unused", "finishers", "final_round", "handicap_left"]
+)
+def test_an_athos_field_left_out_takes_its_default_but_null_is_refused_as_before(field: str) -> None:
+    game = load_game("athos")
+    assert game.state_from_position({"game": "athos"}).to_position() == game.new_initial_state().to_position()
+    with pytest.raises(PositionError, match=f"^'{field}' "):
+        game.state_from_position({"game": "athos", field: None})
+
+
+def test_an_unhashable_agamemnon_tile_code_is_a_position_error_not_a_type_error() -> None:
+    doc = {"game": "agamemnon", "tiles": [{"space": 1, "player": 0, "tile": ["A"]}]}
+    with pytest.raises(PositionError, match=r"tile 1: unknown tile \['A'\]"):
+        load_game("agamemnon").state_from_position(doc)
 
 
 def test_a_shape_error_is_the_error_asked_for() -> None:

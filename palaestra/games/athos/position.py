@@ -94,7 +94,8 @@ class AthosStone(Document):
 
 
 # Validating it with ``context={"state": state}`` fills the new state ``state`` of the game it is
-# played by, or raises PositionError.
+# played by, or raises PositionError. A field left out takes its default from the rest of the
+# position (``model_fields_set``); ``null`` is no value of these fields, as before.
 class AthosPosition(Document):
     """An Athos position (docs/athos.md, *Position format*): a state without its history; every
     field may be left out (an empty document is the start of the game)."""
@@ -103,8 +104,8 @@ class AthosPosition(Document):
     options: dict[str, JsonValue] | None = Field(None, description="the game's options")
     tiles: list[AthosTile] = Field(default_factory=list)
     stones: list[AthosStone] = Field(default_factory=list, description="a field may be named twice (ATH-T7)")
-    stones_left: list[NonNegativeInt] | None = Field(
-        None, description="per player (default: 2 less those on the board)"
+    stones_left: list[NonNegativeInt] = Field(
+        default_factory=list, description="per player (default: 2 less those on the board)"
     )
     arrivals: list[NonNegativeInt] = Field(
         default_factory=list, description="the player of each arrival, in order"
@@ -113,19 +114,23 @@ class AthosPosition(Document):
     phase: PhaseName = "move"
     to_move: NonNegativeInt = 0
     round: int = Field(1, ge=1)
-    points: int | None = Field(
-        None, ge=0, le=MAX_POINTS, description="movement points left (default: 6 when moving)"
+    points: int = Field(
+        MOVEMENT_POINTS,
+        ge=0,
+        le=MAX_POINTS,
+        description="movement points left (default: 6 when moving, else 0)",
     )
     placed: dict[str, NonNegativeInt] = Field(
         default_factory=dict, description="tiles placed this turn, per terrain"
     )
-    unused: list[NonNegativeInt | None] | None = Field(
-        None, description="per player, the points kept at the end"
+    unused: list[NonNegativeInt | None] = Field(
+        default_factory=list, description="per player, the points kept at the end (default: none yet)"
     )
-    finishers: list[NonNegativeInt] | None = Field(
-        None, description="the players who completed a side (ATH-E1)"
+    finishers: list[NonNegativeInt] = Field(
+        default_factory=list,
+        description="the players who completed a side (ATH-E1; default: from the arrivals)",
     )
-    final_round: bool | None = None
+    final_round: bool = Field(False, description="default: whether there is a finisher")
     handicap_left: int = Field(0, ge=0, le=MAX_HANDICAP, description="handicap tiles still to place (ATH-V2)")
 
     # --- the board: tiles (ATH-B3), stones (ATH-T7, ATH-V3), monks (ATH-B3, ATH-P1) ----------------
@@ -174,7 +179,7 @@ class AthosPosition(Document):
         used = [0] * n
         for stone in self.stones:
             used[stone.player] += 1
-        left = [STONES - u for u in used] if self.stones_left is None else self.stones_left
+        left = self.stones_left if "stones_left" in self.model_fields_set else [STONES - u for u in used]
         if len(left) != n:
             raise PositionError(f"'stones_left' is a list of {n} whole numbers")
         for p in range(n):
@@ -226,10 +231,10 @@ class AthosPosition(Document):
         if self.round > game.round_limit:
             raise PositionError(f"'round' is a whole number from 1 to {game.round_limit}, not {self.round}")
         state.seat, state.round = self.to_move, self.round
-        if self.points is None:
-            state.points = MOVEMENT_POINTS if state.phase == Phase.MOVE else 0
-        else:
+        if "points" in self.model_fields_set:
             state.points = self.points
+        else:
+            state.points = MOVEMENT_POINTS if state.phase == Phase.MOVE else 0
         _check_crowding(state)
         return self
 
@@ -262,19 +267,20 @@ class AthosPosition(Document):
         """ATH-E1, ATH-V1: the finishers and the final round follow from the arrivals."""
         state = _state(info)
         n = state.game.num_players
-        unused = [None] * n if self.unused is None else self.unused
+        given = self.model_fields_set
+        unused = self.unused if "unused" in given else [None] * n
         if len(unused) != n:
             raise PositionError(f"'unused' lists {n} whole numbers or nulls")
         state.unused = list(unused)
         completed = completed_sides(state, self.arrivals)
-        finishers = completed if self.finishers is None else self.finishers
+        finishers = self.finishers if "finishers" in given else completed
         if finishers != completed:
             raise PositionError(
                 f"'finishers' is {finishers}, but by 'arrivals' the arrivals that completed a side were "
                 f"those of players {completed} (ATH-E1, ATH-V1)"
             )
         state.finishers = list(finishers)
-        if self.final_round is not None and self.final_round != bool(finishers):
+        if "final_round" in given and self.final_round != bool(finishers):
             raise PositionError(
                 "'final_round' is true exactly when a side has brought in all its monks (ATH-E1), "
                 f"and 'arrivals' say {'one has' if finishers else 'none has'}"
