@@ -246,7 +246,7 @@ def test_the_cli_lists_matches_and_replays_it(tmp_path: Path) -> None:
 def test_the_web_app_offers_it_and_its_ai_plays(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     ladder = next(g for g in meta["games"] if g["name"] == "ladder")
-    assert {o["name"] for o in ladder["options"]} == {"players", "target"}
+    assert {o["name"] for o in ladder["options"]} == {"players", "target", "calm", "label"}
     seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "strong"}]
     r = client.post("/api/games", json={"game": "ladder", "options": {"target": 6}, "seats": seats})
     assert r.status_code == 201, r.text

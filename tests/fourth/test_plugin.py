@@ -223,7 +223,7 @@ def play_against_the_ai(url: str) -> tuple[str, dict[str, Any]]:
     """A game of Ladder with an AI seat: seat 0 climbs one rung a turn; its id and its record."""
     meta = api(url, "GET", "/api/meta")
     ladder = next(g for g in meta["games"] if g["name"] == "ladder")
-    assert {o["name"] for o in ladder["options"]} == {"players", "target"}
+    assert {o["name"] for o in ladder["options"]} == {"players", "target", "calm", "label"}
     seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "strong"}]
     created = api(url, "POST", "/api/games", {"game": "ladder", "options": {"target": 5}, "seats": seats})
     gid, token = created["id"], created["seats"][0]["token"]
