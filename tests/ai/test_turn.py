@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from palaestra_ladder.rules import LadderGame
 
 from palaestra.ai import TurnAgent, make_agent
 from palaestra.core.errors import OptionError
 from palaestra.core.game import TERMINAL, Game
 from palaestra.core.registry import load_game
-from tests.ai.games import Nim3Game, SmallGame, SmallState, TTTGame
+from tests.ai.games import SmallGame, SmallState, TTTGame
 from tests.ai.real import SETUPS, random_position, setup_id
 
 # --- small games made for the planner -------------------------------------------------------------
@@ -173,7 +174,7 @@ def test_analyse_returns_sorted_legal_candidates() -> None:
 
 
 def test_three_players_and_one_action_turns() -> None:
-    game = Nim3Game()
+    game = LadderGame(players=3, calm=True)
     agent = TurnAgent(seed=2, width=2, replies=2)
     state = game.new_initial_state(0)
     while not state.is_terminal():
