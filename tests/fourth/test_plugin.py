@@ -267,6 +267,7 @@ def check_played(record: dict[str, Any]) -> None:
         unregister_game("ladder")
 
 
+@pytest.mark.services  # a `palaestra serve` process
 def test_the_web_app_serves_it_with_an_ai_seat(venv: Venv) -> None:
     proc, url = serve(venv, f"sqlite:///{venv.work / 'web.sqlite3'}", venv.work / "serve.log")
     try:
@@ -275,7 +276,7 @@ def test_the_web_app_serves_it_with_an_ai_seat(venv: Venv) -> None:
         stopped(proc)
 
 
-@pytest.mark.services
+@pytest.mark.services  # Redis, `palaestra serve` and `palaestra worker` processes
 def test_a_worker_plays_its_ai_seat_over_redis(venv: Venv) -> None:
     broker = RedisServer().start()
     db_url = f"sqlite:///{venv.work / 'cluster.sqlite3'}"
