@@ -186,6 +186,7 @@ def test_random_sim_test_on_the_test_game(options: dict[str, Any]) -> None:
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "options"), REAL_COMBINATIONS, ids=[f"{n}-{ids(o)}" for n, o in REAL_COMBINATIONS]
 )

@@ -183,6 +183,7 @@ def test_three_players_and_one_action_turns() -> None:
         state.apply_action(action)
 
 
+@pytest.mark.slow
 def test_seeds_reproduce() -> None:
     def game_actions(seed: int) -> list[int]:
         game = load_game("athos")
@@ -220,6 +221,7 @@ def test_time_safety_net_still_plays_legally() -> None:
 # --- legal play on the real games -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), replies=st.sampled_from([0, 1]))

@@ -137,6 +137,7 @@ def test_the_same_seed_draws_the_same_outcomes_in_the_arena_the_cli_the_web_app_
     assert state.history == arena.replay().history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["random", "strong"])
 def test_the_same_seed_plays_the_same_game_with_agents_in_the_arena_the_cli_and_the_web_app(
     tmp_path: Path, client: TestClient, level: str
