@@ -6,13 +6,16 @@ Every test runs on SQLite and on PostgreSQL (the ``client`` fixture)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from palaestra.server.api.auth import COOKIE
-from palaestra.server.service.challenges import DECLINE_REASONS
+from palaestra.server.service.challenges import DECLINE_REASONS, PREFIX, ChallengeService
 from palaestra.server.service.errors import ApiError
 from tests.server.accounts_helpers import BLITZ, Member, play_out, sign_up
 
@@ -310,3 +313,32 @@ def test_a_deleted_account_takes_its_challenges_with_it(client: TestClient) -> N
     assert r.status_code == 200, r.text
     assert lists(bob) == {"incoming": [], "outgoing": []}
     assert hub_of(client).challenges.store.get(made["id"]) is None
+
+
+# --- the lobby channel's challenge messages (from other processes) ----------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_message_on_the_lobby_channel_is_routed_without_raising(message: str) -> None:
+    """A message that is not a challenge's is the lobby's (False); a malformed challenge message
+    is logged and dropped; nothing raises, nobody else's socket gets it."""
+    service = ChallengeService.__new__(ChallengeService)
+    service.subscribers = {}
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    service.subscribers[7] = {queue}
+    for text in (message, PREFIX + message):
+        assert service.on_message(text) is text.startswith(PREFIX)
+    while not queue.empty():  # only a well-formed challenge message for account 7 arrives
+        doc = json.loads(queue.get_nowait())
+        assert doc["type"] == "challenge" and "for" not in doc
+
+
+def test_a_challenge_message_reaches_only_its_two_members_without_their_ids() -> None:
+    service = ChallengeService.__new__(ChallengeService)
+    queues = {a: asyncio.Queue[str]() for a in (1, 2, 3)}
+    service.subscribers = {a: {q} for a, q in queues.items()}
+    doc = {"type": "challenge", "challenge": {"id": "c1"}, "for": [1, 2]}
+    assert service.on_message(json.dumps(doc))
+    for account in (1, 2):
+        assert json.loads(queues[account].get_nowait()) == {"type": "challenge", "challenge": {"id": "c1"}}
+    assert queues[3].empty()
+    assert service.on_message(json.dumps({"type": "seek", "seek": {}})) is False
