@@ -342,3 +342,14 @@ def test_a_challenge_message_reaches_only_its_two_members_without_their_ids() ->
         assert json.loads(queues[account].get_nowait()) == {"type": "challenge", "challenge": {"id": "c1"}}
     assert queues[3].empty()
     assert service.on_message(json.dumps({"type": "seek", "seek": {}})) is False
+
+
+def test_a_challenge_of_a_member_who_closed_their_account_cannot_be_accepted(client: TestClient) -> None:
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    made = challenge(ann, "bob")
+    store = hub_of(client).accounts.store
+    store.set_closed(store.by_name("ann").id, True)
+    r = bob.post(f"/api/challenges/{made['id']}/accept")
+    assert error(r) == (410, "challenge_gone") and "closed" in r.json()["message"]
+    assert bob.get(f"/api/challenges/{made['id']}").json()["status"] == "failed"
+    assert lists(bob)["incoming"] == []

@@ -288,7 +288,8 @@ class ChallengeService:
             challenge = await self._open(challenge_id, member, challenged=True)
             challenger = await asyncio.to_thread(self.accounts.by_id, challenge.challenger_id)
             if challenger is None or challenger.closed:
-                await self._end(challenge, FAILED)
+                with contextlib.suppress(ChallengeConflict):
+                    await self._end(challenge, FAILED)
                 raise ApiError(410, "challenge_gone", "the challenger's account is closed")
             mine = random.SystemRandom().randrange(2)
             try:  # the game's id is stored first: a game made by a process that died is found
