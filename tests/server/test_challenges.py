@@ -353,3 +353,13 @@ def test_a_challenge_of_a_member_who_closed_their_account_cannot_be_accepted(cli
     assert error(r) == (410, "challenge_gone") and "closed" in r.json()["message"]
     assert bob.get(f"/api/challenges/{made['id']}").json()["status"] == "failed"
     assert lists(bob)["incoming"] == []
+
+
+def test_the_account_export_holds_the_challenges_and_the_choice(client: TestClient) -> None:
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    made = challenge(ann, "bob")
+    bob.request("PUT", "/api/account/preferences", json={"challenges": "played"})
+    doc = bob.get("/api/account/export").json()
+    assert doc["challenges_from"] == "played"
+    assert [(c["id"], c["from"], c["to"]) for c in doc["challenges"]] == [(made["id"], "ann", "bob")]
+    assert ann.get("/api/account/export").json()["challenges_from"] == "everyone"

@@ -197,6 +197,16 @@ class ChallengeService:
                 outgoing.append(await self.doc(challenge))
         return {"incoming": incoming, "outgoing": outgoing}
 
+    async def export(self, member: Account) -> dict[str, Any]:
+        """What the account's export holds of challenges: who may challenge the member, and
+        their challenges made and received (the newest 1000)."""
+        epoch = datetime(1970, 1, 1, tzinfo=UTC)
+        found = await asyncio.to_thread(self.store.of_member, member.id, epoch, 1000)
+        return {
+            "challenges_from": await self.challenges_from(member),
+            "challenges": [await self.doc(c) for c in found],
+        }
+
     async def _get(self, challenge_id: str, member: Account) -> StoredChallenge:
         """A challenge the member made or received (404 for any other: nobody learns of others')."""
         challenge = await asyncio.to_thread(self.store.get, challenge_id)
