@@ -51,7 +51,9 @@ function enter(c, seat, token) {
 // --- the profile's "Challenge" form ------------------------------------------------------------
 export function challengeForm(card, m, username) {
   const form = el("form", { id: "challenge-form", hidden: true });
-  const chooser = gameChooser(m);
+  // a challenge is a game for two: the games with a seating of 2, without a players option
+  const two = (g) => g.seatings.find((s) => s.players === 2);
+  const chooser = gameChooser({ ...m, games: m.games.filter(two) }, () => chooser.adapted(two(chooser.info()).names), 2);
   const clock = clockFields(m.time_controls);
   const publicInput = el("input", { type: "checkbox", id: "challenge-public", name: "public", checked: true });
   const publicBox = el("div", { class: "field" },

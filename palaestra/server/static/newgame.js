@@ -67,25 +67,9 @@ export function buildNewGameForm(card, m) {
     return g.seatings.find((s) => s.players === count) || g.seatings[0];
   }
 
-  // what the game's own module says about the form (formRules: an option that needs another one,
-  // seats named or reordered by a variant); asked again whenever an option changes (findings 1 and 10)
-  function adapted(seating) {
-    const formModule = chooser.module();
-    const formT = chooser.texts();
-    const rules = formModule && formModule.formRules ? formModule.formRules(chooser.values(), seating.names) : {};
-    for (const [name, input] of Object.entries(optionInputs)) {
-      const why = rules.disabled && rules.disabled[name];
-      input.disabled = Boolean(why);
-      if (why && input.type === "checkbox") input.checked = false;
-      const note = optionsBox.querySelector(`[data-note="${name}"]`);
-      if (note) note.textContent = why ? formT(why) : "";
-    }
-    return { names: rules.names || seating.names, teams: rules.teams || null };
-  }
-
   function drawSeats() {
     const seating = seatCount();
-    const { names, teams } = adapted(seating);
+    const { names, teams } = chooser.adapted(seating.names);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     seatsBox.replaceChildren();
     names.forEach((name, i) => {
@@ -148,7 +132,8 @@ export function buildNewGameForm(card, m) {
 // profile, static/challenges.js): a select of the games, their options drawn for the game chosen
 // (after its renderer and texts are loaded: ``drawn()`` waits for that), ``options()`` what
 // differs from the defaults. ``onChange`` runs whenever an option changes or the game is drawn.
-export function gameChooser(m, onChange = () => {}) {
+// ``players``: a fixed number of players (a challenge's 2): the players option is not offered.
+export function gameChooser(m, onChange = () => {}, players = null) {
   const gameSelect = el("select", { name: "game", id: "game-select" },
     m.games.map((g) => el("option", { value: g.name, text: g.title })));  // in the games' menu order
   const optionsBox = el("div", { id: "options" });
@@ -175,6 +160,7 @@ export function gameChooser(m, onChange = () => {}) {
     const seatNames = largest.names.map((n) => playerName(n));
     for (const o of g.options) {
       if (o.kind === "dict") continue;  // a document option (a board document): through the API only
+      if (players !== null && o.name === g.players_option) continue;  // fixed: the server sets it
       let input;
       const named = module && module.optionChoices ? module.optionChoices(o, seatNames, formT) : null;
       const id = `opt-${o.name}`;
@@ -221,6 +207,21 @@ export function gameChooser(m, onChange = () => {}) {
   let drawn = drawOptions();
   gameSelect.addEventListener("change", () => { drawn = drawOptions(); });
 
+  // what the game's own module says about the form (formRules: an option that needs another one,
+  // seats named or reordered by a variant) for these seat names: the options it rules out are
+  // disabled, with why; asked again whenever an option changes (findings 1 and 10)
+  function adapted(names) {
+    const rules = formModule && formModule.formRules ? formModule.formRules(values(), names) : {};
+    for (const [name, input] of Object.entries(optionInputs)) {
+      const why = rules.disabled && rules.disabled[name];
+      input.disabled = Boolean(why);
+      if (why && input.type === "checkbox") input.checked = false;
+      const note = optionsBox.querySelector(`[data-note="${name}"]`);
+      if (note) note.textContent = why ? formT(why) : "";
+    }
+    return { names: rules.names || names, teams: rules.teams || null };
+  }
+
   function values() {
     const found = {};
     for (const [name, input] of Object.entries(optionInputs)) found[name] = input.type === "checkbox" ? input.checked : input.value;
@@ -239,7 +240,7 @@ export function gameChooser(m, onChange = () => {}) {
     return chosen;
   }
   return {
-    gameSelect, optionsBox, info, inputs: optionInputs, values, options,
+    gameSelect, optionsBox, info, inputs: optionInputs, values, options, adapted,
     drawn: () => drawn, module: () => formModule, texts: () => formT,
   };
 }
