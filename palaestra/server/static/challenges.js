@@ -1,8 +1,8 @@
 // Challenges to a named member (issue 29): the form on a member's profile (the game and its options
 // as in the new-game form, a clock, rated, listed for spectators), and the home page's list of
 // incoming and outgoing challenges with Accept, Decline (with a reason) and Cancel. The list is
-// kept live by the lobby's websocket (its "challenge" messages, static/lobby.js); the challenger
-// moves to the game as soon as the challenge is accepted.
+// kept live by the lobby's websocket (its "challenge" messages, static/lobby.js; read again every
+// 30 s too); the challenger moves to the game as soon as the challenge is accepted.
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -116,7 +116,7 @@ export function challengeForm(card, m, username) {
 }
 
 // --- the home page's list ----------------------------------------------------------------------
-export function buildChallenges(card) {
+export function buildChallenges(card, onLeave) {
   const incoming = el("ul", { class: "list", id: "incoming-challenges" });
   const outgoing = el("ul", { class: "list", id: "outgoing-challenges" });
   const none = el("p", { class: "muted", id: "no-challenges", text: t("No challenges.") });
@@ -131,9 +131,10 @@ export function buildChallenges(card) {
       el("span", { class: "tag", text: c.rated ? t("rated") : t("casual") }),
     ];
   }
-  function incomingItem(c) {
+  function incomingItem(c, chosen) {
     const reason = el("select", { class: "decline-reason", "aria-label": t("Reason") },
       Object.entries(reasons()).map(([id, text]) => el("option", { value: id, text })));
+    if (chosen) reason.value = chosen;
     return el("li", { "data-challenge": c.id },
       el("span", {}, t("From"), " ", profileLink(c.from), " "), ...what(c),
       el("button", { type: "button", class: "accept-challenge", onclick: () => accept(c) }, t("Accept")),
@@ -151,7 +152,10 @@ export function buildChallenges(card) {
   function draw() {
     const mine = me();
     const all = [...known.values()].sort((a, b) => String(b.created).localeCompare(String(a.created)));
-    incoming.replaceChildren(...all.filter((c) => c.to === mine && c.status === "open").map(incomingItem));
+    // a reason being chosen stays chosen when the list is drawn again
+    const chosen = Object.fromEntries([...incoming.querySelectorAll(".decline-reason")]
+      .map((select) => [select.closest("li").dataset.challenge, select.value]));
+    incoming.replaceChildren(...all.filter((c) => c.to === mine && c.status === "open").map((c) => incomingItem(c, chosen[c.id])));
     outgoing.replaceChildren(...all.filter((c) => c.from === mine).map(outgoingItem));
     none.hidden = incoming.children.length + outgoing.children.length > 0;
   }
@@ -193,5 +197,8 @@ export function buildChallenges(card) {
     if (c.status === "accepted" && c.from === me() && c.game_id) enter(c, c.challenger_seat, null);
   }
   refresh();
+  // also read again now and then: a server without Redis cannot push another process's changes
+  const poller = setInterval(refresh, 30000);
+  onLeave(() => clearInterval(poller));
   return onMessage;
 }

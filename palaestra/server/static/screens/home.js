@@ -25,7 +25,7 @@ export default async function homePage(params, { root, onLeave }) {
   // this browser's games (finding 13: each with its opponents, its state for me and its date),
   // newest first, asked for by id (private ones too); the lobby's other active games to watch
   const mine = loadMine();
-  buildLobby(lobbyCard, watchCard, m, mine, onLeave, buildChallenges(challengesCard));
+  buildLobby(lobbyCard, watchCard, m, mine, onLeave, buildChallenges(challengesCard, onLeave));
   const myIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 50);
   const myGames = myIds.length ? await api(`/api/games?ids=${myIds.map(encodeURIComponent).join(",")}`) : [];
   const mineList = el("ul", { class: "list", id: "my-games-list" });
