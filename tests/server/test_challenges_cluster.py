@@ -6,6 +6,7 @@ on A hears that it was accepted, with the game."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,3 +94,44 @@ def test_a_challenge_made_on_one_process_is_seen_and_accepted_on_the_other(
     bob_on_a = httpx.Client(base_url=a.url, timeout=10, cookies={COOKIE: bob.cookie})
     r = bob_on_a.post(f"/api/challenges/{made['id']}/accept", headers={CSRF_HEADER: bob.csrf})
     assert (r.status_code, r.json()["error"]) == (410, "challenge_gone")
+
+
+def accept(
+    client: httpx.Client,
+    challenge_id: str,
+    csrf: str,
+    start: threading.Barrier,
+    answers: list[httpx.Response],
+) -> None:
+    start.wait()
+    answers.append(client.post(f"/api/challenges/{challenge_id}/accept", headers={CSRF_HEADER: csrf}))
+
+
+def test_of_two_accepts_on_two_processes_exactly_one_makes_a_game(
+    pair: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = pair
+    cara, dan = Browser(a, "cara"), Browser(b, "dan")
+    through = {
+        server: httpx.Client(base_url=server.url, timeout=10, cookies={COOKIE: dan.cookie}) for server in pair
+    }
+    for _ in range(3):
+        r = cara.post("/api/challenges", json={"to": "dan", "game": "nim", "options": {"stones": 9}})
+        assert r.status_code == 201, r.text
+        challenge_id = r.json()["id"]
+        answers: list[httpx.Response] = []
+        start = threading.Barrier(2)
+
+        threads = [
+            threading.Thread(target=accept, args=(client, challenge_id, dan.csrf, start, answers))
+            for client in through.values()
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(r.status_code for r in answers) == [200, 410], [r.text for r in answers]
+        (won,) = [r.json() for r in answers if r.status_code == 200]
+        games = httpx.get(f"{a.url}/api/users/dan/games", timeout=10).json()["games"]
+        assert won["game"] in [g["id"] for g in games]
+    assert httpx.get(f"{a.url}/api/users/dan/games", timeout=10).json()["total"] == 3

@@ -27,6 +27,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, get_args
 
+from palaestra.core.errors import PalaestraError
 from palaestra.core.registry import game_info
 from palaestra.server.account_store import Account, AccountStore
 from palaestra.server.challenge_store import (
@@ -157,14 +158,17 @@ class ChallengeService:
         names = await asyncio.to_thread(
             self.accounts.names, [challenge.challenger_id, challenge.challenged_id]
         )
-        info = game_info(challenge.game)
+        try:
+            title = game_info(challenge.game).title
+        except PalaestraError:  # a game no longer offered here: its challenge is still listed
+            title = challenge.game
         status = challenge.status_at(self.now())
         return {
             "id": challenge.id,
             "from": names.get(challenge.challenger_id),
             "to": names.get(challenge.challenged_id),
             "game": challenge.game,
-            "title": info.title,
+            "title": title,
             "options": challenge.options,
             "time_control": challenge.time_control,
             "rated": challenge.rated,
