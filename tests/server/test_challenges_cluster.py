@@ -1,7 +1,8 @@
 """Challenges across processes (issue 29, part 4): two real ``palaestra serve --redis-url``
 processes on one PostgreSQL and one Redis. A challenge made through A appears on the lobby
 websocket of the challenged member connected to B, who accepts it there; the challenger's socket
-on A hears that it was accepted, with the game."""
+on A hears that it was accepted, with the game. Of two accepts at once, one through each process,
+exactly one makes a game."""
 
 from __future__ import annotations
 
