@@ -19,7 +19,8 @@ from palaestra.core.errors import OptionError, PositionError
 from palaestra.games.archimedes.moves import cell_help
 
 if TYPE_CHECKING:
-    from palaestra.games.archimedes.rules import ArchimedesGame, ArchimedesState
+    from palaestra.games.archimedes.game import ArchimedesGame
+    from palaestra.games.archimedes.rules import ArchimedesState
 
 #: the options a position may set at its top level (the others are the game's own)
 _POSITION_OPTIONS = ("players", "revisit", "move_limit")
