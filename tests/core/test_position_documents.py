@@ -117,6 +117,7 @@ def refused_or_read(game: Game, doc: Any) -> None:
     assert game.state_from_position(state.to_position()).to_position() == state.to_position()
 
 
+@pytest.mark.slow  # docs/testing.md: over 2 s on the loaded development machine
 @SETTINGS
 @given(st.data())
 def test_garbage_positions_are_refused_with_the_games_error(data: st.DataObject) -> None:
@@ -124,6 +125,7 @@ def test_garbage_positions_are_refused_with_the_games_error(data: st.DataObject)
     refused_or_read(load_game(name, **options), data.draw(JSON, label="document"))
 
 
+@pytest.mark.slow  # docs/testing.md: over 2 s on the loaded development machine
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_real_positions_with_garbage_in_them_are_refused_with_the_games_error(data: st.DataObject) -> None:
@@ -132,6 +134,7 @@ def test_real_positions_with_garbage_in_them_are_refused_with_the_games_error(da
     refused_or_read(state.game, doc)
 
 
+@pytest.mark.slow  # docs/testing.md: over 2 s on the loaded development machine
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_saved_states_with_garbage_in_them_are_refused_with_a_record_error(data: st.DataObject) -> None:
