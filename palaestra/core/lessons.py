@@ -105,6 +105,7 @@ class Attempt:
     state: State
     moves: list[str]
     outcome: Outcome
+    seat: int
     explanation: str | None = None
     reason: str | None = None
     wrong: str | None = None
@@ -144,21 +145,22 @@ def attempt(game: str, lesson: Lesson, moves: Sequence[str], lang: str = "en") -
     on_solution = True  # every move so far is the solution's: its next move is never a wrong try
     for move in moves:
         step = len(played)
-        on_solution = on_solution and step < len(lesson.solution) and _same(state, move, lesson.solution[step])
+        on_solution = (
+            on_solution and step < len(lesson.solution) and _same(state, move, lesson.solution[step])
+        )
         key = None if on_solution else next((k for k in lesson.wrong if _same(state, move, k)), None)
         if key is not None:
             texts = lesson.wrong[key]
-            return Attempt(state, played, "refused", texts.get(lang) or texts["en"], wrong=key)
+            return Attempt(state, played, "refused", seat, texts.get(lang) or texts["en"], wrong=key)
         try:
             action = state.string_to_action(move)
             text = state.action_to_string(action)
             state.apply_action(action)
         except PalaestraError as err:
-            return Attempt(state, played, "refused", words["hint"], reason=str(err))
+            return Attempt(state, played, "refused", seat, words["hint"], reason=str(err))
         played.append(text)
         if lesson.goal(start, state):
-            return Attempt(state, played, "done", words["done"])
+            return Attempt(state, played, "done", seat, words["done"])
         if len(played) >= lesson.moves_allowed or state.current_player != seat:
-            return Attempt(state, played, "failed", words["hint"])
-    return Attempt(state, played, "playing")
-
+            return Attempt(state, played, "failed", seat, words["hint"])
+    return Attempt(state, played, "playing", seat)

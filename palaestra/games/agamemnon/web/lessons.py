@@ -156,7 +156,8 @@ CONTROL = Lesson(
             "nombre d'un guerrier est son nombre de lances.",
             "Le guerrier noir 2 sur l'emplacement 4 contrôle le fil de force 0–4, 4–9. Prenez-le : "
             "posez sur l'emplacement 9 une tuile avec plus de lances que le noir.",
-            "Votre guerrier 3 a trois lances, plus que les deux du noir. Choisissez-le, puis l'emplacement 9.",
+            "Votre guerrier 3 a trois lances, plus que les deux du noir. Choisissez-le, puis "
+            "l'emplacement 9.",
             "Trois lances contre deux : le fil de force est à vous.",
         ),
     ),
@@ -271,7 +272,8 @@ ORACLE = Lesson(
             "zufällig gezogen.",
             "Du brauchst Anführer. Nenne für beide Ziehungen dieses Zuges den Stapel der Anführer.",
             "Wähle zweimal den Knopf für den Stapel der Anführer.",
-            "Beide Ziehungen werden Anführer. Die Variante steht bei einer neuen Partie unter „Weitere Optionen“.",
+            "Beide Ziehungen werden Anführer. Die Variante steht bei einer neuen Partie unter „Weitere "
+            "Optionen“.",
         ),
         (
             "L'Oracle",
@@ -279,15 +281,22 @@ ORACLE = Lesson(
             "chefs (A–E), tisseurs ou guerriers. La tuile elle-même est toujours tirée au hasard.",
             "Il vous faut des chefs. Nommez la pile des chefs pour les deux tirages de ce tour.",
             "Choisissez deux fois le bouton de la pile des chefs.",
-            "Les deux tirages seront des chefs. La variante se trouve dans « Plus d'options » d'une nouvelle partie.",
+            "Les deux tirages seront des chefs. La variante se trouve dans « Plus d'options » d'une "
+            "nouvelle partie.",
         ),
     ),
 )
 
 FINAL: dict[str, FinalText] = {
     "en": {"title": "Your first game", "text": "Play a whole game of Agamemnon against the beginner AI."},
-    "de": {"title": "Deine erste Partie", "text": "Spiele eine ganze Partie Agamemnon gegen die Anfänger-KI."},
-    "fr": {"title": "Votre première partie", "text": "Jouez une partie entière d'Agamemnon contre l'IA débutante."},
+    "de": {
+        "title": "Deine erste Partie",
+        "text": "Spiele eine ganze Partie Agamemnon gegen die Anfänger-KI.",
+    },
+    "fr": {
+        "title": "Votre première partie",
+        "text": "Jouez une partie entière d'Agamemnon contre l'IA débutante.",
+    },
 }
 
 COURSE = Course(lessons=(STRINGS, CONTROL, LEADERS, WEAVERS, ORACLE), final=FINAL, level="beginner")

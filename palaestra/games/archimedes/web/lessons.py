@@ -79,7 +79,8 @@ DISTANCE = Lesson(
             "betritt aber kein Feld zweimal. Die Zahl auf jedem Würfel ist diese Weite.",
             "Deine vier Würfel stehen in einer Reihe, also zieht jeder 4 Felder. Ziehe den Würfel "
             "von a8 nach c12: klicke den Würfel, dann ein hervorgehobenes Feld.",
-            "Wähle den Würfel auf a8: die hervorgehobenen Felder sind genau 4 Schritte entfernt. c12 ist eines davon.",
+            "Wähle den Würfel auf a8: die hervorgehobenen Felder sind genau 4 Schritte entfernt. c12 ist "
+            "eines davon.",
             "Richtig: 4 Würfel in seinen Reihen, 4 Felder weit.",
         ),
         (
@@ -89,7 +90,8 @@ DISTANCE = Lesson(
             "jamais deux fois dans la même case. Le nombre sur chaque cube est cette distance.",
             "Vos quatre cubes sont sur une rangée : chacun avance de 4 cases. Amenez le cube de a8 "
             "en c12 : cliquez sur le cube, puis sur une case en surbrillance.",
-            "Choisissez le cube de a8 : les cases en surbrillance sont à exactement 4 pas. c12 en fait partie.",
+            "Choisissez le cube de a8 : les cases en surbrillance sont à exactement 4 pas. c12 en fait "
+            "partie.",
             "Exact : 4 cubes sur ses rangées, 4 cases plus loin.",
         ),
     ),
@@ -191,8 +193,16 @@ HOME = Lesson(
 
 FINAL: dict[str, FinalText] = {
     "en": {"title": "Your first game", "text": "Play a whole game of Archimedes against the beginner AI."},
-    "de": {"title": "Deine erste Partie", "text": "Spiele eine ganze Partie Archimedes gegen die Anfänger-KI."},
-    "fr": {"title": "Votre première partie", "text": "Jouez une partie entière d'Archimedes contre l'IA débutante."},
+    "de": {
+        "title": "Deine erste Partie",
+        "text": "Spiele eine ganze Partie Archimedes gegen die Anfänger-KI.",
+    },
+    "fr": {
+        "title": "Votre première partie",
+        "text": "Jouez une partie entière d'Archimedes contre l'IA débutante.",
+    },
 }
 
-COURSE = Course(lessons=(DISTANCE, BLOCKING, HOME), final=FINAL, level="beginner", final_options={"players": 2})
+COURSE = Course(
+    lessons=(DISTANCE, BLOCKING, HOME), final=FINAL, level="beginner", final_options={"players": 2}
+)

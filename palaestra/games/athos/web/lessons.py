@@ -91,7 +91,8 @@ WALKING = Lesson(
             "Kloster auf dem Gipfel.",
             "Bring deinen Mönch von j15 in zwei Schritten auf den Gipfel: klicke den Mönch, dann ein "
             "hervorgehobenes Feld.",
-            "Zwei Schritte genügen: zuerst auf ein Feld der obersten Reihe (i16 oder k16), dann auf den Gipfel.",
+            "Zwei Schritte genügen: zuerst auf ein Feld der obersten Reihe (i16 oder k16), dann auf den "
+            "Gipfel.",
             "Dein Mönch ist angekommen! Die ersten Mönche bringen in diesem Zug zusätzlich Bonuspunkte.",
         ),
         (
@@ -102,14 +103,17 @@ WALKING = Lesson(
             "Amenez votre moine de j15 au sommet en deux pas : cliquez sur le moine, puis sur un champ "
             "en surbrillance.",
             "Deux pas suffisent : d'abord sur un champ de la rangée du haut (i16 ou k16), puis au sommet.",
-            "Votre moine est arrivé ! Les premiers moines arrivés donnent aussi des points de bonus pour ce tour.",
+            "Votre moine est arrivé ! Les premiers moines arrivés donnent aussi des points de bonus pour "
+            "ce tour.",
         ),
     ),
 )
 
 FLIPPING = Lesson(
     id="flipping",
-    position=_position(monks=[["j15", "B", "B"], ["D", "D", "D"]], tiles=[{"field": "k16"}, {"field": "i16"}]),
+    position=_position(
+        monks=[["j15", "B", "B"], ["D", "D", "D"]], tiles=[{"field": "k16"}, {"field": "i16"}]
+    ),
     solution=("flip k16", "j15-k16"),
     goal=_on_k16,
     budget=3,
@@ -135,7 +139,8 @@ FLIPPING = Lesson(
             "Ein Plättchen umdrehen",
             "Geröllplättchen (dunkel) versperren den Weg. Für 4 Bewegungspunkte darfst du ein "
             "Plättchen umdrehen: seine offene Seite ist wieder ein gewöhnliches Feld, und umgekehrt.",
-            "Geröll liegt auf i16 und k16. Drehe das Plättchen auf k16 um und stelle dann deinen Mönch darauf.",
+            "Geröll liegt auf i16 und k16. Drehe das Plättchen auf k16 um und stelle dann deinen Mönch "
+            "darauf.",
             "Zuerst „Ein Plättchen umdrehen“ und k16 anklicken (4 Punkte), dann den Mönch von j15 nach k16 "
             "ziehen (1 Punkt).",
             "Gut gemacht: das Geröll ist jetzt offenes Gelände, und dein Mönch steht darauf.",
@@ -299,7 +304,8 @@ PLACEMENT = Lesson(
             "Zug höchstens 8 Plättchen, davon höchstens 2 je Gelände. Die Tabelle unter dem Brett zählt mit.",
             "Du hast zwei Wiesenplättchen gelegt (k6, m6). Lege ein Plättchen eines anderen Geländes "
             "und beende deinen Zug.",
-            "Wähle ein hervorgehobenes Feld, das keine Wiese (hellgrün) ist, dann „Zug beenden“ und bestätigen.",
+            "Wähle ein hervorgehobenes Feld, das keine Wiese (hellgrün) ist, dann „Zug beenden“ und "
+            "bestätigen.",
             "Dein Zug ist vorbei. Von jedem Gelände gibt es für das ganze Spiel 16 Plättchen.",
         ),
         (
@@ -357,7 +363,10 @@ THE_END = Lesson(
 FINAL: dict[str, FinalText] = {
     "en": {"title": "Your first game", "text": "Play a whole game of Athos against the beginner AI."},
     "de": {"title": "Deine erste Partie", "text": "Spiele eine ganze Partie Athos gegen die Anfänger-KI."},
-    "fr": {"title": "Votre première partie", "text": "Jouez une partie entière d'Athos contre l'IA débutante."},
+    "fr": {
+        "title": "Votre première partie",
+        "text": "Jouez une partie entière d'Athos contre l'IA débutante.",
+    },
 }
 
 COURSE = Course(
