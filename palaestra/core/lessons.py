@@ -164,3 +164,57 @@ def attempt(game: str, lesson: Lesson, moves: Sequence[str], lang: str = "en") -
         if len(played) >= lesson.moves_allowed or state.current_player != seat:
             return Attempt(state, played, "failed", seat, words["hint"])
     return Attempt(state, played, "playing", seat)
+
+
+def _reachable(lesson: Lesson, start: State, state: State, left: int, budget: list[int]) -> bool:
+    """Whether the seat to move in ``start`` can still reach the goal from ``state`` within ``left``
+    moves of its own (a bounded search: ``budget`` counts the states it may look at)."""
+    if lesson.goal(start, state):
+        return True
+    if left <= 0 or state.current_player != start.current_player or budget[0] <= 0:
+        return False
+    for action in state.legal_actions():
+        budget[0] -= 1
+        after = state.clone()
+        after.apply_action(action)
+        if _reachable(lesson, start, after, left - 1, budget):
+            return True
+    return False
+
+
+def problems(game: str, lesson: Lesson, search: int = 20000) -> list[str]:
+    """What is wrong with a lesson, checked on the engine (empty when nothing is): its position
+    loads; its goal is not reached yet; its solution is legal, reaches the goal and fits the moves
+    allowed; every text is there in every language; every wrong try is explained in every language
+    and, in the lesson's position, is illegal or cannot reach the goal in the moves left (searched
+    over at most ``search`` states)."""
+    found: list[str] = []
+    for lang in LESSON_LANGUAGES:
+        words = lesson.text.get(lang)
+        missing = [k for k in LessonText.__annotations__ if not words or not str(words.get(k, "")).strip()]
+        if missing:
+            found.append(f"{lesson.id}: no {lang} text for {', '.join(missing)}")
+        for move, texts in lesson.wrong.items():
+            if not str(texts.get(lang, "")).strip():
+                found.append(f"{lesson.id}: the wrong try {move!r} is not explained in {lang}")
+    try:
+        start = start_state(game, lesson)
+    except PalaestraError as err:
+        return [*found, f"{lesson.id}: the engine refuses the position: {err}"]
+    if lesson.goal(start, start):
+        found.append(f"{lesson.id}: the goal is reached before any move")
+    if len(lesson.solution) > lesson.moves_allowed:
+        found.append(f"{lesson.id}: the solution takes more moves than allowed")
+    solved = attempt(game, lesson, lesson.solution)
+    if solved.outcome != "done" or len(solved.moves) != len(lesson.solution):
+        why = solved.reason or solved.explanation or "the goal is not reached"
+        found.append(f"{lesson.id}: the solution {' '.join(lesson.solution)} fails: {why}")
+    for move in lesson.wrong:
+        state = start.clone()
+        try:
+            state.apply_action(state.string_to_action(move))
+        except PalaestraError:
+            continue  # illegal: the engine refuses it too
+        if _reachable(lesson, start, state, lesson.moves_allowed - 1, [search]):
+            found.append(f"{lesson.id}: the wrong try {move!r} can still reach the goal")
+    return found
