@@ -63,6 +63,8 @@ const ERROR_TEXT = {
   passkey_not_found: "There is no such passkey on your account.",
   passkey_taken: "This passkey is registered already.",
   too_many_passkeys: "You have the most passkeys allowed: remove one first.",
+  lesson_not_found: "There is no such lesson.",
+  unknown_lesson: "This lesson is not known.",
 };
 export function plainError(code, status, detail) {
   if (!(code in ERROR_TEXT)) return t("request failed ({status})", { status });
