@@ -99,6 +99,7 @@ async function coursePage(game, { root, onLeave }) {
   let moves = [];
   let answer = null;
   let pending = false;
+  let answers = 0;  // answers drawn (boardBox.dataset.answers: tests wait for the next one)
 
   function drawNav() {
     nav.replaceChildren(...course.lessons.map((l, i) => el("li", { "data-lesson": l.id, class: (i === index ? "current " : "") + (done().has(l.id) ? "done" : "") },
@@ -130,6 +131,7 @@ async function coursePage(game, { root, onLeave }) {
     } catch (err) {
       toast(err.message, true, err.detail);
       pending = false;
+      boardBox.dataset.answers = String(++answers);
       return;
     }
     pending = false;
@@ -154,6 +156,7 @@ async function coursePage(game, { root, onLeave }) {
       feedback.dataset.kind = "";
     }
     drawBoard();
+    boardBox.dataset.answers = String(++answers);
   }
 
   // a move of the board: its notation from the legal list, with the moves before it
