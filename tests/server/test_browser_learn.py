@@ -24,7 +24,7 @@ WRONG = {
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:  # noqa: F811 (the fixture above)
+def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     console: list[str] = []
@@ -76,7 +76,7 @@ def click_move(page: Any, game: str, move: str) -> str:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_lesson_is_completed_by_clicking_on_the_board(
     server: ServerProcess, page: Any, game: str
-) -> None:  # noqa: F811
+) -> None:
     course = course_of(game)
     assert course is not None
     open_course(page, server, game)
@@ -99,7 +99,7 @@ def test_every_lesson_is_completed_by_clicking_on_the_board(
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_wrong_try_is_explained_on_screen(server: ServerProcess, page: Any, game: str) -> None:  # noqa: F811
+def test_a_wrong_try_is_explained_on_screen(server: ServerProcess, page: Any, game: str) -> None:
     lesson, move, last_click, words = WRONG[game]
     open_course(page, server, game, lesson)
     prepare(page, game, move)
@@ -113,7 +113,7 @@ def test_a_wrong_try_is_explained_on_screen(server: ServerProcess, page: Any, ga
     assert outcomes[-1] == "done"
 
 
-def test_a_wrong_try_in_german_is_explained_in_german(server: ServerProcess, page: Any) -> None:  # noqa: F811
+def test_a_wrong_try_in_german_is_explained_in_german(server: ServerProcess, page: Any) -> None:
     page.goto(f"{server.url}/")
     page.evaluate("localStorage.setItem('palaestra.lang', 'de')")
     open_course(page, server, "athos", "walking")
@@ -124,14 +124,20 @@ def test_a_wrong_try_in_german_is_explained_in_german(server: ServerProcess, pag
     assert "bergab" in page.inner_text("#lesson-feedback")
 
 
-def test_progress_survives_a_reload_and_follows_a_member(server: ServerProcess, browser: Any) -> None:  # noqa: F811
+def credentials(page: Any, path: str) -> int:
+    """POST the learner's name and password to ``path`` from the page (the cookie is the page's)."""
+    script = """path => fetch(path, {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({username: 'learner', password: 'correct horse battery'})})
+        .then(r => r.status)"""
+    status: int = page.evaluate(script, path)
+    return status
+
+
+def test_progress_survives_a_reload_and_follows_a_member(server: ServerProcess, browser: Any) -> None:
     first = browser.new_context(viewport={"width": 1280, "height": 900})
     page = first.new_page()
     page.goto(f"{server.url}/")
-    signed = page.evaluate(
-        """async () => (await fetch('/api/account', {method: 'POST', headers: {'content-type': 'application/json'},
-             body: JSON.stringify({username: 'learner', password: 'correct horse battery'})})).status"""
-    )
+    signed = credentials(page, "/api/account")
     assert signed == 201
     open_course(page, server, "archimedes")
     assert click_move(page, "archimedes", "a8-c12") == "done"
@@ -146,10 +152,7 @@ def test_progress_survives_a_reload_and_follows_a_member(server: ServerProcess, 
     page.goto(f"{server.url}/learn/archimedes")
     page.wait_for_selector("#lesson-list li[data-lesson]")
     assert not page.locator("#lesson-list li.done").count()
-    status = page.evaluate(
-        """async () => (await fetch('/api/session', {method: 'POST', headers: {'content-type': 'application/json'},
-             body: JSON.stringify({username: 'learner', password: 'correct horse battery'})})).status"""
-    )
+    status = credentials(page, "/api/session")
     assert status == 200
     page.reload()
     page.wait_for_selector('#lesson-list li.done[data-lesson="distance"]')
@@ -160,7 +163,7 @@ def test_progress_survives_a_reload_and_follows_a_member(server: ServerProcess, 
     second.close()
 
 
-def test_learn_links_on_the_home_page_and_the_rules_page(server: ServerProcess, page: Any) -> None:  # noqa: F811
+def test_learn_links_on_the_home_page_and_the_rules_page(server: ServerProcess, page: Any) -> None:
     page.goto(f"{server.url}/")
     page.wait_for_selector("#learn-links")
     assert page.locator("#learn-links a").count() == 3

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from palaestra.core.lessons import course_of
-from tests.server.accounts_helpers import sign_in, sign_up
+from tests.server.accounts_helpers import PASSWORD, sign_in, sign_up
 from tests.server.test_api import assert_error
 
 GAMES = ("athos", "archimedes", "agamemnon")
@@ -116,11 +116,10 @@ def test_a_members_progress_follows_them_and_is_checked(client: TestClient) -> N
         "athos": ["walking"],
         "archimedes": ["home"],
     }
+    assert ann.get("/api/account/export").json()["lessons"] == {"athos": ["walking"], "archimedes": ["home"]}
     # other members see nothing of it; deleting the account deletes it
     bob = sign_up(client, "bob")
     assert bob.get("/api/account/lessons").json() == {"progress": {}}
-    from tests.server.accounts_helpers import PASSWORD
-
     assert ann.delete("/api/account", json={"password": PASSWORD}).status_code == 200
     carl = sign_up(client, "ann")  # the name is free again; nothing of the old progress
     assert carl.get("/api/account/lessons").json() == {"progress": {}}
