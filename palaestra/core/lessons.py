@@ -137,7 +137,7 @@ def _same(state: State, move: str, key: str) -> bool:
 def attempt(game: str, lesson: Lesson, moves: Sequence[str], lang: str = "en") -> Attempt:
     """Play ``moves`` on the lesson's position as far as the lesson accepts them (see
     :class:`Attempt`). Moves after the goal is reached, or after a refusal, are not looked at."""
-    start = _start(game, lesson)
+    start = _start(game, lesson).clone()  # a copy each: requests run in threads, states cache lazily
     state = start.clone()
     words = lesson.text.get(lang) or lesson.text["en"]
     seat = state.current_player
