@@ -5,10 +5,11 @@ the goal, or that lacks a text in English, German or French fails here."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
-from palaestra.core.lessons import LESSON_LANGUAGES, Course, Lesson, attempt, course_of, problems
+from palaestra.core.lessons import LESSON_LANGUAGES, Course, Lesson, attempt, course_of, problems, start_state
 from palaestra.core.registry import game_infos
 
 COURSES = {info.name: course_of(info.name) for info in game_infos() if info.web.lessons is not None}
@@ -59,3 +60,17 @@ def test_a_lesson_the_engine_rejects_fails_the_check() -> None:
     }
     for what, lesson in broken.items():
         assert problems("athos", lesson), what
+
+
+def test_the_distances_the_archimedes_lessons_name_are_the_engines() -> None:
+    """ARC-M1: "the cube on g10 has distance 4", "your cube on f11 moves 3 cells" say what the
+    engine counts in the lesson's position (a wrong number taught a wrong rule once)."""
+    claims = 0
+    for lesson in COURSES["archimedes"].lessons:  # type: ignore[union-attr]
+        state = start_state("archimedes", lesson)
+        distance = {c["cell"]: c["distance"] for side in state.score_details()["cubes"] for c in side}
+        words = " ".join([*lesson.text["en"].values(), *(w["en"] for w in lesson.wrong.values())])
+        for cell, n in re.findall(r"cube on (\w\d+) (?:has distance|moves|counts) (\d+)", words):
+            assert distance[cell] == int(n), (lesson.id, cell)
+            claims += 1
+    assert claims >= 3

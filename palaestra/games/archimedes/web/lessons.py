@@ -53,12 +53,12 @@ DISTANCE = Lesson(
     goal=_on_c12,
     wrong={
         "a8-b9": {
-            "en": "b9 is only one cell away. The cube on a8 counts 4 cubes in its rows, so it must "
-            "move exactly 4 cells, no fewer.",
-            "de": "b9 ist nur ein Feld entfernt. Der Würfel auf a8 zählt 4 Würfel in seinen Reihen, "
-            "also zieht er genau 4 Felder, nicht weniger.",
-            "fr": "b9 n'est qu'à une case. Le cube de a8 compte 4 cubes dans ses rangées : il doit "
-            "avancer d'exactement 4 cases, pas moins.",
+            "en": "b9 is three cells away. The cube on a8 counts 4 cubes in its rows, so it must "
+            "move exactly 4 cells, no fewer and no more.",
+            "de": "b9 ist drei Felder entfernt. Der Würfel auf a8 zählt 4 Würfel in seinen Reihen, "
+            "also zieht er genau 4 Felder, nicht weniger und nicht mehr.",
+            "fr": "b9 est à trois cases. Le cube de a8 compte 4 cubes dans ses rangées : il doit "
+            "avancer d'exactement 4 cases, ni moins ni plus.",
         }
     },
     text=_texts(
@@ -121,8 +121,9 @@ BLOCKING = Lesson(
             "enter a cell that is taken or that touches another cube, on its way or at its end. "
             "So every cube blocks the cells around it.",
             "Stop the blue cube on h8: move one of your cubes so that h8 has no move left.",
-            "Your cube on f11 moves 3 cells. From g10 it would touch every way out of h8.",
-            "The blue cube on h8 is stuck for now: every way out touches your cube.",
+            "Your cube on f11 moves 3 cells. On g10 it touches h9, the only free way out of h8 (h7 "
+            "touches blue's own cube on h6).",
+            "The blue cube on h8 is stuck for now: every cell next to it touches a cube.",
         ),
         (
             "Nicht berühren: blockieren",
@@ -130,8 +131,9 @@ BLOCKING = Lesson(
             "Würfel ein Feld betreten, das besetzt ist oder an einen anderen Würfel grenzt, weder "
             "unterwegs noch am Ende. So sperrt jeder Würfel die Felder um sich herum.",
             "Halte den blauen Würfel auf h8 auf: ziehe einen deiner Würfel so, dass h8 keinen Zug mehr hat.",
-            "Dein Würfel auf f11 zieht 3 Felder. Von g10 aus berührt er jeden Ausweg von h8.",
-            "Der blaue Würfel auf h8 sitzt vorerst fest: jeder Ausweg berührt deinen Würfel.",
+            "Dein Würfel auf f11 zieht 3 Felder. Auf g10 grenzt er an h9, den einzigen freien Ausweg "
+            "von h8 (h7 grenzt an Blaus eigenen Würfel auf h6).",
+            "Der blaue Würfel auf h8 sitzt vorerst fest: jedes Nachbarfeld grenzt an einen Würfel.",
         ),
         (
             "Sans se toucher : bloquer",
@@ -139,8 +141,9 @@ BLOCKING = Lesson(
             "cube n'entre dans une case occupée ou voisine d'un autre cube, en chemin ou à "
             "l'arrivée. Chaque cube bloque donc les cases qui l'entourent.",
             "Arrêtez le cube bleu de h8 : déplacez un de vos cubes de sorte que h8 n'ait plus de coup.",
-            "Votre cube de f11 avance de 3 cases. Depuis g10, il toucherait toutes les sorties de h8.",
-            "Le cube bleu de h8 est bloqué pour l'instant : chaque sortie touche votre cube.",
+            "Votre cube de f11 avance de 3 cases. Sur g10, il touche h9, la seule sortie libre de h8 "
+            "(h7 touche le cube bleu de h6).",
+            "Le cube bleu de h8 est bloqué pour l'instant : chaque case voisine touche un cube.",
         ),
     ),
 )
@@ -167,7 +170,7 @@ HOME = Lesson(
             "never moves again. When its way reaches a goal cell early, it may stop there. The first "
             "player with all four cubes home wins at once.",
             "Three of your cubes are home. Bring the fourth, on g10, to h8 and win.",
-            "The cube on g10 has distance 3, but h8 is two steps away: it may stop there.",
+            "The cube on g10 has distance 4, but h8 is two steps away (over h9): it may stop there.",
             "All four cubes are home: you win!",
         ),
         (
@@ -176,7 +179,8 @@ HOME = Lesson(
             "angekommen und zieht nie mehr. Erreicht sein Weg ein Zielfeld früher, darf er dort "
             "anhalten. Wer zuerst alle vier Würfel im Ziel hat, gewinnt sofort.",
             "Drei deiner Würfel sind im Ziel. Bring den vierten, auf g10, nach h8 und gewinne.",
-            "Der Würfel auf g10 hat die Weite 3, aber h8 ist zwei Schritte entfernt: dort darf er anhalten.",
+            "Der Würfel auf g10 hat die Weite 4, aber h8 ist zwei Schritte entfernt (über h9): dort "
+            "darf er anhalten.",
             "Alle vier Würfel sind im Ziel: du gewinnst!",
         ),
         (
@@ -185,7 +189,7 @@ HOME = Lesson(
             "arrivé et ne bouge plus. Si son chemin atteint une case d'arrivée plus tôt, il peut "
             "s'y arrêter. Le premier à amener ses quatre cubes gagne aussitôt.",
             "Trois de vos cubes sont arrivés. Amenez le quatrième, en g10, sur h8 et gagnez.",
-            "Le cube de g10 a une distance de 3, mais h8 est à deux pas : il peut s'y arrêter.",
+            "Le cube de g10 a une distance de 4, mais h8 est à deux pas (par h9) : il peut s'y arrêter.",
             "Vos quatre cubes sont arrivés : vous gagnez !",
         ),
     ),
