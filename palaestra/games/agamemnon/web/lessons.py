@@ -88,7 +88,7 @@ STRINGS = Lesson(
         ),
         (
             "Stränge",
-            "Auf jeder Verbindung liegt ein Strangplättchen: Stärke (rot), Macht (blaugrün) oder "
+            "Auf jeder Verbindung liegt ein Strangplättchen: Stärke (rot), Kraft (blaugrün) oder "
             "Führung (gelb). Verbindungen einer Art, die sich an einem belegten Ort treffen, bilden "
             "einen Strang; ein leerer Ort unterbricht ihn. Wer den Strang beherrscht, bekommt einen "
             "Punkt je Verbindung.",
@@ -142,7 +142,7 @@ CONTROL = Lesson(
         (
             "Beherrschen",
             "Wer einen Strang beherrscht, hängt von seiner Art ab. Stärke: die Seite mit mehr "
-            "Speeren auf den Plättchen des Strangs. Macht: die Seite mit mehr Plättchen. Gleichstand: "
+            "Speeren auf den Plättchen des Strangs. Kraft: die Seite mit mehr Plättchen. Gleichstand: "
             "niemand. Die Zahl auf einem Krieger sind seine Speere.",
             "Der schwarze Krieger 2 auf Ort 4 beherrscht den Stärke-Strang 0–4, 4–9. Nimm ihn dir: "
             "lege auf Ort 9 ein Plättchen mit mehr Speeren als Schwarz.",
@@ -202,7 +202,7 @@ LEADERS = Lesson(
             "Les chefs",
             "Les fils de commandement (jaunes) vont au camp qui a le chef le plus haut : A passe "
             "avant B, B avant C, et ainsi de suite. À chefs égaux, les suivants décident. Guerriers "
-            "et tisseurs n'ont pas de rang.",
+            "et tisserands n'ont pas de rang.",
             "Le chef noir C sur l'emplacement 18 tient le fil de commandement autour de lui. "
             "Prenez-le avec votre chef A : posez-le sur l'emplacement 14, qui rejoint ce fil.",
             "Choisissez votre chef A, puis l'emplacement 14 (ses liaisons jaunes mènent à 18).",
@@ -230,16 +230,16 @@ WEAVERS = Lesson(
         (
             "Weber",
             "Weber verbiegen die Stränge. Ein Schuss (Weft) unterbricht jeden Strang an seinem Ort "
-            "und zählt bei Macht als ein Plättchen. Mit einer Kette (Warp) tauschst du gleich nach "
+            "und zählt bei Kraft als ein Plättchen. Mit einer Kette (Warp) tauschst du gleich nach "
             "dem Legen zwei Strangplättchen an ihrem Ort.",
-            "Der Macht-Strang 8–13 steht unentschieden: je ein Plättchen. Lege deinen Schuss auf "
-            "Ort 14, damit du auf diesem Macht-Strang mehr Plättchen hast.",
+            "Der Kraft-Strang 8–13 steht unentschieden: je ein Plättchen. Lege deinen Schuss auf "
+            "Ort 14, damit du auf diesem Kraft-Strang mehr Plättchen hast.",
             "Wähle den Schuss, dann Ort 14 (seine blaugrüne Verbindung führt zu 13).",
-            "Dein Schuss zählt als Plättchen: zwei gegen eins, der Macht-Strang gehört dir.",
+            "Dein Schuss zählt als Plättchen: zwei gegen eins, der Kraft-Strang gehört dir.",
         ),
         (
-            "Les tisseurs",
-            "Les tisseurs plient les fils. Une trame (Weft) coupe tous les fils à son emplacement et "
+            "Les tisserands",
+            "Les tisserands plient les fils. Une trame (Weft) coupe tous les fils à son emplacement et "
             "compte pour une tuile en puissance. Une chaîne (Warp) permet, juste après l'avoir posée, "
             "d'échanger deux tuiles de fil à son emplacement.",
             "Le fil de puissance 8–13 est à égalité : une tuile chacun. Posez votre trame sur "
@@ -278,7 +278,7 @@ ORACLE = Lesson(
         (
             "L'Oracle",
             "L'Oracle est une variante : avant de tirer, vous nommez la pile d'où vient chaque tuile, "
-            "chefs (A–E), tisseurs ou guerriers. La tuile elle-même est toujours tirée au hasard.",
+            "chefs (A–E), tisserands ou guerriers. La tuile elle-même est toujours tirée au hasard.",
             "Il vous faut des chefs. Nommez la pile des chefs pour les deux tirages de ce tour.",
             "Choisissez deux fois le bouton de la pile des chefs.",
             "Les deux tirages seront des chefs. La variante se trouve dans « Plus d'options » d'une "
