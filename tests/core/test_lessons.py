@@ -21,7 +21,7 @@ def test_each_game_has_a_course_with_the_rulebooks_ideas() -> None:
     assert ids == {
         "athos": ["walking", "flipping", "rubble", "stone", "placement", "end"],
         "archimedes": ["distance", "blocking", "home"],
-        "agamemnon": ["strings", "control", "leaders", "weavers", "oracle"],
+        "agamemnon": ["strings", "control", "leaders", "weft", "warp", "oracle"],
     }
     for course in COURSES.values():
         assert isinstance(course, Course) and course.level == "beginner"

@@ -59,15 +59,23 @@ def prepare(page: Any, game: str, move: str) -> None:
         page.click(f'#board g[data-cell="{move.split("-")[0]}"]')
     elif game == "agamemnon" and "@" in move:
         page.click(f'#board button[data-code="{move.split("@")[0]}"]')
+    elif game == "agamemnon" and move.startswith("swap "):
+        page.click(f'#board line.target[data-conn="{move.split()[1]}"]')  # the first connection
+
+
+def final_click(move: str) -> str:
+    """The board element whose click plays ``move`` (after ``prepare``)."""
+    if move.startswith("swap "):  # a Warp's swap: the second connection
+        return f'line[data-conn="{move.split()[2]}"]'
+    return f'[data-move="{move}"]'
 
 
 def click_move(page: Any, game: str, move: str) -> str:
     """Play ``move`` by clicking the board; the lesson's outcome after it."""
-    target = page.locator(f'#board [data-move="{move}"]')
-    if not target.count():
+    if not page.locator(f'#board [data-move="{move}"]').count():
         prepare(page, game, move)
     answered = page.get_attribute("#board", "data-answers")
-    page.locator(f'#board [data-move="{move}"]').first.click()
+    page.locator(f"#board {final_click(move)}").first.click()
     page.wait_for_function("n => document.querySelector('#board').dataset.answers !== n", arg=answered)
     outcome: str = page.get_attribute("#board", "data-outcome")
     return outcome

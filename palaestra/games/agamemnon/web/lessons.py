@@ -1,8 +1,9 @@
 """Agamemnon's course "Learn to play" (``/learn/agamemnon``; :mod:`palaestra.core.lessons`): strings
 (AGA-SC1, AGA-SC2), control (AGA-SC3, strength), leaders (AGA-SC3, leadership), Weavers (the Weft,
-AGA-T5) and the Oracle (the variant AGA-V2), each on a position of the front board (docs/agamemnon.md,
-*Positions*) with the tiles the learner has drawn (``hand``), in English, German and French. The
-learner plays orange (the Trojans) in the third turn of the game: two tiles to place."""
+AGA-T5, and the Warp, AGA-T4) and the Oracle (the variant AGA-V2), each on a position of the front
+board (docs/agamemnon.md, *Positions*) with the tiles the learner has drawn (``hand``), in English,
+German and French. The learner plays orange (the Trojans) in the third turn of the game: two tiles
+to place."""
 
 from __future__ import annotations
 
@@ -58,6 +59,10 @@ def _force_by_weft(start: State, now: State) -> bool:
     me = start.current_player
     wefts = [t for t in now.to_position()["tiles"] if t["player"] == me and t["tile"] == "WEFT"]
     return bool(wefts) and any([13, 14] in c for c in _controlled(now, me, "force"))
+
+
+def _strength_through_warp(start: State, now: State) -> bool:
+    return any([11, 12] in c and len(c) >= 3 for c in _controlled(now, start.current_player, "strength"))
 
 
 def _two_leader_draws(start: State, now: State) -> bool:
@@ -211,15 +216,15 @@ LEADERS = Lesson(
     ),
 )
 
-WEAVERS = Lesson(
-    id="weavers",
+WEFT = Lesson(
+    id="weft",
     position=_position([(8, 0, "W1"), (13, 1, "W3"), (25, 1, "W1")], ["WEFT", "W2"]),
     solution=("WEFT@14",),
     goal=_force_by_weft,
     budget=2,
     text=_texts(
         (
-            "Weavers",
+            "Weavers: the Weft",
             "Weavers bend the strings. A Weft cuts every string at its space, and counts as one tile "
             "for force. A Warp lets you swap two string tiles at its space right after placing it.",
             "The force string 8–13 is tied: one tile each. Place your Weft on space 14 so that you "
@@ -228,7 +233,7 @@ WEAVERS = Lesson(
             "Your Weft counts as a tile: two against one, the force string is yours.",
         ),
         (
-            "Weber",
+            "Weber: der Schuss",
             "Weber verbiegen die Stränge. Ein Schuss (Weft) unterbricht jeden Strang an seinem Ort "
             "und zählt bei Kraft als ein Plättchen. Mit einer Kette (Warp) tauschst du gleich nach "
             "dem Legen zwei Strangplättchen an ihrem Ort.",
@@ -238,7 +243,7 @@ WEAVERS = Lesson(
             "Dein Schuss zählt als Plättchen: zwei gegen eins, der Kraft-Strang gehört dir.",
         ),
         (
-            "Les tisserands",
+            "Les tisserands : la trame",
             "Les tisserands plient les fils. Une trame (Weft) coupe tous les fils à son emplacement et "
             "compte pour une tuile en puissance. Une chaîne (Warp) permet, juste après l'avoir posée, "
             "d'échanger deux tuiles de fil à son emplacement.",
@@ -246,6 +251,58 @@ WEAVERS = Lesson(
             "l'emplacement 14 pour avoir plus de tuiles sur ce fil.",
             "Choisissez la trame, puis l'emplacement 14 (sa liaison bleu-vert mène à 13).",
             "Votre trame compte comme une tuile : deux contre une, le fil de puissance est à vous.",
+        ),
+    ),
+)
+
+WARP = Lesson(
+    id="warp",
+    position=_position([(11, 0, "W3"), (20, 1, "W1"), (25, 1, "W2")], ["WARP", "W1"]),
+    solution=("WARP@12", "swap 11-12 12-16"),
+    goal=_strength_through_warp,
+    wrong={
+        "noswap": {
+            "en": "Without a swap, 11–12 stays a leadership connection, and you have no leader there. "
+            "Swap it with one of the red strength connections at 12.",
+            "de": "Ohne Tausch bleibt 11–12 eine Führungs-Verbindung, und dort hast du keinen Anführer. "
+            "Tausche sie mit einer der roten Stärke-Verbindungen an 12.",
+            "fr": "Sans échange, 11–12 reste une liaison de commandement, et vous n'y avez pas de chef. "
+            "Échangez-la avec une des liaisons rouges de force en 12.",
+        }
+    },
+    text=_texts(
+        (
+            "Weavers: the Warp",
+            "Right after placing a Warp you may swap the string tiles of two connections of "
+            "different kinds at its space: a connection changes its kind, and strings change with it.",
+            "Your warrior 3 on space 11 holds the strength connection 9–11. Place your Warp on space "
+            "12, then swap the leadership connection 11–12 with a strength connection at 12, so that "
+            "your strength string grows to 3 connections.",
+            "Pick the Warp and click space 12; then click the yellow connection 11–12 and the red 12–16.",
+            "11–12 is a strength connection now: your string runs from 9 over 11 to 12.",
+        ),
+        (
+            "Weber: die Kette",
+            "Gleich nach dem Legen einer Kette darfst du an ihrem Ort die Strangplättchen zweier "
+            "Verbindungen verschiedener Art tauschen: eine Verbindung wechselt ihre Art, und die "
+            "Stränge wechseln mit.",
+            "Dein Krieger 3 auf Ort 11 hält die Stärke-Verbindung 9–11. Lege deine Kette auf Ort 12 "
+            "und tausche dann die Führungs-Verbindung 11–12 mit einer Stärke-Verbindung an 12, damit "
+            "dein Stärke-Strang auf 3 Verbindungen wächst.",
+            "Wähle die Kette und klicke Ort 12; dann die gelbe Verbindung 11–12 und die rote 12–16.",
+            "11–12 ist jetzt eine Stärke-Verbindung: dein Strang reicht von 9 über 11 bis 12.",
+        ),
+        (
+            "Les tisserands : la chaîne",
+            "Juste après avoir posé une chaîne, vous pouvez échanger à son emplacement les tuiles de "
+            "fil de deux liaisons de sortes différentes : une liaison change de sorte, et les fils "
+            "changent avec elle.",
+            "Votre guerrier 3 sur l'emplacement 11 tient la liaison de force 9–11. Posez votre chaîne "
+            "sur l'emplacement 12, puis échangez la liaison de commandement 11–12 avec une liaison de "
+            "force en 12, pour que votre fil de force passe à 3 liaisons.",
+            "Choisissez la chaîne et cliquez sur l'emplacement 12 ; puis sur la liaison jaune 11–12 et "
+            "la rouge 12–16.",
+            "11–12 est maintenant une liaison de force : votre fil va de 9 par 11 jusqu'à 12.",
         ),
     ),
 )
@@ -299,4 +356,4 @@ FINAL: dict[str, FinalText] = {
     },
 }
 
-COURSE = Course(lessons=(STRINGS, CONTROL, LEADERS, WEAVERS, ORACLE), final=FINAL, level="beginner")
+COURSE = Course(lessons=(STRINGS, CONTROL, LEADERS, WEFT, WARP, ORACLE), final=FINAL, level="beginner")
