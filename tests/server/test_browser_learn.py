@@ -36,11 +36,10 @@ def page(browser: Any) -> Iterator[Any]:
 
 def open_course(page: Any, server: ServerProcess, game: str, lesson: str | None = None) -> None:
     page.goto(f"{server.url}/learn/{game}")
-    page.wait_for_selector("#lesson[data-lesson]")
+    page.wait_for_selector("#board[data-lesson]")
     if lesson is not None:
         page.click(f'#lesson-list li[data-lesson="{lesson}"] a')
-        page.wait_for_selector(f'#lesson[data-lesson="{lesson}"]')
-    page.wait_for_selector('#board[data-outcome="playing"]')
+        page.wait_for_selector(f'#board[data-lesson="{lesson}"][data-outcome="playing"]')
 
 
 def prepare(page: Any, game: str, move: str) -> None:
@@ -89,14 +88,13 @@ def test_every_lesson_is_completed_by_clicking_on_the_board(
     assert course is not None
     open_course(page, server, game)
     for n, lesson in enumerate(course.lessons):
-        assert page.get_attribute("#lesson", "data-lesson") == lesson.id
+        page.wait_for_selector(f'#board[data-lesson="{lesson.id}"][data-outcome="playing"]')  # set up
         assert page.inner_text("#lesson-task") == lesson.text["en"]["task"]
         outcomes = [click_move(page, game, move) for move in lesson.solution]
         assert outcomes == ["playing"] * (len(outcomes) - 1) + ["done"], (lesson.id, outcomes)
         assert page.inner_text("#lesson-feedback") == lesson.text["en"]["done"]
         page.wait_for_selector(f'#lesson-list li.done[data-lesson="{lesson.id}"]')
-        if n == 0:
-            shot(page, f"learn-{game}")
+        shot(page, f"learn-{game}-{n + 1}-{lesson.id}")  # each lesson done, to look at by eye
         page.click("#lesson-next")
     # the course's last page: a game against the beginner AI
     page.wait_for_selector("#lesson-final:not([hidden])")

@@ -94,26 +94,26 @@ STRINGS = Lesson(
         (
             "Stränge",
             "Auf jeder Verbindung liegt ein Strangplättchen: Stärke (rot), Kraft (blaugrün) oder "
-            "Führung (gelb). Verbindungen einer Art, die sich an einem belegten Ort treffen, bilden "
-            "einen Strang; ein leerer Ort unterbricht ihn. Wer den Strang beherrscht, bekommt einen "
+            "Führung (gelb). Verbindungen einer Art, die sich auf einem belegten Feld treffen, bilden "
+            "einen Strang; ein leeres Feld unterbricht ihn. Wer den Strang beherrscht, bekommt einen "
             "Punkt je Verbindung.",
-            "Dein Krieger auf Ort 7 hält einen Stärke-Strang aus 2 Verbindungen (3–7 und 7–12). Lege "
+            "Dein Krieger auf Feld 7 hält einen Stärke-Strang aus 2 Verbindungen (3–7 und 7–12). Lege "
             "ein Plättchen so, dass du einen Stärke-Strang aus 3 oder mehr Verbindungen beherrschst.",
-            "Ort 12 liegt zwischen 7–12 und 12–16: ein Plättchen dort verbindet sie zu einem Strang. "
-            "Wähle ein gezogenes Plättchen, dann Ort 12.",
+            "Feld 12 liegt zwischen 7–12 und 12–16: ein Plättchen dort verbindet sie zu einem Strang. "
+            "Wähle ein gezogenes Plättchen, dann Feld 12.",
             "Dein Plättchen auf 12 verbindet die Verbindungen zu einem Strang aus 3: drei Punkte für dich.",
         ),
         (
-            "Les fils",
-            "Chaque liaison porte une tuile de fil : force (rouge), puissance (bleu-vert) ou "
-            "commandement (jaune). Les liaisons d'une même sorte qui se rejoignent sur un emplacement "
-            "occupé forment un fil ; un emplacement vide le coupe. Qui contrôle le fil marque un "
+            "Les cordons",
+            "Chaque liaison porte une tuile de cordon : force (rouge), puissance (bleu-vert) ou "
+            "commandement (jaune). Les liaisons d'une même sorte qui se rejoignent sur une case "
+            "occupée forment un cordon ; une case vide le coupe. Qui contrôle le cordon marque un "
             "point par liaison.",
-            "Votre guerrier sur l'emplacement 7 tient un fil de force de 2 liaisons (3–7 et 7–12). "
-            "Posez une tuile pour contrôler un fil de force de 3 liaisons ou plus.",
-            "L'emplacement 12 est entre 7–12 et 12–16 : une tuile y relie les deux en un seul fil. "
-            "Choisissez une tuile tirée, puis l'emplacement 12.",
-            "Votre tuile sur 12 a relié les liaisons en un fil de 3 : trois points pour vous.",
+            "Votre guerrier sur la case 7 tient un cordon de force de 2 liaisons (3–7 et 7–12). "
+            "Posez une tuile pour contrôler un cordon de force de 3 liaisons ou plus.",
+            "La case 12 est entre 7–12 et 12–16 : une tuile y relie les deux en un seul cordon. "
+            "Choisissez une tuile tirée, puis la case 12.",
+            "Votre tuile sur 12 a relié les liaisons en un cordon de 3 : trois points pour vous.",
         ),
     ),
 )
@@ -130,7 +130,7 @@ CONTROL = Lesson(
             "de": "Dein Krieger 1 hat einen Speer, Schwarz' Krieger auf 4 hat zwei: Schwarz behielte "
             "den Strang. Bei Stärke gewinnt die Seite mit mehr Speeren.",
             "fr": "Votre guerrier 1 a une lance, le guerrier noir sur 4 en a deux : le noir "
-            "garderait le fil. En force, le camp qui a le plus de lances l'emporte.",
+            "garderait le cordon. En force, le camp qui a le plus de lances l'emporte.",
         }
     },
     text=_texts(
@@ -149,21 +149,20 @@ CONTROL = Lesson(
             "Wer einen Strang beherrscht, hängt von seiner Art ab. Stärke: die Seite mit mehr "
             "Speeren auf den Plättchen des Strangs. Kraft: die Seite mit mehr Plättchen. Gleichstand: "
             "niemand. Die Zahl auf einem Krieger sind seine Speere.",
-            "Der schwarze Krieger 2 auf Ort 4 beherrscht den Stärke-Strang 0–4, 4–9. Nimm ihn dir: "
-            "lege auf Ort 9 ein Plättchen mit mehr Speeren als Schwarz.",
-            "Dein Krieger 3 hat drei Speere, mehr als die zwei von Schwarz. Wähle ihn, dann Ort 9.",
+            "Der schwarze Krieger 2 auf Feld 4 beherrscht den Stärke-Strang 0–4, 4–9. Nimm ihn dir: "
+            "lege auf Feld 9 ein Plättchen mit mehr Speeren als Schwarz.",
+            "Dein Krieger 3 hat drei Speere, mehr als die zwei von Schwarz. Wähle ihn, dann Feld 9.",
             "Drei Speere gegen zwei: der Stärke-Strang gehört dir.",
         ),
         (
             "Le contrôle",
-            "Qui contrôle un fil dépend de sa sorte. Force : le camp qui a le plus de lances sur les "
-            "tuiles du fil. Puissance : le camp qui a le plus de tuiles. Égalité : personne. Le "
+            "Qui contrôle un cordon dépend de sa sorte. Force : le camp qui a le plus de lances sur les "
+            "tuiles du cordon. Puissance : le camp qui a le plus de tuiles. Égalité : personne. Le "
             "nombre d'un guerrier est son nombre de lances.",
-            "Le guerrier noir 2 sur l'emplacement 4 contrôle le fil de force 0–4, 4–9. Prenez-le : "
-            "posez sur l'emplacement 9 une tuile avec plus de lances que le noir.",
-            "Votre guerrier 3 a trois lances, plus que les deux du noir. Choisissez-le, puis "
-            "l'emplacement 9.",
-            "Trois lances contre deux : le fil de force est à vous.",
+            "Le guerrier noir 2 sur la case 4 contrôle le cordon de force 0–4, 4–9. Prenez-le : "
+            "posez sur la case 9 une tuile avec plus de lances que le noir.",
+            "Votre guerrier 3 a trois lances, plus que les deux du noir. Choisissez-le, puis la case 9.",
+            "Trois lances contre deux : le cordon de force est à vous.",
         ),
     ),
 )
@@ -179,7 +178,7 @@ LEADERS = Lesson(
             "leader C would keep it. Place your leader A there.",
             "de": "Ein Krieger hat keinen Rang: auf einem Führungs-Strang zählen nur Anführer, und "
             "Schwarz' Anführer C behielte ihn. Lege dort deinen Anführer A hin.",
-            "fr": "Un guerrier n'a pas de rang : sur un fil de commandement seuls les chefs comptent, "
+            "fr": "Un guerrier n'a pas de rang : sur un cordon de commandement seuls les chefs comptent, "
             "et le chef C du noir le garderait. Posez-y votre chef A.",
         }
     },
@@ -198,20 +197,20 @@ LEADERS = Lesson(
             "Führungs-Stränge (gelb) gehen an die Seite mit dem höchsten Anführer: A steht über B, B "
             "über C und so weiter. Bei gleichen Anführern entscheiden die nächsten. Krieger und "
             "Weber haben keinen Rang.",
-            "Der schwarze Anführer C auf Ort 18 hält den Führungs-Strang um sich. Nimm ihn mit deinem "
-            "Anführer A: lege ihn auf Ort 14, der zu diesem Strang gehört.",
-            "Wähle deinen Anführer A, dann Ort 14 (seine gelben Verbindungen führen zu 18).",
+            "Der schwarze Anführer C auf Feld 18 hält den Führungs-Strang um sich. Nimm ihn mit deinem "
+            "Anführer A: lege ihn auf Feld 14, das zu diesem Strang gehört.",
+            "Wähle deinen Anführer A, dann Feld 14 (seine gelben Verbindungen führen zu 18).",
             "A schlägt C: der Führungs-Strang gehört dir.",
         ),
         (
             "Les chefs",
-            "Les fils de commandement (jaunes) vont au camp qui a le chef le plus haut : A passe "
+            "Les cordons de commandement (jaunes) vont au camp qui a le chef le plus haut : A passe "
             "avant B, B avant C, et ainsi de suite. À chefs égaux, les suivants décident. Guerriers "
             "et tisserands n'ont pas de rang.",
-            "Le chef noir C sur l'emplacement 18 tient le fil de commandement autour de lui. "
-            "Prenez-le avec votre chef A : posez-le sur l'emplacement 14, qui rejoint ce fil.",
-            "Choisissez votre chef A, puis l'emplacement 14 (ses liaisons jaunes mènent à 18).",
-            "A bat C : le fil de commandement est à vous.",
+            "Le chef noir C sur la case 18 tient le cordon de commandement autour de lui. "
+            "Prenez-le avec votre chef A : posez-le sur la case 14, qui rejoint ce cordon.",
+            "Choisissez votre chef A, puis la case 14 (ses liaisons jaunes mènent à 18).",
+            "A bat C : le cordon de commandement est à vous.",
         ),
     ),
 )
@@ -234,23 +233,23 @@ WEFT = Lesson(
         ),
         (
             "Weber: der Schuss",
-            "Weber verbiegen die Stränge. Ein Schuss (Weft) unterbricht jeden Strang an seinem Ort "
+            "Weber verbiegen die Stränge. Ein Schuss (Weft) unterbricht jeden Strang auf seinem Feld "
             "und zählt bei Kraft als ein Plättchen. Mit einer Kette (Warp) tauschst du gleich nach "
-            "dem Legen zwei Strangplättchen an ihrem Ort.",
+            "dem Legen zwei Strangplättchen auf ihrem Feld.",
             "Der Kraft-Strang 8–13 steht unentschieden: je ein Plättchen. Lege deinen Schuss auf "
-            "Ort 14, damit du auf diesem Kraft-Strang mehr Plättchen hast.",
-            "Wähle den Schuss, dann Ort 14 (seine blaugrüne Verbindung führt zu 13).",
+            "Feld 14, damit du auf diesem Kraft-Strang mehr Plättchen hast.",
+            "Wähle den Schuss, dann Feld 14 (seine blaugrüne Verbindung führt zu 13).",
             "Dein Schuss zählt als Plättchen: zwei gegen eins, der Kraft-Strang gehört dir.",
         ),
         (
             "Les tisserands : la trame",
-            "Les tisserands plient les fils. Une trame (Weft) coupe tous les fils à son emplacement et "
+            "Les tisserands plient les cordons. Une trame (Weft) coupe tous les cordons sur sa case et "
             "compte pour une tuile en puissance. Une chaîne (Warp) permet, juste après l'avoir posée, "
-            "d'échanger deux tuiles de fil à son emplacement.",
-            "Le fil de puissance 8–13 est à égalité : une tuile chacun. Posez votre trame sur "
-            "l'emplacement 14 pour avoir plus de tuiles sur ce fil.",
-            "Choisissez la trame, puis l'emplacement 14 (sa liaison bleu-vert mène à 13).",
-            "Votre trame compte comme une tuile : deux contre une, le fil de puissance est à vous.",
+            "d'échanger deux tuiles de cordon sur sa case.",
+            "Le cordon de puissance 8–13 est à égalité : une tuile chacun. Posez votre trame sur "
+            "la case 14 pour avoir plus de tuiles sur ce cordon.",
+            "Choisissez la trame, puis la case 14 (sa liaison bleu-vert mène à 13).",
+            "Votre trame compte comme une tuile : deux contre une, le cordon de puissance est à vous.",
         ),
     ),
 )
@@ -267,7 +266,7 @@ WARP = Lesson(
             "de": "Ohne Tausch bleibt 11–12 eine Führungs-Verbindung, und dort hast du keinen Anführer. "
             "Tausche sie mit einer der roten Stärke-Verbindungen an 12.",
             "fr": "Sans échange, 11–12 reste une liaison de commandement, et vous n'y avez pas de chef. "
-            "Échangez-la avec une des liaisons rouges de force en 12.",
+            "Échangez-la avec une des liaisons rouges de force sur la case 12.",
         }
     },
     text=_texts(
@@ -283,26 +282,26 @@ WARP = Lesson(
         ),
         (
             "Weber: die Kette",
-            "Gleich nach dem Legen einer Kette darfst du an ihrem Ort die Strangplättchen zweier "
+            "Gleich nach dem Legen einer Kette darfst du auf ihrem Feld die Strangplättchen zweier "
             "Verbindungen verschiedener Art tauschen: eine Verbindung wechselt ihre Art, und die "
             "Stränge wechseln mit.",
-            "Dein Krieger 3 auf Ort 11 hält die Stärke-Verbindung 9–11. Lege deine Kette auf Ort 12 "
+            "Dein Krieger 3 auf Feld 11 hält die Stärke-Verbindung 9–11. Lege deine Kette auf Feld 12 "
             "und tausche dann die Führungs-Verbindung 11–12 mit einer Stärke-Verbindung an 12, damit "
             "dein Stärke-Strang auf 3 Verbindungen wächst.",
-            "Wähle die Kette und klicke Ort 12; dann die gelbe Verbindung 11–12 und die rote 12–16.",
+            "Wähle die Kette und klicke Feld 12; dann die gelbe Verbindung 11–12 und die rote 12–16.",
             "11–12 ist jetzt eine Stärke-Verbindung: dein Strang reicht von 9 über 11 bis 12.",
         ),
         (
             "Les tisserands : la chaîne",
-            "Juste après avoir posé une chaîne, vous pouvez échanger à son emplacement les tuiles de "
-            "fil de deux liaisons de sortes différentes : une liaison change de sorte, et les fils "
+            "Juste après avoir posé une chaîne, vous pouvez échanger sur sa case les tuiles de "
+            "cordon de deux liaisons de sortes différentes : une liaison change de sorte, et les cordons "
             "changent avec elle.",
-            "Votre guerrier 3 sur l'emplacement 11 tient la liaison de force 9–11. Posez votre chaîne "
-            "sur l'emplacement 12, puis échangez la liaison de commandement 11–12 avec une liaison de "
-            "force en 12, pour que votre fil de force passe à 3 liaisons.",
-            "Choisissez la chaîne et cliquez sur l'emplacement 12 ; puis sur la liaison jaune 11–12 et "
+            "Votre guerrier 3 sur la case 11 tient la liaison de force 9–11. Posez votre chaîne "
+            "sur la case 12, puis échangez la liaison de commandement 11–12 avec une liaison de "
+            "force sur la case 12, pour que votre cordon de force passe à 3 liaisons.",
+            "Choisissez la chaîne et cliquez sur la case 12 ; puis sur la liaison jaune 11–12 et "
             "la rouge 12–16.",
-            "11–12 est maintenant une liaison de force : votre fil va de 9 par 11 jusqu'à 12.",
+            "11–12 est maintenant une liaison de force : votre cordon va de 9 par 11 jusqu'à 12.",
         ),
     ),
 )

@@ -88,10 +88,9 @@ async function coursePage(game, { root, onLeave }) {
   const finalCard = el("section", { class: "card lesson", id: "lesson-final", hidden: true },
     el("h3", { text: course.final.title }), el("p", { text: course.final.text }),
     el("button", { type: "button", id: "learn-play" }, t("Play against the AI ({level})", { level: t(course.level) })));
-  root.replaceChildren(el("div", { class: "game learn", "data-game": game },
-    el("div", {}, el("h2", {}, t("Learn to play {game}", { game: course.title }), " ",
-      el("a", { class: "small rules-link", id: "learn-rules", href: `/rules/${game}?lang=${language}` }, t("Rules"))),
-    boardBox),
+  root.replaceChildren(el("h2", {}, t("Learn to play {game}", { game: course.title }), " ",
+    el("a", { class: "small rules-link", id: "learn-rules", href: `/rules/${game}?lang=${language}` }, t("Rules"))),
+  el("div", { class: "game learn", "data-game": game }, el("div", {}, boardBox),
     el("aside", { class: "side" }, lessonCard, finalCard, el("div", { class: "card" }, el("h3", { text: t("Lessons") }), nav))));
 
   const board = await makeBoard(game, boardBox);
@@ -125,9 +124,11 @@ async function coursePage(game, { root, onLeave }) {
   }
 
   async function send(tried) {
+    const lesson = course.lessons[index];
     pending = true;
+    let got;
     try {
-      answer = await api(`/api/learn/${game}/${course.lessons[index].id}?lang=${language}`, { method: "POST", body: { moves: tried } });
+      got = await api(`/api/learn/${game}/${lesson.id}?lang=${language}`, { method: "POST", body: { moves: tried } });
     } catch (err) {
       toast(err.message, true, err.detail);
       pending = false;
@@ -135,8 +136,10 @@ async function coursePage(game, { root, onLeave }) {
       return;
     }
     pending = false;
+    if (course.lessons[index] !== lesson) return;  // another lesson was opened meanwhile
+    answer = got;
     moves = answer.moves;
-    const lesson = course.lessons[index];
+    boardBox.dataset.lesson = lesson.id;
     next.hidden = answer.outcome !== "done";
     if (answer.outcome === "done") {
       say("done", answer.explanation);
