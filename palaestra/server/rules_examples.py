@@ -17,7 +17,7 @@ from typing import Any
 from palaestra.core.game import State
 from palaestra.core.registry import game_info
 from palaestra.core.rules_page import Example
-from palaestra.server.webhooks import web_data
+from palaestra.server.game_hooks import web_data
 
 
 @dataclass(frozen=True)

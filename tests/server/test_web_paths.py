@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", ["/@/bea", "/@/someone-else", "/leaderboard", "/leaderboard/nim", "/learn", "/learn/athos"]
 )
