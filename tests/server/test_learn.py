@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -81,6 +82,7 @@ def test_bad_tries_get_a_clear_4xx(client: TestClient) -> None:
     assert_error(client.post("/api/learn/athos/walking", json={"moves": "j15-k16"}), 422, "invalid_request")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(moves=st.lists(st.text(max_size=64).filter(bool), max_size=4))
 def test_any_moves_get_an_answer_never_a_500(client: TestClient, moves: list[str]) -> None:
@@ -89,6 +91,7 @@ def test_any_moves_get_an_answer_never_a_500(client: TestClient, moves: list[str
     assert r.json()["outcome"] in ("playing", "done", "refused", "failed")
 
 
+@pytest.mark.slow  # password hashing
 def test_a_members_progress_follows_them_and_is_checked(client: TestClient) -> None:
     assert_error(client.get("/api/account/lessons"), 401, "sign_in_required")
     ann = sign_up(client, "ann")
