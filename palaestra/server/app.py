@@ -17,7 +17,19 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from palaestra import __version__
-from palaestra.server.api import accounts, games, learn, lobby, ops, passkeys, play, realtime, seats, web
+from palaestra.server.api import (
+    accounts,
+    challenges,
+    games,
+    learn,
+    lobby,
+    ops,
+    passkeys,
+    play,
+    realtime,
+    seats,
+    web,
+)
 from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
@@ -133,6 +145,7 @@ def create_app(
     for router in (
         *hot,
         lobby.router,
+        challenges.router,
         accounts.router,
         passkeys.router,
         learn.router,

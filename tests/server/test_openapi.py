@@ -27,6 +27,7 @@ RATE_LIMITED = {
     ("post", "/api/games"),
     ("post", "/api/seeks"),
     ("post", "/api/lobby/play-now"),
+    ("post", "/api/challenges"),
     ("post", "/api/games/{game_id}/actions"),
     ("post", "/api/games/{game_id}/undo"),
     ("get", "/api/games/{game_id}/hint"),

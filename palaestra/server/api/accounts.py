@@ -198,6 +198,7 @@ async def change_password(hub: HubDep, member: Member, body: PasswordChange) -> 
 )
 async def export(hub: HubDep, member: Member) -> JSONResponse:
     doc = await hub.accounts.export(member.account)
+    doc.update(await hub.challenges.export(member.account))  # issue 29: challenges, who may make them
     # the lessons done (issue 30, "Learn to play"), kept beside the account
     doc["lessons"] = await asyncio.to_thread(hub.lessons.progress, member.account.id)
     name = f"palaestra-{member.account.username}.json"

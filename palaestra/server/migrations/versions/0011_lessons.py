@@ -4,7 +4,7 @@
   ...]}``) and when it was last saved.
 
 Revision ID: 0011
-Revises: 0008
+Revises: 0009
 Create Date: 2026-11-27
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
