@@ -136,7 +136,7 @@ class AthosPosition(Document):
     # --- the board: tiles (ATH-B3), stones (ATH-T7, ATH-V3), monks (ATH-B3, ATH-P1) ----------------
     @model_validator(mode="after")
     def _tiles(self, info: ValidationInfo) -> Self:
-        """ATH-B3: at most one tile per ordinary field, and 8 tiles of each terrain."""
+        """ATH-B3: at most one tile per ordinary field, and no more of a terrain than the game has."""
         state = _state(info)
         b = state.board
         counts = [0] * len(b.terrains)
