@@ -404,7 +404,7 @@ def _read_turn(
 
 
 def _check_alternation(tiles: list[Tile], first: int) -> None:
-    """AGA-T1: the players alternate, one tile in the first turn and two in each other."""
+    """AGA-T1: the players alternate, each turn placing its number of tiles (``TURN_TILES``)."""
     placed = len(tiles)
     by_player = [sum(1 for _, p, _ in tiles if p == q) for q in range(NUM_PLAYERS)]
     want_first = sum(1 for i in range(placed) if turn_of_tile(i) % 2 == 0)
