@@ -119,8 +119,11 @@ class Outcome:
         for name, value in (("seat", seat), ("claimed_by", claimed)):
             if value is not None and not (is_int(value) and 0 <= value < max(len(returns), 1)):
                 raise RecordError(f"the record's result has a '{name}' that is not a seat")
-        if termination.by_seat != (seat is not None) and "termination" in doc:
-            raise RecordError(f"the record's result says {termination.value}: 'seat' names a seat just then")
+        if seat is not None and not termination.by_seat:
+            what = termination.value
+            raise RecordError(
+                f"the record's result says {what}: no seat ended the game, 'seat' is out of place"
+            )
         return cls(termination, _floats(returns), _floats(scores), text, seat, claimed)
 
 
