@@ -393,7 +393,8 @@ def test_with_three_players_a_fall_ends_the_game_like_a_resignation(
     assert sweep(client) == 1
     view = client.get(f"/api/games/{gid}").json()
     returns = view["result"]["returns"]
-    assert view["status"] == "finished" and view["result"]["timeout"] == first
+    assert view["status"] == "finished" and view["result"]["termination"] == "time"
+    assert view["result"]["seat"] == first
     assert returns[first] < min(r for i, r in enumerate(returns) if i != first)
     assert len({r for i, r in enumerate(returns) if i != first}) == 1
     record = Record.from_json(client.get(f"/api/games/{gid}/record").json())

@@ -3,6 +3,7 @@ record still replays), rematches and claims of an absent player's game."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
@@ -50,7 +51,8 @@ def test_a_record_claiming_an_abort_after_every_seat_moved_does_not_check(client
     client.post(f"/api/games/{gid}/abort", json={"token": t0})
     doc = client.get(f"/api/games/{gid}/record").json()
     record = Record.from_json(doc)
-    record.result = dict(record.result or {}, returns=[1.0, -1.0])
+    assert record.outcome is not None
+    record.outcome = dataclasses.replace(record.outcome, returns=(1.0, -1.0))
     with pytest.raises(RecordError, match="abort gives"):
         record.check_result(record.replay())
     record = Record.from_json(doc)
