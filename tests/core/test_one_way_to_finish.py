@@ -10,6 +10,7 @@ through ``palaestra.core.finish.advance``; this test fails if one of them decide
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -121,14 +122,25 @@ def by_web(client: TestClient, name: str, options: dict[str, Any], seed: int, mo
     assert r.status_code == 201, r.text
     gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
     for text in moves:
-        view = client.get(f"/api/games/{gid}").json()
+        view = settled_view(client, gid)
         assert view["status"] == "active", f"the web app ended the game before {text}"
         move = {"token": tokens[view["current_player"]], "ply": view["ply"], "move": text}
         answer = client.post(f"/api/games/{gid}/actions", json=move)
         assert answer.status_code == 200, answer.text
-    view = client.get(f"/api/games/{gid}").json()
+    view = settled_view(client, gid)
     assert view["status"] == "finished"
     return Outcome.from_json(view["result"])
+
+
+def settled_view(client: TestClient, gid: str) -> dict[str, Any]:
+    """The game's view once the server's own moves (the chance draws its runner plays in the
+    background) are done: a person to move, or the end."""
+    deadline = time.monotonic() + 10
+    while True:
+        view: dict[str, Any] = client.get(f"/api/games/{gid}").json()
+        if view["status"] != "active" or view["current_player"] >= 0 or time.monotonic() > deadline:
+            return view
+        time.sleep(0.01)
 
 
 def by_pettingzoo(name: str, options: dict[str, Any], seed: int, moves: list[str]) -> Outcome | None:
