@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from palaestra_ladder.rules import LadderGame
 
 import palaestra
 from palaestra.core.errors import RecordError
 from palaestra.core.outcome import Outcome, Termination
 from palaestra.core.record import FORMAT, Record
-from tests.ai.games import Nim3Game
 
 #: results of record format 1 (as the web app, the arena and the CLI wrote them) -> what they mean
 LEGACY: list[tuple[dict[str, Any], Termination, int | None, int | None]] = [
@@ -85,7 +85,7 @@ def test_a_record_of_format_1_loads_checks_and_is_written_in_format_2() -> None:
 
 
 def test_the_outcomes_of_a_seat_rank_it_last_or_call_the_game_off() -> None:
-    state = Nim3Game(stones=7).new_initial_state()
+    state = LadderGame(players=3).new_initial_state(1)
     resigned = Outcome.by(state, 1, Termination.RESIGNATION)
     assert state.game.num_players == 3 and resigned.returns == (0.5, -1.0, 0.5) and resigned.seat == 1
     assert Outcome.by(state, 2, Termination.ABORT).returns == (0.0, 0.0, 0.0)
