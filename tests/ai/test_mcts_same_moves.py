@@ -60,6 +60,8 @@ ONLY = {
 
 SEED = 11
 
+pytestmark = pytest.mark.slow  # 56 searches: some 15 s in all
+
 
 def position(game_name: str, options: dict[str, Any], plies: int) -> State:
     game = load_game(game_name, **options)

@@ -32,6 +32,8 @@ from palaestra.core.registry import load_game
 from palaestra.server.app import create_app
 from tests.archimedes.settled_game import MOVES, SETTLED_AFTER
 
+pytestmark = pytest.mark.slow  # six ways of playing three games: some 20 s
+
 #: (game, options, seed, the players' moves, how it must end)
 GAMES: list[tuple[str, dict[str, Any], int, list[str], Termination]] = [
     # settled after its 47th action: adjudicated (a draw the rules would reach at the move limit)
