@@ -81,9 +81,8 @@ class ArchimedesGame(Game):
         #: ARC-M3: a cube on cell ``c`` keeps every other cube out of ``block_mask[c]`` (the cell
         #: and its neighbours)
         self.block_mask: tuple[int, ...] = tuple((1 << c) | b.neighbour_mask[c] for c in range(b.size))
-        self.move_generator = MoveGenerator(
-            b, self.start_mask, self.goal_mask, self.block_mask, self.revisit, max_steps=CUBES * n
-        )
+        #: the path tables and memos that make the path rulings cheap (ARC-M2, ARC-M4)
+        self.move_generator = MoveGenerator(b, self.goal_mask, self.revisit, max_steps=CUBES * n)
         #: what the heuristic knows of each player's goal side (made on first use by heuristic)
         self.goal_plans: list[heuristic.GoalPlan] | None = None
 
