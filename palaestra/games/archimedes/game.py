@@ -83,6 +83,8 @@ class ArchimedesGame(Game):
         self.block_mask: tuple[int, ...] = tuple((1 << c) | b.neighbour_mask[c] for c in range(b.size))
         #: the path tables and memos that make the path rulings cheap (ARC-M2, ARC-M4)
         self.move_generator = MoveGenerator(b, self.goal_mask, self.revisit, max_steps=CUBES * n)
+        #: :meth:`MoveGenerator.ends`, bound once (the rules ask it for every cube they move)
+        self.ends = self.move_generator.ends
         #: what the heuristic knows of each player's goal side (made on first use by heuristic)
         self.goal_plans: list[heuristic.GoalPlan] | None = None
 

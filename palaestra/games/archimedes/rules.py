@@ -1,13 +1,27 @@
 """Archimedes (Niek Neuwahl, 1995): the rules, in the order of RULINGS.md (ARC-*).
 
-Set-up (ARC-S1, ARC-S2), the move (ARC-M1 distance, ARC-M2 path, ARC-M3 no touching, ARC-M4
-early stop, ARC-M5 arrived cubes, ARC-M7 release with three players, ARC-M6 passing), the end
-(ARC-E1, passes, the move limit) and the ranking. :meth:`ArchimedesState.problem` is the one
-place a move's legality is decided in the rulebook's terms; ``legal_actions`` comes from the fast
-generator of ``_fast.py``, which the tests check against it. Notation: ``moves.py``; the
-position document: ``position.py``; evaluation and adjudication: ``heuristic.py``; the text
-board and the observation: ``display.py``; the game's options and set-up (ARC-S1, ARC-S2):
-``game.py``.
+Set-up (ARC-S1, ARC-S2: ``game.py``), the move (ARC-M1 distance, ARC-M2 path, ARC-M3 no touching,
+ARC-M4 early stop, ARC-M5 arrived cubes, ARC-M7 release with three players, ARC-M6 passing), the
+end (ARC-E1, passes, the move limit) and the ranking.
+
+Each ruling of a move is stated once, as a predicate of :class:`ArchimedesState` that changes
+nothing: :meth:`~ArchimedesState.distance` (ARC-M1), :meth:`~ArchimedesState.free_cells_of`
+(ARC-M3), :meth:`~ArchimedesState.arrived_cells` (ARC-M5), :meth:`~ArchimedesState.held_cells`
+(ARC-M7); the path (ARC-M2, ARC-M4) is stated where they are composed,
+:meth:`~ArchimedesState.cube_moves`, which asks the game's path index for the ends.
+:meth:`~ArchimedesState.candidates` names the cubes that might move (the player to move's, none
+once the game is over) and applies no ruling. :meth:`~ArchimedesState.problem` checks one move
+against the same predicates in the rulebook's order, for a reason that cites the ruling, and
+takes its verdict on the path from :meth:`~ArchimedesState.cube_moves`; ``legal_actions`` is the
+moves of :meth:`~ArchimedesState.cube_moves` for the candidates, or the pass (ARC-M6). ``_fast.py``
+holds only what makes the path cheap (path tables, a path search, memos): no batch generator and
+no rule of its own. The tests check ``legal_actions`` against ``problem`` over
+the whole action space and against the independent generator of
+tests/archimedes/archimedes_reference.py.
+
+Notation: ``moves.py``; the position document: ``position.py``; evaluation and adjudication:
+``heuristic.py``; the text board and the observation: ``display.py``; the game's options and
+set-up: ``game.py``.
 
 Cubes are kept as a flat list of cells, four per player: cube ``k`` belongs to player ``k // 4``.
 Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
@@ -24,7 +38,6 @@ from palaestra.core.game import (
     is_int,
     outcome_text,
     returns_from_ranks,
-    set_bits,
 )
 from palaestra.core.termination import Termination
 from palaestra.games.archimedes import display, heuristic, position
@@ -133,15 +146,7 @@ class ArchimedesState(State):
         """ARC-M1: cubes in the three rows through ``cell`` (the cube there included)."""
         return (self._occ & self.game.board.rows_mask[cell]).bit_count()
 
-    def moves_from(self, cell: int, player: int, free: int) -> tuple[int, ...]:
-        """ARC-M2, ARC-M4: the moves (action ids, sorted) of ``player``'s cube on ``cell`` through
-        the ``free`` cells: to the end of every path of exactly its distance in steps (ARC-M1)
-        from cell to adjacent cell, entering no cell twice unless the ``revisit`` option is on,
-        never ending on its start (ARC-M2); or of a shorter path that reaches one of the player's
-        goal cells (ARC-M4). The paths come from the game's path tables and memos (``_fast.py``)."""
-        return self.game.move_generator.ends(cell, self.distance(cell), free, player)
-
-    def free_cells_of(self, player: int) -> list[int]:
+    def free_cells_of(self, player: int) -> tuple[int, int, int, int]:
         """ARC-M3, for each of ``player``'s cubes in order: the cells it may enter, neither taken
         by another cube nor next to one (``game.block_mask[c]``: a cube on ``c`` keeps every
         other cube out of ``c`` and its neighbours)."""
@@ -153,9 +158,10 @@ class ArchimedesState(State):
             others |= block[c]
         for c in pos[base + CUBES :]:
             others |= block[c]
-        b0, b1, b2, b3 = (block[c] for c in pos[base : base + CUBES])
-        every = self.game.all_mask & ~others
-        return [every & ~(b1 | b2 | b3), every & ~(b0 | b2 | b3), every & ~(b0 | b1 | b3), every & ~(b0 | b1 | b2)]
+        c0, c1, c2, c3 = pos[base : base + CUBES]
+        b0, b1, b2, b3 = block[c0], block[c1], block[c2], block[c3]
+        free = self.game.all_mask & ~others
+        return free & ~(b1 | b2 | b3), free & ~(b0 | b2 | b3), free & ~(b0 | b1 | b3), free & ~(b0 | b1 | b2)
 
     def free_cells(self, cell: int) -> int:
         """ARC-M3: the cells the cube on ``cell`` may enter (:meth:`free_cells_of`)."""
@@ -201,9 +207,11 @@ class ArchimedesState(State):
         """The cells of the cubes that might move, before any ruling: every cube of the player to
         move, none once the game is over; with ``player``, that player's cubes in this position
         whatever the phase (the evaluation and the position checks ask about every player)."""
-        if player is not None:
-            return self.cube_cells(player)
-        return [] if self._end is not None else self.cube_cells(self._to_move)
+        if player is None:
+            if self._end is not None:
+                return []
+            player = self._to_move
+        return self._pos[CUBES * player : CUBES * (player + 1)]
 
     def problem(self, action: int) -> str | None:
         """None when ``action`` is legal here; else why not, citing the ruling."""
@@ -251,7 +259,7 @@ class ArchimedesState(State):
         if not free >> end & 1:
             near = next(c for c in self._pos if c != start and self.game.block_mask[c] >> end & 1)
             return f"{names[end]} touches the cube on {names[near]} (ARC-M3)"
-        if encode(move, self.game.board) in self.moves_from(start, self._to_move, free):
+        if encode(move, self.game.board) in dict(self.cube_moves(self._to_move)).get(start, ()):
             return None
         return self._no_path_text(move) if explain else "no path (ARC-M1..M4)"
 
@@ -299,14 +307,20 @@ class ArchimedesState(State):
         return ""
 
     def cube_moves(self, player: int) -> list[tuple[int, tuple[int, ...]]]:
-        """``(cell, action ids)`` of each of ``player``'s cubes that has a move, in cube order:
-        the candidates that neither arrived (ARC-M5) nor are held (ARC-M7), each with the ends
-        of its paths (ARC-M1..M4) through its free cells (ARC-M3)."""
+        """``(cell, action ids)`` of each of ``player``'s cubes that has a move, in cube order: the
+        rulings composed for every candidate at once. A cube that has arrived (ARC-M5) or is
+        held on its start cell (ARC-M7) stays; another moves to the end of every path of exactly
+        its distance in steps (ARC-M1) from cell to adjacent cell through its free cells (ARC-M3),
+        entering no cell twice unless the ``revisit`` option is on and never ending on its start
+        (ARC-M2), or of a shorter path that reaches one of the player's goal cells (ARC-M4). The
+        ends of those paths come from the game's path tables, search and memos (``game.ends``:
+        ``_fast.py``), which hold no rule of their own."""
         stuck = self.arrived_cells(player) | self.held_cells(player)
+        ends, distance = self.game.ends, self.distance
         found = []
-        for cell, free in zip(self.candidates(player), self.free_cells_of(player), strict=True):
+        for cell, free in zip(self.candidates(player), self.free_cells_of(player), strict=False):
             if not stuck >> cell & 1:
-                moves = self.moves_from(cell, player, free)
+                moves = ends(cell, distance(cell), free, player)
                 if moves:
                     found.append((cell, moves))
         return found
