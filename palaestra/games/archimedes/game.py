@@ -78,6 +78,8 @@ class ArchimedesGame(Game):
         self.start_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.start_sides)
         self.goal_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.goal_sides)
         self.all_mask = b.all_mask
+        #: ``rows_mask[c]``: the three rows through cell ``c`` (ARC-M1; the board's, kept here for speed)
+        self.rows_mask = b.rows_mask
         #: ARC-M3: a cube on cell ``c`` keeps every other cube out of ``block_mask[c]`` (the cell
         #: and its neighbours)
         self.block_mask: tuple[int, ...] = tuple((1 << c) | b.neighbour_mask[c] for c in range(b.size))

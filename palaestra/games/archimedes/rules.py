@@ -145,13 +145,14 @@ class ArchimedesState(State):
     # --- the rulings of a move, in the rulebook's order: predicates that change nothing -------
     def distance(self, cell: int) -> int:
         """ARC-M1: cubes in the three rows through ``cell`` (the cube there included)."""
-        return (self._occ & self.game.board.rows_mask[cell]).bit_count()
+        return (self._occ & self.game.rows_mask[cell]).bit_count()
 
     def free_cells_of(self, player: int) -> tuple[int, int, int, int]:
         """ARC-M3, for each of ``player``'s cubes in order: the cells it may enter, neither taken
         by another cube nor next to one (``game.block_mask[c]``: a cube on ``c`` keeps every
         other cube out of ``c`` and its neighbours)."""
-        block = self.game.block_mask
+        g = self.game
+        block = g.block_mask
         pos = self._pos
         base = CUBES * player
         others = 0
@@ -161,7 +162,7 @@ class ArchimedesState(State):
             others |= block[c]
         c0, c1, c2, c3 = pos[base : base + CUBES]
         b0, b1, b2, b3 = block[c0], block[c1], block[c2], block[c3]
-        free = self.game.all_mask & ~others
+        free = g.all_mask & ~others
         return free & ~(b1 | b2 | b3), free & ~(b0 | b2 | b3), free & ~(b0 | b1 | b3), free & ~(b0 | b1 | b2)
 
     def free_cells(self, cell: int) -> int:
@@ -174,12 +175,13 @@ class ArchimedesState(State):
         moves again. They are its goal cells."""
         return self.game.goal_mask[player]
 
-    def released(self, player: int) -> bool:
-        """ARC-M7: may a cube on one of ``player``'s start cells move now? With three players,
-        only while fewer than 2 + (arrived cubes) of its cubes stand off their start cells."""
+    def held_cells(self, player: int) -> int:
+        """ARC-M7: the cells (a mask) from which ``player``'s cubes may not move now. With three
+        players, a cube on one of its start cells may move only while fewer than 2 + (arrived
+        cubes) of its cubes stand off their start cells: else its start cells hold; otherwise none."""
         g = self.game
         if g.players != RELEASE_PLAYERS:
-            return True
+            return 0
         start = g.start_mask[player]
         goal = g.goal_mask[player]
         off = home = 0
@@ -188,12 +190,7 @@ class ArchimedesState(State):
                 off += 1
             if goal >> c & 1:
                 home += 1
-        return off < FREE_CUBES + home
-
-    def held_cells(self, player: int) -> int:
-        """ARC-M7: the cells (a mask) from which ``player``'s cubes may not move now: its start
-        cells while it is not :meth:`released`, else none."""
-        return 0 if self.released(player) else self.game.start_mask[player]
+        return 0 if off < FREE_CUBES + home else start
 
     def _home(self, player: int) -> int:
         goal = self.game.goal_mask[player]
