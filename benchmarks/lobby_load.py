@@ -1,0 +1,390 @@
+"""The lobby under load (issue 29): seeks seen across processes, and what the lobby costs the games.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/lobby_load.py [--database postgres|sqlite]
+        [--seeks 1000] [--sockets 500] [--probe-rate 10] [--alone-probes 100]
+        [--games 50] [--seconds 20] [--probe-life 2] [--profile DIR]
+
+Starts a throwaway Redis (tests/server/redis_server.py) and two ``palaestra serve --redis-url``
+processes on one database (a throwaway PostgreSQL cluster, tests/server/postgres.py, fsync on; or
+one SQLite file), started as benchmarks/server_load.py starts them (per-client limits lifted).
+Then, in one run:
+
+1. **Games alone**: the game load of server_load.py (``--games`` games between two people, each
+   player sending a random legal move as fast as the answers come; a game's two seats talk to
+   different processes): game actions/s for ``--seconds``.
+2. **The lobby** is set up by a client process of its own (so that its CPU is not the game
+   client's): ``--seeks`` open seeks posted (guests, spread over both processes), then
+   ``--sockets`` lobby websockets opened, half on each process; each socket holds two of the seeks
+   (``{"type": "hold"}``, as the poster's page does), so none of them ends while the run lasts.
+3. **Seeks alone**: ``--alone-probes`` probe seeks are posted on process A at ``--probe-rate`` a
+   second and each withdrawn ``--probe-life`` seconds later (every probe is two changes pushed to
+   every socket). Its latency: from the moment the POST is sent to A to the moment the seek's
+   message arrives on a websocket of B: on the first of B's sockets, and on *every* one of B's
+   sockets (the figure the aim is read on: p99 over every probe and socket).
+4. **Games with the lobby**: the game load again while the probes go on at the same rate: actions/s,
+   and the probes' latency under that load.
+5. **Games alone, again** (the lobby client gone): the machine's drift shows between 1 and 5.
+
+Printed: the figures of each step, and the ratio of the actions/s of 4 to the mean of 1 and 5.
+Aims of the issue: p99 ≤ 200 ms, ratio ≥ 0.8. The machine is shared: read the load average too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import server_load
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEK = {"game": "archimedes", "options": {}, "players": 2}
+#: a probe's name, found in the raw text of a socket's message (no JSON parsing per message)
+PROBE = re.compile(r'^\{"type": "seek", .*"name": "probe-(\d+)"')
+
+
+# --- the lobby client (a process of its own) -----------------------------------------------------
+class LobbyClient:
+    """The seeks, the sockets and the probes, against ``urls[0]`` (A) and ``urls[1]`` (B)."""
+
+    def __init__(self, urls: list[str], args: argparse.Namespace) -> None:
+        self.urls, self.args = urls, args
+        self.clients = [httpx.AsyncClient(base_url=u, timeout=60) for u in urls]
+        self.sockets: list[tuple[int, ClientConnection]] = []
+        self.readers: list[asyncio.Task[None]] = []
+        #: probe number -> when its POST was sent
+        self.sent: dict[int, float] = {}
+        #: probe number -> (socket index -> when its message arrived)
+        self.seen: dict[int, dict[int, float]] = {}
+        self.messages = 0
+        self.errors: dict[str, int] = {}
+        self.probes = 0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+    async def post_seeks(self) -> list[tuple[str, str]]:
+        """``--seeks`` open seeks, 16 requests at a time: their ids and tokens."""
+        out: list[tuple[str, str]] = []
+        queue = list(range(self.args.seeks))
+
+        async def poster() -> None:
+            while queue:
+                i = queue.pop()
+                client = self.clients[i % 2]
+                body = {**SEEK, "name": f"seek-{i}"}
+                r = await client.post("/api/seeks", json=body, headers={"X-Guest-Token": f"guest-{i}"})
+                r.raise_for_status()
+                out.append((r.json()["id"], r.json()["seek_token"]))
+
+        await asyncio.gather(*(poster() for _ in range(16)))
+        return out
+
+    async def open_sockets(self, held: list[tuple[str, str]]) -> None:
+        """``--sockets`` lobby websockets, 8 opened at a time, each holding its share of the seeks."""
+        share = max(1, len(held) // max(1, self.args.sockets))
+        queue = list(range(self.args.sockets))
+
+        async def opener() -> None:
+            while queue:
+                k = queue.pop()
+                url = "ws" + self.urls[k % 2][4:] + "/api/lobby/ws"
+                ws = await ws_connect(url, max_size=2**24, open_timeout=60)
+                first = json.loads(await ws.recv())
+                assert first["type"] == "lobby", first
+                mine = held[k * share : (k + 1) * share]
+                for seek_id, token in mine:
+                    await ws.send(json.dumps({"type": "hold", "id": seek_id, "seek_token": token}))
+                answered = 0
+                while answered < len(mine):
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "held":
+                        if not message["ok"]:
+                            raise RuntimeError(f"hold refused: {message}")
+                        answered += 1
+                self.sockets.append((k, ws))
+
+        await asyncio.gather(*(opener() for _ in range(8)))
+        self.readers = [asyncio.create_task(self.read(k, ws)) for k, ws in self.sockets]
+
+    async def read(self, k: int, ws: ClientConnection) -> None:
+        try:
+            async for raw in ws:
+                arrived = time.perf_counter()
+                self.messages += 1
+                text = raw if isinstance(raw, str) else raw.decode()
+                if "probe-" not in text:
+                    continue
+                found = PROBE.match(text)
+                if found is not None:
+                    self.seen.setdefault(int(found.group(1)), {}).setdefault(k, arrived)
+        except Exception as err:  # a socket dropped: counted, the run goes on
+            self.error(f"socket {type(err).__name__}")
+
+    async def probe(self, n: int) -> None:
+        """Post probe ``n`` on A, withdraw it ``--probe-life`` seconds later."""
+        headers = {"X-Guest-Token": f"probe-{n}"}
+        body = {**SEEK, "name": f"probe-{n}"}
+        self.sent[n] = time.perf_counter()
+        try:
+            r = await self.clients[0].post("/api/seeks", json=body, headers=headers)
+            if r.status_code != 201:
+                self.error(f"post {r.status_code}")
+                return
+            await asyncio.sleep(self.args.probe_life)
+            seek = r.json()
+            gone = await self.clients[n % 2].delete(
+                f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": seek["seek_token"]}
+            )
+            if gone.status_code != 200:
+                self.error(f"delete {gone.status_code}")
+        except httpx.HTTPError as err:
+            self.error(f"probe {type(err).__name__}")
+
+    async def probing(self, count: int | None, stop: asyncio.Event) -> list[int]:
+        """Probes at ``--probe-rate`` a second: ``count`` of them, or until ``stop``."""
+        numbers: list[int] = []
+        tasks: list[asyncio.Task[None]] = []
+        interval = 1.0 / self.args.probe_rate
+        next_at = time.monotonic()
+        while (count is None or len(numbers) < count) and not stop.is_set():
+            n = self.probes
+            self.probes += 1
+            numbers.append(n)
+            tasks.append(asyncio.create_task(self.probe(n)))
+            next_at += interval
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+        await asyncio.gather(*tasks)
+        await asyncio.sleep(1.0)  # the last messages
+        return numbers
+
+    def figures(self, numbers: list[int], seconds: float) -> dict[str, Any]:
+        on_b = [k for k, _ in self.sockets if k % 2 == 1]
+        on_a = [k for k, _ in self.sockets if k % 2 == 0]
+        first_b: list[float] = []
+        last_b: list[float] = []
+        every_b: list[float] = []
+        every_a: list[float] = []
+        missing = 0
+        for n in numbers:
+            arrivals = self.seen.get(n, {})
+            delays_b = [arrivals[k] - self.sent[n] for k in on_b if k in arrivals]
+            every_a += [arrivals[k] - self.sent[n] for k in on_a if k in arrivals]
+            missing += len(on_b) - len(delays_b)
+            if delays_b:
+                every_b += delays_b
+                first_b.append(min(delays_b))
+                if len(delays_b) == len(on_b):
+                    last_b.append(max(delays_b))
+        return {
+            "probes": len(numbers),
+            "seconds": round(seconds, 1),
+            "seen_on_b_first_ms": server_load.percentiles(first_b),
+            "seen_on_b_every_socket_ms": server_load.percentiles(every_b),
+            "seen_on_all_of_b_ms": server_load.percentiles(last_b),
+            "seen_on_a_every_socket_ms": server_load.percentiles(every_a),
+            "missed_on_b": missing,
+            "messages_received": self.messages,
+            "errors": dict(self.errors),
+        }
+
+
+async def lobby_client(urls: list[str], args: argparse.Namespace) -> None:
+    """The lobby client's process: set up, say ``ready``, then obey the lines on stdin:
+    ``alone`` (``--alone-probes`` probes, then their figures), ``load`` (probes until ``stop``,
+    then their figures), ``quit``."""
+    client = LobbyClient(urls, args)
+    begun = time.perf_counter()
+    held = await client.post_seeks()
+    posted = time.perf_counter()
+    await client.open_sockets(held)
+    setup = {
+        "seeks_posted_s": round(posted - begun, 1),
+        "sockets_opened_s": round(time.perf_counter() - posted, 1),
+        "sockets": len(client.sockets),
+    }
+    print(json.dumps({"ready": setup}), flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while True:
+        line = (await reader.readline()).decode().strip()
+        if line in ("quit", ""):
+            break
+        stop = asyncio.Event()
+        start = time.perf_counter()
+        if line == "alone":
+            numbers = await client.probing(args.alone_probes, stop)
+        else:  # "load": until "stop"
+            task = asyncio.create_task(client.probing(None, stop))
+            await reader.readline()
+            stop.set()
+            numbers = await task
+        client.errors.clear()
+        print(json.dumps(client.figures(numbers, time.perf_counter() - start)), flush=True)
+        client.messages = 0
+    for task in client.readers:
+        task.cancel()
+    for _, ws in client.sockets:
+        await ws.close()
+    for http in client.clients:
+        await http.aclose()
+
+
+# --- the run -------------------------------------------------------------------------------------
+def game_load(urls: list[str], pids: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    """One timed run of server_load.py's game load against both processes."""
+    load_args = server_load.parse_args(
+        ["--games", str(args.games), "--seconds", str(args.seconds), "--spectators", "0", "--seed", "1"]
+        + (["--profile", args.profile] if args.profile else [])
+    )
+    result: dict[str, Any] = asyncio.run(
+        server_load.Load(urls, load_args).run(server_load.Meter(pids, load_args.profile))
+    )
+    return result
+
+
+class Lobby:
+    """The lobby client's process, driven by lines on its stdin."""
+
+    def __init__(self, urls: list[str], args: argparse.Namespace) -> None:
+        command = [sys.executable, __file__, "--lobby-client", *urls]
+        for flag in ("seeks", "sockets", "probe_rate", "probe_life", "alone_probes"):
+            command += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
+        self.proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        )
+
+    def answer(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the lobby client exited ({self.proc.wait()})")
+        doc: dict[str, Any] = json.loads(line)
+        return doc
+
+    def say(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            with_timeout = 30
+            try:
+                self.say("quit")
+                self.proc.wait(timeout=with_timeout)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    infra = server_load.Infrastructure()
+    processes: list[server_load.Process] = []
+    try:
+        redis_url = infra.broker()
+        db_url = f"sqlite:///{folder / 'lobby.sqlite3'}" if args.database == "sqlite" else infra.database()
+        env = {"PALAESTRA_SEEK_LEAVE_SECONDS": str(args.leave_seconds)}
+        processes.append(server_load.serve(folder, db_url, redis_url, env=env).start())  # migrates
+        processes.append(server_load.serve(folder, db_url, redis_url, env=env).start())
+        urls, pids = [p.url for p in processes], [p.pid for p in processes]
+        out: dict[str, Any] = {"database": args.database}
+        out["games_alone"] = game_load(urls, pids, args)
+        lobby = Lobby(urls, args)
+        try:
+            out["lobby_setup"] = lobby.answer()["ready"]
+            lobby.say("alone")
+            out["seeks_alone"] = lobby.answer()
+            lobby.say("load")
+            out["games_with_lobby"] = game_load(urls, pids, args)
+            lobby.say("stop")
+            out["seeks_under_game_load"] = lobby.answer()
+        finally:
+            lobby.close()
+        out["games_alone_again"] = game_load(urls, pids, args)
+    finally:
+        for process in processes:
+            process.stop()
+        infra.stop()
+    alone = (out["games_alone"]["actions_per_s"] + out["games_alone_again"]["actions_per_s"]) / 2
+    out["ratio"] = round(out["games_with_lobby"]["actions_per_s"] / alone, 3) if alone else None
+    return out
+
+
+def show(out: dict[str, Any]) -> None:
+    keys = ("actions_per_s", "latency_ms", "errors", "server_cpu_s", "loadavg")
+    for step in ("games_alone", "lobby_setup", "seeks_alone", "games_with_lobby", "seeks_under_game_load"):
+        print(f"== {step}")
+        doc = out[step]
+        for key, value in doc.items():
+            if step.startswith("games") and key not in keys:
+                continue
+            print(f"  {key:28} {value}")
+    again = out["games_alone_again"]
+    print(f"== games_alone_again\n  {'actions_per_s':28} {again['actions_per_s']}  (loadavg {again['loadavg']})")
+    p99 = (out["seeks_under_game_load"]["seen_on_b_every_socket_ms"] or {}).get("p99")
+    print(f"== aims: p99 on every socket of B under the game load {p99} ms (≤ 200); ratio {out['ratio']} (≥ 0.8)")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--database", choices=["postgres", "sqlite"], default="postgres")
+    p.add_argument("--seeks", type=int, default=1000, help="open seeks posted first (and held)")
+    p.add_argument("--sockets", type=int, default=500, help="lobby websockets, half on each process")
+    p.add_argument("--probe-rate", type=float, default=10.0, help="probe seeks posted a second")
+    p.add_argument("--probe-life", type=float, default=2.0, help="a probe is withdrawn this long after")
+    p.add_argument("--alone-probes", type=int, default=100, help="probes without the game load")
+    p.add_argument("--games", type=int, default=50, help="games of the game load")
+    p.add_argument("--seconds", type=float, default=20.0, help="length of each timed game run")
+    p.add_argument(
+        "--leave-seconds", type=float, default=60.0, help="the servers' PALAESTRA_SEEK_LEAVE_SECONDS"
+    )
+    p.add_argument("--profile", metavar="DIR", help="sample the servers with py-spy into DIR")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON line")
+    p.add_argument("--lobby-client", nargs=2, metavar="URL", help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    if args.lobby_client:
+        asyncio.run(lobby_client(args.lobby_client, args))
+        return
+    print(
+        f"# {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        flush=True,
+    )
+    folder = Path(tempfile.mkdtemp(prefix="palaestra-lobby-load-"))
+    try:
+        out = run(args, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if args.json:
+        print(json.dumps(out), flush=True)
+    else:
+        show(out)
+
+
+if __name__ == "__main__":
+    main()
