@@ -91,16 +91,28 @@ export default async function gamePage({ id }, { root, onLeave }) {
   describe = describer(gameModule, gt);
   const moveText = (move) => moveLabel(move, describe);
 
+  // a link in a read-only field with a button that copies it
+  const copyField = (url, attrs) => {
+    const input = el("input", { readonly: true, value: url, ...attrs });
+    return el("div", { class: "invite" }, input,
+      el("button", { type: "button", class: "secondary", onclick: async () => {
+        input.select();
+        try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
+      } }, t("Copy")));
+  };
   // invitations this browser made
   for (const [seat, url] of Object.entries(mine.invites || {})) {
-    const input = el("input", { readonly: true, value: url, "data-seat": seat });
     invitesBox.append(el("div", { class: "card invite-card", "data-seat": seat },
       el("div", { class: "small", text: t("Invitation for {name}:", { name: playerName(view.seats[seat].player_name) }) }),
-      el("div", { class: "invite" }, input,
-        el("button", { type: "button", class: "secondary", onclick: async () => {
-          input.select();
-          try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
-        } }, t("Copy")))));
+      copyField(url, { "data-seat": seat })));
+  }
+  // a public game's link for spectators (issue 29): the game's page alone, never a seat's token
+  // (a browser without this game's tokens watches it)
+  if (view.public) {
+    const watchUrl = `${location.origin}/#/game/${encodeURIComponent(id)}`;
+    invitesBox.append(el("div", { class: "card", id: "watch-link" },
+      el("div", { class: "small", text: t("Share to watch: anyone with this link can watch the game.") }),
+      copyField(watchUrl, { id: "watch-url", "aria-label": t("Link to watch this game") })));
   }
 
   // --- requests ------------------------------------------------------------------------------------
