@@ -161,6 +161,15 @@ class SeekStore:
             return None if row is None else _seek(row)
 
     @guarded
+    def made(self, game_id: str) -> StoredSeek | None:
+        """The seek whose full table made the game ``game_id`` (None: the game came from
+        elsewhere). A rare question (a game aborted): no index of its own."""
+        query = sa.select(SEEKS).where(SEEKS.c.game_id == game_id, SEEKS.c.status == STARTED).limit(1)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).one_or_none()
+            return None if row is None else _seek(row)
+
+    @guarded
     def open_seeks(self, now: datetime, limit: int = 200) -> list[StoredSeek]:
         """The open seeks not expired yet, oldest first."""
         query = (

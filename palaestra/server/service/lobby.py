@@ -261,8 +261,10 @@ class LobbyService:
                 raise ApiError(403, "wrong_token", "this token does not belong to a place of this seek")
             if seek.status == OPEN and same_secret(seek.poster_hash, digest):
                 await asyncio.to_thread(self.store.seen, seek.id, datetime.now(UTC))
-            if seek.status == STARTED:
-                out.update(seat=place["seat"], token=seat_token(secret))
+            if seek.status == STARTED:  # a seek posted again: the place's token is its seat token
+                out.update(
+                    seat=place["seat"], token=secret if place.get("same_token") else seat_token(secret)
+                )
         return out
 
     # --- posting ----------------------------------------------------------------------------
