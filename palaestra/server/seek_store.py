@@ -210,6 +210,19 @@ class SeekStore:
             )
 
     @guarded
+    def seen_all(self, seek_ids: list[str], at: datetime, chunk: int = 500) -> None:
+        """:meth:`seen` for many seeks at once: one statement per ``chunk`` of them, in one
+        transaction (the sweep renews every seek held here: one write, not one per seek)."""
+        if not seek_ids:
+            return
+        with self.store.writing() as conn:
+            for start in range(0, len(seek_ids), chunk):
+                part = seek_ids[start : start + chunk]
+                conn.execute(
+                    sa.update(SEEKS).where(SEEKS.c.id.in_(part), SEEKS.c.status == OPEN).values(seen_at=at)
+                )
+
+    @guarded
     def stale(self, now: datetime, unseen_since: datetime, limit: int = 200) -> list[StoredSeek]:
         """Open seeks that expired, or whose poster was not seen since ``unseen_since``."""
         query = (

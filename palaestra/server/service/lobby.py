@@ -373,8 +373,7 @@ class LobbyService:
     async def sweep(self) -> int:
         """End the open seeks that expired or whose poster left; renew those held here."""
         now = datetime.now(UTC)
-        for seek_id in list(self.held):
-            await asyncio.to_thread(self.store.seen, seek_id, now)
+        await asyncio.to_thread(self.store.seen_all, sorted(self.held), now)
         unseen = now - timedelta(seconds=self.leave_seconds)
         ended = 0
         for seek in await asyncio.to_thread(self.store.stale, now, unseen):
