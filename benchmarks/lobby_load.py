@@ -77,6 +77,15 @@ class LobbyClient:
         self.errors: dict[str, int] = {}
         self.probes = 0
 
+    async def send(self, client: httpx.AsyncClient, method: str, path: str, **kw: Any) -> httpx.Response:
+        """A request, once more if the connection was closed under us (uvicorn closes a
+        connection idle for 5 s, which a pooled one may be: as server_load.Load.post)."""
+        try:
+            return await client.request(method, path, **kw)
+        except (httpx.ReadError, httpx.RemoteProtocolError):
+            self.error("retried after a closed connection")
+            return await client.request(method, path, **kw)
+
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
 
@@ -90,7 +99,9 @@ class LobbyClient:
                 i = queue.pop()
                 client = self.clients[i % 2]
                 body = {**SEEK, "name": f"seek-{i}"}
-                r = await client.post("/api/seeks", json=body, headers={"X-Guest-Token": f"guest-{i}"})
+                r = await self.send(
+                    client, "POST", "/api/seeks", json=body, headers={"X-Guest-Token": f"guest-{i}"}
+                )
                 r.raise_for_status()
                 out.append((r.json()["id"], r.json()["seek_token"]))
 
@@ -144,15 +155,14 @@ class LobbyClient:
         body = {**SEEK, "name": f"probe-{n}"}
         self.sent[n] = time.perf_counter()
         try:
-            r = await self.clients[0].post("/api/seeks", json=body, headers=headers)
+            r = await self.send(self.clients[0], "POST", "/api/seeks", json=body, headers=headers)
             if r.status_code != 201:
                 self.error(f"post {r.status_code}")
                 return
             await asyncio.sleep(self.args.probe_life)
             seek = r.json()
-            gone = await self.clients[n % 2].delete(
-                f"/api/seeks/{seek['id']}", headers={"X-Seek-Token": seek["seek_token"]}
-            )
+            headers = {"X-Seek-Token": seek["seek_token"]}
+            gone = await self.send(self.clients[n % 2], "DELETE", f"/api/seeks/{seek['id']}", headers=headers)
             if gone.status_code != 200:
                 self.error(f"delete {gone.status_code}")
         except httpx.HTTPError as err:

@@ -203,10 +203,34 @@ export default async function gamePage({ id }, { root, onLeave }) {
       draw();
     } catch (err) { toast(err.message, true, err.detail); }
   }
+  let abortedHere = false;
   abortButton.addEventListener("click", () => {
     if (!confirm(t("Abort this game? It ends without a result."))) return;
+    abortedHere = true;
     endingCall("abort", mySeats[0]);
   });
+
+  // issue 29: a game made from a seek, aborted by the other side while this page is open: the seek
+  // is back in the lobby (its id: the game's and "a"; a place's secret: its seat token there), and
+  // the page goes to the lobby to wait on it
+  const activeAtLoad = view.status === "active";
+  let lookedForSeek = false;
+  async function seekAgain() {
+    if (lookedForSeek || abortedHere || !activeAtLoad || !mine.fromSeek) return;
+    lookedForSeek = true;
+    for (const seat of mySeats) {
+      const token = myTokens[seat];
+      if (!token) continue;
+      try {
+        const seek = await api(`/api/seeks/${id}a`, { headers: { "X-Seek-Token": token } });
+        if (seek.status !== "open") continue;
+        sessionStorage.setItem("palaestra.seekAgain", JSON.stringify({ seek, token }));
+        toast(t("The game was aborted: your seek is back in the lobby."));
+        location.hash = "#/";
+        return;
+      } catch { /* no seek for this seat (it was not posted again): stay on the game */ }
+    }
+  }
   claimButton.addEventListener("click", () => endingCall("claim", mySeats[0]));
 
   // a rematch: every seat of this page agrees; once the new game is made each seat's answer
@@ -289,6 +313,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
       ? (mySeats.includes(offer.offered_by) ? t("Rematch offered") : t("Accept rematch"))
       : t("Rematch");
     if (offer && offer.game && playing && !acceptedAtLoad) rematch();  // accepted: on to the new game
+    if (view.status === "finished" && view.result && view.result.aborted && playing) seekAgain();
     if (!myTurn || hints.ply !== view.ply) hints.clear();
     turnIsMine = myTurn;
     board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, refuse, mySeats, replay: false });
