@@ -69,8 +69,9 @@ class LobbyClient:
         self.clients = [httpx.AsyncClient(base_url=u, timeout=60) for u in urls]
         self.sockets: list[tuple[int, ClientConnection]] = []
         self.readers: list[asyncio.Task[None]] = []
-        #: probe number -> when its POST was sent
+        #: probe number -> when its POST was sent, and when it was answered
         self.sent: dict[int, float] = {}
+        self.answered: dict[int, float] = {}
         #: probe number -> (socket index -> when its message arrived)
         self.seen: dict[int, dict[int, float]] = {}
         self.messages = 0
@@ -156,6 +157,7 @@ class LobbyClient:
         self.sent[n] = time.perf_counter()
         try:
             r = await self.send(self.clients[0], "POST", "/api/seeks", json=body, headers=headers)
+            self.answered[n] = time.perf_counter()
             if r.status_code != 201:
                 self.error(f"post {r.status_code}")
                 return
@@ -203,8 +205,10 @@ class LobbyClient:
                 first_b.append(min(delays_b))
                 if len(delays_b) == len(on_b):
                     last_b.append(max(delays_b))
+        answers = [self.answered[n] - self.sent[n] for n in numbers if n in self.answered]
         return {
             "probes": len(numbers),
+            "post_answered_ms": server_load.percentiles(answers),
             "seconds": round(seconds, 1),
             "seen_on_b_first_ms": server_load.percentiles(first_b),
             "seen_on_b_every_socket_ms": server_load.percentiles(every_b),

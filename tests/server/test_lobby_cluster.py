@@ -172,3 +172,24 @@ def test_a_game_aborted_through_b_puts_its_seek_back_in_as_lobby_and_a_takes_it(
     # the one who stayed learns their seat through B, with the seat token they held
     poll = httpx.get(f"{b.url}/api/seeks/{gid}a", headers={"X-Seek-Token": tokens[0]}, timeout=10).json()
     assert poll["game_id"] == new_game and poll["token"] == tokens[0]
+
+
+def test_the_lobby_socket_is_not_compressed_and_a_game_socket_is(
+    pair: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """permessage-deflate is offered by the client on both; the server takes it for a game's
+    socket, not for the lobby's (palaestra/server/serving.py: each lobby socket would compress
+    every change with its own zlib context)."""
+    a, _ = pair
+    with lobby_socket(a) as lobby:
+        assert lobby.request is not None and "permessage-deflate" in str(
+            lobby.request.headers.get("Sec-WebSocket-Extensions")
+        )
+        assert lobby.response is not None
+        assert lobby.response.headers.get("Sec-WebSocket-Extensions") is None
+        assert next_message(lobby, "lobby")["type"] == "lobby"
+    made = seek_game(a, a, "deflate")
+    with connect(f"ws://127.0.0.1:{a.port}/api/games/{made['game']}/ws", open_timeout=10) as game:
+        assert game.response is not None
+        assert "permessage-deflate" in str(game.response.headers.get("Sec-WebSocket-Extensions"))
+        assert next_state(game, lambda v: True)["id"] == made["game"]
