@@ -145,9 +145,14 @@ class LobbyService:
             queue.put_nowait(message)
 
     async def announce(self, doc: Mapping[str, Any]) -> None:
+        """Push a change to every lobby websocket: the other processes' first (through the broker),
+        then ours. Encoded once for all. In that order the other processes start their sends while
+        this one makes its own; queued first here, this process's sends ran while the publish
+        waited on Redis, and the others heard of the change only after them (docs/benchmarks.md,
+        "Lobby under load")."""
         message = json.dumps(doc)
-        self.on_message(message)
         await self.broker.publish_lobby(message)
+        self.on_message(message)
 
     async def hold(self, seek_id: str, secret: str) -> bool:
         """A lobby websocket says it holds ``seek_id`` (its token ``secret``): the seek stays
