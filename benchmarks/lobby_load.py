@@ -13,8 +13,8 @@ Then, in one run:
    player sending a random legal move as fast as the answers come; a game's two seats talk to
    different processes): game actions/s for ``--seconds``.
 2. **The lobby** is set up by a client process of its own (so that its CPU is not the game
-   client's): ``--seeks`` open seeks posted (guests, spread over both processes), then
-   ``--sockets`` lobby websockets opened, half on each process; each socket holds two of the seeks
+   client's): ``--sockets`` lobby websockets opened, half on each process, then ``--seeks`` open
+   seeks posted (guests), each through the process of one socket, which holds it at once
    (``{"type": "hold"}``, as the poster's page does), so none of them ends while the run lasts.
 3. **Seeks alone**: ``--alone-probes`` probe seeks are posted on process A at ``--probe-rate`` a
    second and each withdrawn ``--probe-life`` seconds later (every probe is two changes pushed to
@@ -75,6 +75,8 @@ class LobbyClient:
         #: probe number -> (socket index -> when its message arrived)
         self.seen: dict[int, dict[int, float]] = {}
         self.messages = 0
+        #: holds answered, by their "ok"
+        self.held: dict[bool, int] = {}
         self.errors: dict[str, int] = {}
         self.probes = 0
 
@@ -90,28 +92,8 @@ class LobbyClient:
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
 
-    async def post_seeks(self) -> list[tuple[str, str]]:
-        """``--seeks`` open seeks, 16 requests at a time: their ids and tokens."""
-        out: list[tuple[str, str]] = []
-        queue = list(range(self.args.seeks))
-
-        async def poster() -> None:
-            while queue:
-                i = queue.pop()
-                client = self.clients[i % 2]
-                body = {**SEEK, "name": f"seek-{i}"}
-                r = await self.send(
-                    client, "POST", "/api/seeks", json=body, headers={"X-Guest-Token": f"guest-{i}"}
-                )
-                r.raise_for_status()
-                out.append((r.json()["id"], r.json()["seek_token"]))
-
-        await asyncio.gather(*(poster() for _ in range(16)))
-        return out
-
-    async def open_sockets(self, held: list[tuple[str, str]]) -> None:
-        """``--sockets`` lobby websockets, 8 opened at a time, each holding its share of the seeks."""
-        share = max(1, len(held) // max(1, self.args.sockets))
+    async def open_sockets(self) -> None:
+        """``--sockets`` lobby websockets, 8 opened at a time, each read from then on."""
         queue = list(range(self.args.sockets))
 
         async def opener() -> None:
@@ -121,20 +103,35 @@ class LobbyClient:
                 ws = await ws_connect(url, max_size=2**24, open_timeout=60)
                 first = json.loads(await ws.recv())
                 assert first["type"] == "lobby", first
-                mine = held[k * share : (k + 1) * share]
-                for seek_id, token in mine:
-                    await ws.send(json.dumps({"type": "hold", "id": seek_id, "seek_token": token}))
-                answered = 0
-                while answered < len(mine):
-                    message = json.loads(await ws.recv())
-                    if message["type"] == "held":
-                        if not message["ok"]:
-                            raise RuntimeError(f"hold refused: {message}")
-                        answered += 1
                 self.sockets.append((k, ws))
+                self.readers.append(asyncio.create_task(self.read(k, ws)))
 
         await asyncio.gather(*(opener() for _ in range(8)))
-        self.readers = [asyncio.create_task(self.read(k, ws)) for k, ws in self.sockets]
+        self.sockets.sort(key=lambda pair: pair[0])
+
+    async def post_seeks(self) -> None:
+        """``--seeks`` open seeks, 16 requests at a time, each posted through the process of the
+        socket ``i mod --sockets`` and held by that socket at once (as a poster's page does)."""
+        queue = list(range(self.args.seeks))
+        sockets = dict(self.sockets)
+
+        async def poster() -> None:
+            while queue:
+                i = queue.pop()
+                k = i % len(sockets)
+                body = {**SEEK, "name": f"seek-{i}"}
+                headers = {"X-Guest-Token": f"guest-{i}"}
+                r = await self.send(self.clients[k % 2], "POST", "/api/seeks", json=body, headers=headers)
+                r.raise_for_status()
+                hold = {"type": "hold", "id": r.json()["id"], "seek_token": r.json()["seek_token"]}
+                await sockets[k].send(json.dumps(hold))
+
+        await asyncio.gather(*(poster() for _ in range(16)))
+        end = time.monotonic() + 120
+        while sum(self.held.values()) < self.args.seeks and time.monotonic() < end:
+            await asyncio.sleep(0.1)
+        if self.held != {True: self.args.seeks}:
+            raise RuntimeError(f"holds answered: {self.held} of {self.args.seeks}")
 
     async def read(self, k: int, ws: ClientConnection) -> None:
         try:
@@ -142,6 +139,9 @@ class LobbyClient:
                 arrived = time.perf_counter()
                 self.messages += 1
                 text = raw if isinstance(raw, str) else raw.decode()
+                if text.startswith('{"type": "held"'):
+                    ok = bool(json.loads(text)["ok"])
+                    self.held[ok] = self.held.get(ok, 0) + 1
                 if "probe-" not in text:
                     continue
                 found = PROBE.match(text)
@@ -226,12 +226,12 @@ async def lobby_client(urls: list[str], args: argparse.Namespace) -> None:
     then their figures), ``quit``."""
     client = LobbyClient(urls, args)
     begun = time.perf_counter()
-    held = await client.post_seeks()
-    posted = time.perf_counter()
-    await client.open_sockets(held)
+    await client.open_sockets()
+    opened = time.perf_counter()
+    await client.post_seeks()
     setup = {
-        "seeks_posted_s": round(posted - begun, 1),
-        "sockets_opened_s": round(time.perf_counter() - posted, 1),
+        "sockets_opened_s": round(opened - begun, 1),
+        "seeks_posted_and_held_s": round(time.perf_counter() - opened, 1),
         "sockets": len(client.sockets),
     }
     print(json.dumps({"ready": setup}), flush=True)
