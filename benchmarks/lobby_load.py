@@ -234,6 +234,7 @@ async def lobby_client(urls: list[str], args: argparse.Namespace) -> None:
         "seeks_posted_and_held_s": round(time.perf_counter() - opened, 1),
         "sockets": len(client.sockets),
     }
+    client.messages = 0  # the setup's own messages are not the probes'
     print(json.dumps({"ready": setup}), flush=True)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
