@@ -4,7 +4,8 @@ Everything outside ``palaestra/games`` (the AI levels, the command line, the web
 terminal, the research adapters) learns a game's facts from its ``GameInfo`` and the core protocol,
 never from its name. A game declares its info in a light module of its own folder
 (``palaestra/games/NAME/info.py``, which must not import the rules: the registry reads every info
-to list the games) and the registry holds one line per game (:mod:`palaestra.core.registry`)::
+to list the games), and its package declares it as an entry point of the group
+``palaestra.games`` (:mod:`palaestra.core.registry`, docs/core.md "Adding a game")::
 
     INFO = GameInfo(
         name="nim",
@@ -13,7 +14,7 @@ to list the games) and the registry holds one line per game (:mod:`palaestra.cor
         player_counts=(2,),
         levels={"strong": "mcts:iterations=100"},
     )
-    register_game(INFO)                         # or one line in the registry
+    register_game(INFO)                         # or an entry point of its package
 
 The options schema is the game class's ``OPTIONS`` (:meth:`GameInfo.options`); the observation
 shape is ``Game.observation_shape()`` (it may depend on the options, e.g. a board file), its bounds
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from palaestra.core.game import Game, Option, State
+    from palaestra.core.lessons import Course
     from palaestra.core.rules_page import Example, RulesPages
 
 
@@ -75,6 +77,8 @@ class WebAssets:
     - ``rules``: the rules page's text, a :data:`~palaestra.core.rules_page.RulesPages`;
       ``examples``: a function ``() -> list[Example]``, the rulebook's figures
       (:mod:`palaestra.core.rules_page`).
+    - ``lessons``: the course "Learn to play", a :class:`~palaestra.core.lessons.Course`
+      (:mod:`palaestra.core.lessons`).
     """
 
     renderer: str | None = "board.js"
@@ -84,6 +88,7 @@ class WebAssets:
     option_texts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     rules: str | None = None
     examples: str | None = None
+    lessons: str | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +214,13 @@ class GameInfo:
             return []
         build: Callable[[], list[Example]] = import_target(self.web.examples)
         return sorted(build(), key=lambda e: e.after)
+
+    def lessons(self) -> Course | None:
+        """The course "Learn to play" (``WebAssets.lessons``), if the game has one."""
+        if self.web.lessons is None:
+            return None
+        course: Course = import_target(self.web.lessons)
+        return course
 
     def terminal_compact(self) -> Callable[[str, int], tuple[list[str], list[str]]] | None:
         """The game's own terminal compaction (``TerminalView.compact``), if any."""

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from palaestra.server.db import GAMES, Base, GameRow, StorageError, Store, guarded
+from palaestra.server.lesson_store import LESSONS
 
 
 class AccountRow(Base):
@@ -31,6 +32,8 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     active_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    #: who may challenge the member (issue 29): everyone, played (people they have played), nobody
+    challenges_from: Mapped[str] = mapped_column(sa.String(16), server_default="everyone")
 
 
 class SessionRow(Base):
@@ -494,7 +497,7 @@ class AccountStore:
 
     @guarded
     def delete(self, account_id: int, placeholder: str) -> list[tuple[str, int]]:
-        """Remove an account: its name, hash, sessions, passkeys and ratings. Its games stay for
+        """Remove an account: its name, hash, sessions, passkeys, ratings and lessons done. Its games stay for
         the other players, its seats renamed ``placeholder`` (the seats' JSON and the records'
         player names), each game's version bumped so that copies in memory reload it. Returns
         ``(game id, new version)`` of the games changed."""
@@ -526,8 +529,18 @@ class AccountStore:
                     .values(seats=new_seats, record=record, version=game.version + 1)
                 )
                 changed.append((game_id, int(game.version) + 1))
-            for table in (PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS):
+            for table in (PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS, LESSONS):
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
             conn.execute(sa.delete(CHALLENGES).where(CHALLENGES.c.account_id == account_id))
+            # the challenges made by or to the account (issue 29; a local import: that module
+            # builds on this one)
+            from palaestra.server.challenge_store import GAME_CHALLENGES
+
+            made = GAME_CHALLENGES.c
+            conn.execute(
+                sa.delete(GAME_CHALLENGES).where(
+                    sa.or_(made.challenger_id == account_id, made.challenged_id == account_id)
+                )
+            )
             conn.execute(sa.delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
         return changed

@@ -138,7 +138,7 @@ def test_a_rematch_offered_through_a_is_pushed_to_b_and_accepted_through_b(
     with connect(f"ws://127.0.0.1:{b.port}/api/games/{gid}/ws", open_timeout=10) as on_b:
         r = httpx.post(f"{a.url}/api/games/{gid}/resign", json={"token": tokens[0]}, timeout=10)
         assert r.status_code == 200, r.text
-        assert next_state(on_b, lambda v: v["status"] == "finished")["result"]["resigned"] == 0
+        assert next_state(on_b, lambda v: v["status"] == "finished")["result"]["seat"] == 0
         r = httpx.post(f"{a.url}/api/games/{gid}/rematch", json={"token": tokens[0]}, timeout=10)
         assert r.status_code == 200 and r.json()["game"] is None
         offered = next_state(on_b, lambda v: v.get("rematch") is not None)
@@ -161,7 +161,7 @@ def test_a_game_aborted_through_b_puts_its_seek_back_in_as_lobby_and_a_takes_it(
     with lobby_socket(a) as on_a:
         next_message(on_a, "lobby")
         r = httpx.post(f"{b.url}/api/games/{gid}/abort", json={"token": tokens[1]}, timeout=10)
-        assert r.status_code == 200 and r.json()["result"]["aborted"] is True
+        assert r.status_code == 200 and r.json()["result"]["termination"] == "abort"
         again = next_message(on_a, "seek")["seek"]
         assert again["id"] == f"{gid}a" and again["status"] == "open" and len(again["seated"]) == 1
         r = httpx.post(f"{a.url}/api/seeks/{gid}a/accept", headers={"X-Guest-Token": "abort-c"}, timeout=10)

@@ -32,7 +32,7 @@ def started(client: TestClient, body: dict[str, Any] | None = None) -> dict[str,
 def abort(client: TestClient, game_id: str, token: str) -> None:
     r = client.post(f"/api/games/{game_id}/abort", json={"token": token})
     assert r.status_code == 200, r.text
-    assert r.json()["result"]["aborted"] is True
+    assert r.json()["result"]["termination"] == "abort"
 
 
 def test_bob_aborts_and_anns_seek_is_back_her_seat_token_takes_the_next_game(client: TestClient) -> None:

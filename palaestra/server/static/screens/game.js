@@ -313,7 +313,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
       ? (mySeats.includes(offer.offered_by) ? t("Rematch offered") : t("Accept rematch"))
       : t("Rematch");
     if (offer && offer.game && playing && !acceptedAtLoad) rematch();  // accepted: on to the new game
-    if (view.status === "finished" && view.result && view.result.aborted && playing) seekAgain();
+    if (view.status === "finished" && view.result && view.result.termination === "abort" && playing) seekAgain();
     if (!myTurn || hints.ply !== view.ply) hints.clear();
     turnIsMine = myTurn;
     board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, refuse, mySeats, replay: false });
