@@ -60,6 +60,7 @@ CODES: dict[str, tuple[int, str]] = {
     "game_abandoned": (409, "nobody moved for a long time: the game was set aside (kept, read-only)"),
     "stale_action": (409, "the action was meant for another ply: reload"),
     "not_your_turn": (409, "another seat is to move"),
+    "waiting_for_players": (409, "an invited player has not joined yet: nobody moves before"),
     "conflict": (409, "the game was changed by another request at the same time: reload"),
     "cannot_undo": (409, "nothing of yours to take back now"),
     "cannot_rematch": (409, "the game has not finished, or a seat of it was never taken"),

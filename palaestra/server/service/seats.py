@@ -238,6 +238,7 @@ class SeatService:
         session = await self.sessions.get(game_id)
         joined = await self.sessions.judge(session, lambda s: self._join(s, code, name, member))
         await self.sessions.broadcast(session)
+        self.kick(session)  # the game waited for this player: an AI or chance to move plays now
         return joined
 
     async def invitation(self, game_id: str, code: str) -> tuple[Session, int, str]:

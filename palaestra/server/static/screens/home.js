@@ -16,7 +16,10 @@ export default async function homePage(params, { root, onLeave }) {
   const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: t("New game") }));
   const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: t("My games") }));
   const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: t("Watch") }));
-  root.replaceChildren(el("div", { class: "cards" }, lobbyCard, newCard, mineCard, watchCard));
+  // the screen's one level-one heading (issue 30: axe's "page-has-heading-one"), for screen readers:
+  // the cards' titles say the rest
+  const heading = el("h1", { class: "sr-only", id: "home-title", text: t("Palaestra: board games to play online") });
+  root.replaceChildren(heading, el("div", { class: "cards" }, lobbyCard, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
   // this browser's games (finding 13: each with its opponents, its state for me and its date),

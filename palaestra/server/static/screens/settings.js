@@ -10,14 +10,14 @@ import { field, messageLine, dateText } from "/static/screens/forms.js";
 
 export default async function settingsPage(params, { root }) {
   if (!me()) {
-    root.replaceChildren(el("section", { class: "card narrow" }, el("h2", { text: t("Account settings") }),
+    root.replaceChildren(el("section", { class: "card narrow" }, el("h1", { class: "page-title", text: t("Account settings") }),
       el("p", {}, t("Sign in first."), " ", el("a", { href: "/#/signin" }, t("Sign in")))));
     return;
   }
   const account = await api("/api/account");
   const deletion = deleteCard();
   root.replaceChildren(el("div", { class: "account-page" },
-    el("h2", {}, t("Account settings"), " ", el("span", { class: "muted small" }, profileLink(account.username))),
+    el("h1", { class: "page-title" }, t("Account settings"), " ", el("span", { class: "muted small" }, profileLink(account.username))),
     el("p", { class: "muted", text: t("Member since {date}", { date: dateText(account.joined) }) }),
     el("div", { class: "cards" }, passwordCard(), passkeysCard(deletion.passkeys), dataCard(), deletion.card)));
 }
@@ -41,7 +41,7 @@ function passwordCard() {
       submit.disabled = false;
     }
   });
-  return el("section", { class: "card", "aria-labelledby": "password-title" }, el("h3", { id: "password-title", text: t("Password") }), form);
+  return el("section", { class: "card", "aria-labelledby": "password-title" }, el("h2", { class: "h3", id: "password-title", text: t("Password") }), form);
 }
 
 // passkeys(n): how many passkeys the account holds (0 also where the server has none)
@@ -52,7 +52,7 @@ function passkeysCard(passkeys) {
   const add = el("button", { type: "submit", id: "passkey-add" }, t("Add a passkey"));
   const form = el("form", { id: "passkey-form" }, name.row, el("div", { class: "field" }, add));
   const card = el("section", { class: "card", "aria-labelledby": "passkeys-title" },
-    el("h3", { id: "passkeys-title", text: t("Passkeys") }),
+    el("h2", { class: "h3", id: "passkeys-title", text: t("Passkeys") }),
     el("p", { class: "small muted", text: t("A passkey signs you in with your device's screen lock or a security key, without a password.") }),
     list, passkeysSupported() ? form : el("p", { class: "small", text: t("This browser cannot use passkeys here.") }), message.line);
 
@@ -104,7 +104,7 @@ function passkeysCard(passkeys) {
 
 function dataCard() {
   return el("section", { class: "card", "aria-labelledby": "data-title" },
-    el("h3", { id: "data-title", text: t("Your data") }),
+    el("h2", { class: "h3", id: "data-title", text: t("Your data") }),
     el("p", { class: "small", text: t("Everything kept about you: your profile, ratings and the records of your games, in one JSON file.") }),
     el("a", { class: "button secondary", id: "export", href: "/api/account/export", download: "" }, t("Download my data")));
 }
@@ -142,7 +142,7 @@ function deleteCard() {
     });
   });
   const card = el("section", { class: "card", "aria-labelledby": "delete-title" },
-    el("h3", { id: "delete-title", text: t("Delete the account") }),
+    el("h2", { class: "h3", id: "delete-title", text: t("Delete the account") }),
     el("p", { class: "small", text: t("Your games stay for your opponents, under the name 'deleted player'; your ratings and profile are gone.") }),
     el("p", { class: "small muted", id: "delete-how", text: t("Confirm with your password.") }),
     form);
