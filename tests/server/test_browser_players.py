@@ -54,7 +54,7 @@ def test_dark_theme_follows_the_system_and_the_switch_and_boards_stay_readable(
     page.goto(server.url + "/")
     page.wait_for_selector("#new-game")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-    assert luminance(page, "body") < 0.05 and luminance(page, "#new-game") < 0.05
+    assert luminance(page, "html") < 0.05 and luminance(page, "#new-game") < 0.05
     assert luminance(page, "#new-game", "color") > 0.6  # light text on the dark card
     low = [c for c in contrasts(page, ".muted, a, button.secondary, h2") if c[1] < 4.5]
     assert not low, low
@@ -65,7 +65,7 @@ def test_dark_theme_follows_the_system_and_the_switch_and_boards_stay_readable(
     page.reload()
     page.wait_for_selector("#new-game")
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
-    assert luminance(page, "body") > 0.7
+    assert luminance(page, "html") > 0.7
     page.select_option("#theme", "dark")
     page.reload()
     page.wait_for_selector("#new-game")
@@ -74,18 +74,23 @@ def test_dark_theme_follows_the_system_and_the_switch_and_boards_stay_readable(
     for game, labels in [("archimedes", "#board g[data-cell] > text"), ("athos", "#board g[data-field] > text")]:
         start_game(page, server, game, ["me", "ai:random"])
         my_turn(page)
-        assert luminance(page, "body") < 0.05
+        assert luminance(page, "html") < 0.05
         assert luminance(page, "#board") > 0.6
         low = [c for c in contrasts(page, "#rules-link, button.secondary:not([disabled]), .muted, #status") if c[1] < 4.5]
         assert not low, (game, low)
-        low = [c for c in contrasts(page, f"{labels}, #board .board-extra span, #board button") if c[1] < 4.5]
+        coordinates = page.eval_on_selector_all(
+            labels, "ts => ts.map((t) => t.textContent === Object.values(t.parentNode.dataset)[0])"
+        )
+        found = [c for c, name in zip(contrasts(page, labels), coordinates, strict=True) if name]
+        assert len(found) > 10
+        low = [c for c in found + contrasts(page, "#board .board-extra span, #board button") if c[0] and c[1] < 4.5]
         assert not low, (game, low[:5])
         shot(page, f"dark-{game}")
     # the rules page follows the choice too
     page.goto(server.url + "/rules/archimedes")
     page.wait_for_selector("h1")
     page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
-    assert luminance(page, "body") < 0.05
+    assert luminance(page, "html") < 0.05
 
 
 # --- move sounds -------------------------------------------------------------------------------------------
@@ -127,6 +132,7 @@ def test_a_move_plays_a_sound_mute_stops_it_and_the_choice_is_kept(server: Serve
 def test_the_tab_title_and_icon_say_your_turn(server: ServerProcess, pages: Pages) -> None:
     page = pages()
     game_id = start_game(page, server, "archimedes", ["me", "friend"])
+    page.wait_for_selector("#status[data-version]")
     page.wait_for_function("document.querySelector('#status').textContent.includes('to join')")
     assert page.title() == "Palaestra"  # waiting for the friend: not my turn
     assert page.get_attribute('link[rel="icon"]', "href") == "/static/favicon.svg"
@@ -281,8 +287,9 @@ def test_the_host_waits_for_the_friend_by_name_and_the_server_refuses_a_move(
 ) -> None:
     page = pages(refusals=True)
     page.goto(server.url + "/")
-    page.fill("#your-name", "Ann")
+    page.evaluate("localStorage.setItem('palaestra.name', 'Ann')")  # the name the form remembers
     game_id = start_game(page, server, "archimedes", ["me", "friend"])
+    page.wait_for_selector("#status[data-version]")
     page.wait_for_function("document.querySelector('#status').textContent.includes('to join')")
     assert page.inner_text("#status") == "Waiting for your friend to join"
     assert "Your turn" not in page.inner_text("#status-top")
