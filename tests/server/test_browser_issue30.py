@@ -162,7 +162,9 @@ def test_finding_2_after_a_resignation_the_banner_says_who_won(server: ServerPro
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
     page.wait_for_selector("#result-banner")
-    assert page.locator("#result-winner").inner_text() == "blue (N) wins"  # colours, not "player 2" (finding 8)
+    assert (
+        page.locator("#result-winner").inner_text() == "blue (N) wins"
+    )  # colours, not "player 2" (finding 8)
     assert page.locator("#result-reason").inner_text() == "orange (S) resigned"
     assert page.locator("#result-banner").get_attribute("data-outcome") == "lost"
 
@@ -391,7 +393,7 @@ def test_finding_9_the_record_and_the_moves_download_with_file_names(
     lines = text.splitlines()
     assert lines[0] == f"Archimedes #{game_id}"
     assert lines[1] == "Players: orange (S), blue (N) (AI (random))"
-    assert re.fullmatch(r"1\. Player 1 \(S\) moves a cube from (\w+) to (\w+) \[\1-\2\]", lines[3]), lines[3]
+    assert re.fullmatch(r"1\. Orange \(S\) moves a cube from (\w+) to (\w+) \[\1-\2\]", lines[3]), lines[3]
     assert "blue (N) wins (orange (S) resigned)" in text
     assert page.url.endswith(f"#/game/{game_id}")  # no tab, no navigation
 
@@ -428,7 +430,7 @@ def test_finding_12_places_are_named_moves_announced_and_the_focus_ring_whole(
     keyboard_turn(page)
     page.wait_for_selector('#status[data-mine="1"]')
     page.wait_for_function(
-        "document.querySelector('#announce').textContent.startsWith('Player 2 (N) moves a cube from ')"
+        "document.querySelector('#announce').textContent.startsWith('Blue (N) moves a cube from ')"
     )
     # Agamemnon's spaces
     start_game(page, server, "agamemnon", ["me", "ai:random"])

@@ -71,19 +71,30 @@ def test_dark_theme_follows_the_system_and_the_switch_and_boards_stay_readable(
     page.wait_for_selector("#new-game")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     # a game: the page is dark, the board keeps its light surface and its labels stay readable
-    for game, labels in [("archimedes", "#board g[data-cell] > text"), ("athos", "#board g[data-field] > text")]:
+    for game, labels in [
+        ("archimedes", "#board g[data-cell] > text"),
+        ("athos", "#board g[data-field] > text"),
+    ]:
         start_game(page, server, game, ["me", "ai:random"])
         my_turn(page)
         assert luminance(page, "html") < 0.05
         assert luminance(page, "#board") > 0.6
-        low = [c for c in contrasts(page, "#rules-link, button.secondary:not([disabled]), .muted, #status") if c[1] < 4.5]
+        low = [
+            c
+            for c in contrasts(page, "#rules-link, button.secondary:not([disabled]), .muted, #status")
+            if c[1] < 4.5
+        ]
         assert not low, (game, low)
         coordinates = page.eval_on_selector_all(
             labels, "ts => ts.map((t) => t.textContent === Object.values(t.parentNode.dataset)[0])"
         )
         found = [c for c, name in zip(contrasts(page, labels), coordinates, strict=True) if name]
         assert len(found) > 10
-        low = [c for c in found + contrasts(page, "#board .board-extra span, #board button") if c[0] and c[1] < 4.5]
+        low = [
+            c
+            for c in found + contrasts(page, "#board .board-extra span, #board button")
+            if c[0] and c[1] < 4.5
+        ]
         assert not low, (game, low[:5])
         shot(page, f"dark-{game}")
     # the rules page follows the choice too
@@ -100,7 +111,9 @@ def sounds(page: Any) -> int:
     return int(page.evaluate("window.__palaestraSounds.count"))
 
 
-def test_a_move_plays_a_sound_mute_stops_it_and_the_choice_is_kept(server: ServerProcess, pages: Pages) -> None:
+def test_a_move_plays_a_sound_mute_stops_it_and_the_choice_is_kept(
+    server: ServerProcess, pages: Pages
+) -> None:
     page = pages()
     start_game(page, server, "archimedes", ["me", "ai:random"])
     my_turn(page)
@@ -169,6 +182,14 @@ def centre_y(page: Any, selector: str) -> float:
     return float(box["y"] + box["height"] / 2)
 
 
+#: a text of the turned board is drawn upright: its turn and the board's make none
+UPRIGHT = """t => {
+  const m = new DOMMatrix(getComputedStyle(t.ownerSVGElement).transform)
+    .multiply(new DOMMatrix(getComputedStyle(t).transform));
+  return Math.abs(m.a - 1) < 1e-6 && Math.abs(m.b) < 1e-6;
+}"""
+
+
 def test_the_board_is_turned_to_my_side_and_can_be_flipped(server: ServerProcess, pages: Pages) -> None:
     """Seat 2 of Archimedes starts on the north side: it is drawn at the bottom for that player,
     and "Flip board" turns it back. The cube labels stay upright."""
@@ -178,8 +199,7 @@ def test_the_board_is_turned_to_my_side_and_can_be_flipped(server: ServerProcess
     south, north = '#board g[data-cell="a4"]', '#board g[data-cell="h4"]'
     assert page.get_attribute("#board", "data-turn") == "180"
     assert centre_y(page, north) > centre_y(page, south)  # my side (N) at the bottom
-    upright = "t => Math.abs(new DOMMatrix(getComputedStyle(t.ownerSVGElement).transform).b + new DOMMatrix(getComputedStyle(t).transform).b) < 1e-6"
-    assert page.eval_on_selector('#board g[data-cell="a1"] > text', upright)
+    assert page.eval_on_selector('#board g[data-cell="a1"] > text', UPRIGHT)
     shot(page, "turned-north")
     page.click("#flip-board")
     assert page.get_attribute("#flip-board", "aria-pressed") == "true"
@@ -195,7 +215,7 @@ def test_three_players_each_see_their_own_side_at_the_bottom(server: ServerProce
     """Archimedes for three: the third seat's side is turned to the bottom (by a multiple of 60°)."""
     page = pages()
     start_game(page, server, "archimedes", ["ai:random", "ai:random", "me"], {"players": 3})
-    page.wait_for_selector("#board svg")
+    my_turn(page)  # the AIs have moved: the board stays as it is
     name = page.locator('#players li[data-seat="2"]').inner_text()
     side = re.search(r"\((\w+)\)", name)
     assert side, name
@@ -205,6 +225,7 @@ def test_three_players_each_see_their_own_side_at_the_bottom(server: ServerProce
     sides = {"S": "a4", "N": "h4", "SW": "b1", "NE": "f13", "NW": "f1", "SE": "b11"}
     lowest = max(sides, key=lambda s: centre_y(page, f'#board g[data-cell="{sides[s]}"]'))
     assert lowest == side.group(1), (lowest, name, turn)
+    assert page.eval_on_selector('#board g[data-cell="e8"] > text', UPRIGHT)
 
 
 def test_a_spectator_and_hot_seat_see_the_board_as_drawn(server: ServerProcess, pages: Pages) -> None:
@@ -216,7 +237,7 @@ def test_a_spectator_and_hot_seat_see_the_board_as_drawn(server: ServerProcess, 
     assert page.get_attribute("#board", "data-turn") == "180"
 
 
-# --- confirm a move before it is sent ------------------------------------------------------------------------
+# --- confirm a move before it is sent ------------------------------------------------------------
 
 
 def start_correspondence(page: Any, server: ServerProcess) -> str:
@@ -298,8 +319,8 @@ def test_the_host_waits_for_the_friend_by_name_and_the_server_refuses_a_move(
         """async (id) => {
           const mine = JSON.parse(localStorage.getItem('palaestra.games'))[id];
           const token = Object.values(mine.tokens)[0];
-          const r = await fetch(`/api/games/${id}/actions`, {method: 'POST', headers: {'content-type': 'application/json'},
-            body: JSON.stringify({token, ply: 0, action: 0})});
+          const r = await fetch(`/api/games/${id}/actions`, {method: 'POST',
+            headers: {'content-type': 'application/json'}, body: JSON.stringify({token, ply: 0, action: 0})});
           return [r.status, (await r.json()).error];
         }""",
         game_id,
@@ -323,8 +344,11 @@ def test_players_without_a_name_are_called_by_their_colour(server: ServerProcess
     my_turn(page)
     assert page.inner_text("#status") == "Your turn (orange (S))"
     play_a_move(page)
+    page.wait_for_function("document.querySelectorAll('#moves li').length >= 2")
     my_turn(page)  # the AI moved: its move reads "blue (N) moves a cube from ..."
-    assert any(line.startswith("Blue (N) moves a cube") for line in page.locator("#moves li").all_inner_texts())
+    assert any(
+        line.startswith("Blue (N) moves a cube") for line in page.locator("#moves li").all_inner_texts()
+    )
     page.on("dialog", lambda d: d.accept())
     page.click("#resign")
     page.wait_for_selector("#result-banner")
@@ -333,7 +357,9 @@ def test_players_without_a_name_are_called_by_their_colour(server: ServerProcess
     # in German the colours are German
     page.select_option("#lang", "de")
     page.wait_for_selector("#result-banner")
-    page.wait_for_function("document.querySelector('#result-winner').textContent.includes('blau')")
+    page.wait_for_function(
+        "(e => e && e.textContent.includes('blau'))(document.querySelector('#result-winner'))"
+    )
     assert "player" not in page.inner_text("#result-banner").lower()
 
 
