@@ -292,7 +292,7 @@ def test_finding_13_my_games_say_opponent_state_and_date(server: ServerProcess, 
     page.wait_for_selector("#my-games-list")
     first = page.locator(f'#my-games li[data-game="{invited}"]')
     words = " ".join(first.inner_text().split())
-    assert words.startswith("Archimedes against player 2 (N) waiting for player 2 (N) to join"), words
+    assert words.startswith("Archimedes against player 2 (N) waiting for your friend to join"), words
     second = page.locator(f'#my-games li[data-game="{against_ai}"]')
     assert second.locator("a").first.inner_text() == "Athos"
     assert second.locator("[data-against]").inner_text() == "against AI (random)"

@@ -268,10 +268,15 @@ def test_a_correspondence_move_waits_for_confirm(server: ServerProcess, pages: P
     page.wait_for_selector("#pending-move:not([hidden])")
     assert page.inner_text("#pending-move-text").startswith("Moves a cube from")
     assert page.locator("#moves li").count() == 0  # nothing sent
-    assert page.locator("#board [data-action], #board .target").count() == 0  # the board waits
+    # the board shows the one move waiting, marked, and takes no clicks; the list offers none
+    assert page.locator("#board [data-action]").count() == 1
+    assert page.locator("#board [data-action].pending").count() == 1
+    assert page.eval_on_selector("#board", "b => getComputedStyle(b).pointerEvents") == "none"
+    assert page.locator("#legal button").count() == 0
     shot(page, "confirm-pending")
     page.click("#cancel-move")
     assert page.locator("#pending-move").is_hidden()
+    assert page.locator("#board .pending").count() == 0
     page.wait_for_timeout(300)
     assert page.locator("#moves li").count() == 0
     click_board_move(page)

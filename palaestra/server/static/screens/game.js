@@ -120,6 +120,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
   // --- requests ------------------------------------------------------------------------------------
   let pending = false;
   let askedPly = null;  // the position of a move waiting for Confirm
+  let askedAction = null;  // and that move
   // the game again from the server, after a refusal (at least as new as the one on screen)
   async function reload() {
     const current = await api(`/api/games/${id}?version=${view.version}`);
@@ -130,15 +131,18 @@ export default async function gamePage({ id }, { root, onLeave }) {
     if (pending) return;
     const player = view.current_player;
     if (!mySeats.includes(player)) { toast(t("It is not your turn"), true); return; }
+    if (confirming.waiting()) return;  // one move waits for Confirm at a time
     if (confirming.on()) {
       // the move waits on the page, pending, until it is confirmed (the board takes no clicks)
       const legal = view.legal.find((l) => l.action === action);
       const ply = view.ply;
       askedPly = ply;
+      askedAction = action;
       const asked = confirming.ask(legal ? moveText(legal.move) : String(action));
       draw();
       const ok = await asked;
       askedPly = null;
+      askedAction = null;
       if (!ok || view.ply !== ply) { draw(); return; }
     }
     pending = true;
@@ -285,7 +289,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
       moveLine(mv, view.seats, describe))));
     movesBox.scrollTop = movesBox.scrollHeight;
     // legal moves as buttons (always available; boards add clicking on the board itself)
-    legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, title: l.move, onclick: () => play(l.action) }, moveText(l.move))));
+    legalBox.replaceChildren(...(myTurn && !confirming.waiting() ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, title: l.move, onclick: () => play(l.action) }, moveText(l.move))));
     hintButton.disabled = !myTurn;
     hintButton.hidden = !view.hints;  // a game between people whose creator did not allow them
     hintsOff.hidden = Boolean(view.hints);
@@ -306,8 +310,13 @@ export default async function gamePage({ id }, { root, onLeave }) {
     if (!myTurn || hints.ply !== view.ply) hints.clear();
     turnIsMine = myTurn;
     if (askedPly !== null && askedPly !== view.ply) confirming.cancel();  // the game moved on
+    // a move waiting for Confirm is the one move the board shows (its piece and where it goes,
+    // marked "pending"), and the board takes no clicks meanwhile
     const asking = confirming.waiting();
-    board.update(view, { interactive: myTurn && !pending && !asking, legal: myTurn ? view.legal : [], play, refuse, mySeats, replay: false });
+    const offered = !myTurn ? [] : asking ? view.legal.filter((l) => l.action === askedAction) : view.legal;
+    board.update(view, { interactive: myTurn && !pending, legal: offered, play, refuse: asking ? null : refuse, mySeats, replay: false });
+    boardBox.classList.toggle("asking", asking);
+    if (asking) for (const node of boardBox.querySelectorAll(`[data-action="${askedAction}"]`)) node.classList.add("pending");
     orient();
     hints.mark();
     turnSignal(myTurn);

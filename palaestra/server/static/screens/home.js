@@ -5,7 +5,7 @@ import { t, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api, meta } from "/static/api.js";
 import { loadMine } from "/static/state.js";
-import { seatName, movesText, outcomeFor } from "/static/ui.js";
+import { seatName, movesText, outcomeFor, invitedNames } from "/static/ui.js";
 import { buildNewGameForm } from "/static/newgame.js";
 import { memberGames } from "/static/membergames.js";
 import { buildLobby } from "/static/lobby.js";
@@ -56,7 +56,7 @@ function stateFor(g, mySeats) {
     return outcome === "won" ? t("you won") : outcome === "lost" ? t("you lost") : outcome === "drawn" ? t("draw") : t("finished");
   }
   const unjoined = g.seats.filter((s) => s.kind === "human" && !s.joined);
-  if (unjoined.length) return t("waiting for {names} to join", { names: unjoined.map((s) => playerName(s.player_name)).join(t(" and ")) });
+  if (unjoined.length) return t("waiting for {names} to join", { names: invitedNames(unjoined) });
   const toMove = g.seats.findIndex((s) => s.player_name === g.to_move);
   if (toMove >= 0 && mySeats.includes(toMove)) return t("your turn");
   if (toMove >= 0) return t("{name} to move", { name: seatName(g.seats[toMove]) || playerName(g.to_move) });
