@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from palaestra import __version__
-from palaestra.server.api import accounts, games, lobby, ops, passkeys, play, realtime, seats, web
+from palaestra.server.api import accounts, challenges, games, lobby, ops, passkeys, play, realtime, seats, web
 from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
@@ -130,7 +130,15 @@ def create_app(
     # the routers are tried in this order for every request: the hot ones first (a seat's action,
     # a game's state; each route tried costs some µs in FastAPI's matching: docs/benchmarks.md)
     hot = (play.router, games.router, realtime.router, seats.router)
-    for router in (*hot, lobby.router, accounts.router, passkeys.router, ops.router, web.router):
+    for router in (
+        *hot,
+        lobby.router,
+        challenges.router,
+        accounts.router,
+        passkeys.router,
+        ops.router,
+        web.router,
+    ):
         app.include_router(router)
     app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", web.SafeStaticFiles(directory=web.STATIC), name="static")
