@@ -17,7 +17,19 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from palaestra import __version__
-from palaestra.server.api import accounts, challenges, games, lobby, ops, passkeys, play, realtime, seats, web
+from palaestra.server.api import (
+    accounts,
+    challenges,
+    games,
+    learn,
+    lobby,
+    ops,
+    passkeys,
+    play,
+    realtime,
+    seats,
+    web,
+)
 from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
@@ -136,6 +148,7 @@ def create_app(
         challenges.router,
         accounts.router,
         passkeys.router,
+        learn.router,
         ops.router,
         web.router,
     ):

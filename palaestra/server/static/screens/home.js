@@ -22,7 +22,11 @@ export default async function homePage(params, { root, onLeave }) {
   // the screen's one level-one heading (issue 30: axe's "page-has-heading-one"), for screen readers:
   // the cards' titles say the rest
   const heading = el("h1", { class: "sr-only", id: "home-title", text: t("Palaestra: board games to play online") });
-  root.replaceChildren(heading, el("div", { class: "cards" }, challengesCard, lobbyCard, newCard, mineCard, watchCard));
+  // "Learn to play" (issue 30): a course for each game that has one
+  const courses = m.games.filter((g) => g.learn);
+  const learnLine = courses.length ? el("p", { class: "learn-links", id: "learn-links" }, el("strong", { text: t("Learn to play") }), ": ",
+    ...courses.flatMap((g, i) => [i ? " · " : "", el("a", { href: `/learn/${g.name}`, "data-game": g.name }, g.title)])) : null;
+  root.replaceChildren(heading, ...(learnLine ? [learnLine] : []), el("div", { class: "cards" }, challengesCard, lobbyCard, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
   // this browser's games (finding 13: each with its opponents, its state for me and its date),
