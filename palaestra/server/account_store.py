@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from palaestra.server.db import GAMES, Base, GameRow, StorageError, Store, guarded
+from palaestra.server.notify_store import MEMBER_TABLES
 
 
 class AccountRow(Base):
@@ -526,7 +527,7 @@ class AccountStore:
                     .values(seats=new_seats, record=record, version=game.version + 1)
                 )
                 changed.append((game_id, int(game.version) + 1))
-            for table in (PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS):
+            for table in (*MEMBER_TABLES, PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS):
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
             conn.execute(sa.delete(CHALLENGES).where(CHALLENGES.c.account_id == account_id))
             conn.execute(sa.delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))

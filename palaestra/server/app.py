@@ -17,7 +17,18 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from palaestra import __version__
-from palaestra.server.api import accounts, games, lobby, ops, passkeys, play, realtime, seats, web
+from palaestra.server.api import (
+    accounts,
+    games,
+    lobby,
+    notifications,
+    ops,
+    passkeys,
+    play,
+    realtime,
+    seats,
+    web,
+)
 from palaestra.server.api.auth import SignInLimits, member_id
 from palaestra.server.api.edge import BodyLimit, SecurityHeaders, Timing
 from palaestra.server.api.errors import install_handlers
@@ -102,6 +113,9 @@ def create_app(
         hub.claim_after = config.claim_after_seconds
         hub.lobby.seek_seconds = config.seek_seconds
         hub.lobby.leave_seconds = config.seek_leave_seconds
+        hub.notifications.configure(config)
+        if queue is not None:  # notifications are sent by the workers
+            hub.notifications.enqueue = queue.notify
         app.state.hub = hub
         await hub.start()
         try:
@@ -130,7 +144,8 @@ def create_app(
     # the routers are tried in this order for every request: the hot ones first (a seat's action,
     # a game's state; each route tried costs some µs in FastAPI's matching: docs/benchmarks.md)
     hot = (play.router, games.router, realtime.router, seats.router)
-    for router in (*hot, lobby.router, accounts.router, passkeys.router, ops.router, web.router):
+    rest = (lobby.router, accounts.router, notifications.router, passkeys.router, ops.router, web.router)
+    for router in (*hot, *rest):
         app.include_router(router)
     app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", web.SafeStaticFiles(directory=web.STATIC), name="static")

@@ -11,6 +11,8 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``lobby`` (lobby.py): seeks, quick pairing, the lobby's live changes (issue 29);
 - ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
   rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
+- ``notifications`` (notifications.py): queued with the writes that cause them
+  (``Sessions.on_write``, ``RematchService.on_offer``) and sent as jobs (delivery.py).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from palaestra.server.service.analysis import Analyst, Searcher, available_level
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.lobby import LobbyService
+from palaestra.server.service.notifications import Notifications
 from palaestra.server.service.passkeys import PasskeyService
 from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
@@ -100,6 +103,12 @@ class Hub:
         #: rematches of finished games (issue 29)
         self.rematches = RematchService(self.sessions, self.seats, self.accounts.store)
         self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
+        #: notifications (issue 29): queued with the writes that cause them, sent as jobs
+        self.notifications = Notifications(store, self.sessions.broker)
+        self.sessions.on_write = self.notifications.on_write
+        self.sessions.after_write = self.notifications.kick
+        self.rematches.on_offer = self.notifications.rematch_writer
+        self.rematches.after_offer = self.notifications.kick
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
@@ -113,6 +122,7 @@ class Hub:
         game is looked at once and kept in memory only if it has such a move to play; the others
         are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
         await self.sessions.broker.start(self.sessions.on_notice)
+        await self.notifications.start()
         await self.abandon_idle()  # before resuming: an abandoned game is not resumed
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
@@ -171,6 +181,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.lobby.stop()
+        await self.notifications.stop()
         await self.moves.stop()
         self.pool.close()
         self.accounts.hasher.close()
