@@ -9,7 +9,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from email import message_from_bytes
+from email import message_from_bytes, policy
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -125,7 +125,7 @@ class Mailbox:
             if transport is None or transport.is_closing():
                 return "451 the client went away"
         with self.lock:
-            self.messages.append(message_from_bytes(envelope.content))
+            self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
         return "250 OK"
 
 
@@ -162,7 +162,7 @@ class PushService:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
-                service.posts.append((self.path, dict(self.headers), body))
+                service.posts.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(service.status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

@@ -226,6 +226,8 @@ class Deliverer:
                 await asyncio.to_thread(self.store.progress, row.id, {"pushed": sorted(done)})
         if failures:
             raise failures[0]
+        if not done:
+            raise Gone("every push subscription of the member is gone")
 
     def _push_one(self, subscription: Subscription, payload: str) -> bool:
         """Push to one browser; False if its subscription is gone (and removed)."""
@@ -268,12 +270,12 @@ class Deliverer:
         message["To"] = to
         message["Date"] = formatdate(localtime=False)
         message["Message-ID"] = message_id(row, self.smtp_from)
-        message["Content-Language"] = row.language
         message["Auto-Submitted"] = "auto-generated"
         opening = _fill(texts["open"], {"link": link})
         footer = _fill(texts["footer"], {"settings": settings})
         text = f"{body}\n\n{opening}\n\n-- \n{footer}\n"
         message.set_content(text)
+        message["Content-Language"] = row.language  # after set_content, which sets the Content-* anew
         return message
 
     def _email(self, row: Outgoing) -> None:
