@@ -72,15 +72,21 @@ def check_endpoint(endpoint: Any, *, allow_http: bool = False) -> str:
     if not host or parts.username is not None or parts.password is not None or parts.fragment:
         raise BadSubscription("endpoint must name a host, without user, password or fragment")
     if not local:
-        try:
-            ipaddress.ip_address(host)
-        except ValueError:
-            pass
-        else:
-            raise BadSubscription("endpoint must name its host, not an address")
-        if "." not in host or host.endswith(".localhost") or host == "localhost":
-            raise BadSubscription("endpoint must be on a push service's public host")
+        check_public_host(host)
     return endpoint
+
+
+def check_public_host(host: str) -> None:
+    """A push service's host is a public name: not an address, not this machine (the server
+    would otherwise post wherever a member points it)."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        raise BadSubscription("endpoint must name its host, not an address")
+    if "." not in host or host.endswith(".localhost") or host == "localhost":
+        raise BadSubscription("endpoint must be on a push service's public host")
 
 
 def parse_subscription(doc: Any, *, allow_http: bool = False) -> PushSubscription:
