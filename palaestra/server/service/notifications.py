@@ -143,7 +143,12 @@ class Notifications:
                     data = {"game": session.id, "title": title, "opponents": _others(session, seats, i)}
                     data["url"] = game_url(session.id)
                     events.append(Event(f"ended:{session.id}", seat.account, "game_ended", data))
-        elif status == "active" and clock is not None and clock.control.kind == CORRESPONDENCE:
+        elif (
+            status == "active"
+            and clock is not None
+            and clock.control.kind == CORRESPONDENCE
+            and len(state.history) >= len(session.state.history)  # not an undo: the undoer plays on
+        ):
             before = None if session.clock is None else session.clock.running
             now = clock.running
             if now is not None and now != before and 0 <= now < len(seats):
