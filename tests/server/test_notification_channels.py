@@ -305,3 +305,40 @@ def test_a_subscription_of_random_fields_parses_only_if_each_is_valid(
     except BadSubscription:
         return
     assert found.endpoint.startswith("https://") and len(found.auth) == 22 and len(found.p256dh) == 87
+
+
+def test_of_senders_racing_for_one_row_exactly_one_sends_it(db_url: str) -> None:
+    """Two senders (two workers) given the same row at once: the claim lets exactly one send."""
+    import asyncio
+
+    from palaestra.server.db import Store
+    from palaestra.server.notify_store import Event, NotifyStore
+    from palaestra.server.service.delivery import Deliverer
+
+    mailbox = Mailbox()
+    store = Store(db_url)
+    store.migrate()
+    try:
+        with SmtpServer(mailbox) as smtp:
+            with app(db_url) as client:  # an account, with an address and e-mail on
+                alice = sign_up(client, "alice")
+                put_settings(alice, email="alice@example.org", channels={"challenge": {"email": True}})
+            notes = NotifyStore(store)
+            event = Event("challenge:x1", 1, "challenge", {"from": "bobby", "title": "Nim", "url": "/"})
+            assert len(notes.queue([event], email=True, now=time.time())) == 2  # page and e-mail
+            row = next(r["id"] for r in notes.rows() if r["channel"] == "email")
+
+            async def noop(account: int, unread: int) -> None:
+                return None
+
+            def sender() -> Deliverer:
+                return Deliverer(notes, announce=noop, vapid=dict, smtp_url=smtp.url)
+
+            async def race() -> list[str]:
+                return list(await asyncio.gather(*(sender().deliver(row) for _ in range(4))))
+
+            outcomes = asyncio.run(race())
+            assert outcomes.count("sent") == 1 and len(mailbox.messages) == 1
+            assert notes.queue([event], email=True, now=time.time()) == []  # the event queued once
+    finally:
+        store.close()
