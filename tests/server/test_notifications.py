@@ -245,6 +245,16 @@ def test_a_challenge_is_queued_once_for_its_member(db_url: str) -> None:
         wait_until(lambda: rows(client)[0]["status"] == "sent")
 
 
+def test_the_export_holds_the_settings_address_and_notifications(client: TestClient) -> None:
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bobby")
+    settings(alice, language="de", email="alice@example.org")
+    gid = correspondence_game(alice, bob, time_control=BLITZ)
+    alice.post(f"/api/games/{gid}/resign", json={})
+    doc = alice.get("/api/account/export").json()["notifications"]
+    assert doc["language"] == "de" and doc["email"] == "alice@example.org"
+    assert doc["push_endpoints"] == [] and [n["kind"] for n in doc["sent"]] == ["game_ended"]
+
+
 def test_rows_of_a_deleted_account_go_with_it(client: TestClient) -> None:
     alice, bob = sign_up(client, "alice"), sign_up(client, "bobby")
     gid = correspondence_game(alice, bob, time_control=BLITZ)

@@ -259,6 +259,22 @@ class Notifications:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def export(self, account: int) -> dict[str, Any]:
+        """What is kept about the member's notifications (for the account's export)."""
+        found = await asyncio.to_thread(self.store.settings, account)
+        browsers = await asyncio.to_thread(self.store.subscriptions, account)
+        rows = await asyncio.to_thread(self.store.rows, account)
+        return {
+            "language": found.language,
+            "email": found.email,
+            "channels": found.channels,
+            "push_endpoints": [b.endpoint for b in browsers],
+            "sent": [
+                {"kind": r["kind"], "channel": r["channel"], "status": r["status"], "data": r["data"]}
+                for r in rows
+            ],
+        }
+
     # --- the page's live count --------------------------------------------------------------
     def listen(self, account: int) -> asyncio.Queue[str]:
         queue: asyncio.Queue[str] = asyncio.Queue()
