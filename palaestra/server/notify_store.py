@@ -28,6 +28,8 @@ KINDS = ("your_turn", "challenge", "game_ended", "rematch_offered")
 CHANNELS = ("page", "push", "email")
 #: a channel the member never set: the page on, the others off until the member turns them on
 DEFAULTS = {"page": True, "push": False, "email": False}
+#: push subscriptions kept per member (browsers); a new one beyond replaces the oldest
+MAX_SUBSCRIPTIONS = 20
 #: the languages of the messages (those of the page, static/i18n.js)
 LANGUAGES = ("en", "de", "fr")
 
@@ -379,7 +381,8 @@ class NotifyStore:
     @guarded
     def subscribe(self, account_id: int, endpoint: str, p256dh: str, auth: str) -> None:
         """Store a browser's subscription (an endpoint stored already now belongs to this member,
-        with these keys: a browser signed in to another account)."""
+        with these keys: a browser signed in to another account); a member keeps the newest
+        ``MAX_SUBSCRIPTIONS``."""
         with self.store.writing() as conn:
             conn.execute(sa.delete(SUBSCRIPTIONS).where(SUBSCRIPTIONS.c.endpoint == endpoint))
             conn.execute(
@@ -389,6 +392,18 @@ class NotifyStore:
                     p256dh=p256dh,
                     auth=auth,
                     created_at=datetime.now(UTC),
+                )
+            )
+            kept = (
+                sa.select(SUBSCRIPTIONS.c.id)
+                .where(SUBSCRIPTIONS.c.account_id == account_id)
+                .order_by(SUBSCRIPTIONS.c.id.desc())
+                .limit(MAX_SUBSCRIPTIONS)
+            )
+            conn.execute(
+                sa.delete(SUBSCRIPTIONS).where(
+                    SUBSCRIPTIONS.c.account_id == account_id,
+                    SUBSCRIPTIONS.c.id.not_in(sa.select(kept.subquery().c.id)),
                 )
             )
 

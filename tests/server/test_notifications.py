@@ -275,3 +275,44 @@ def test_the_outbox_and_kinds_agree_with_the_catalogues() -> None:
         for kind in KINDS:
             assert set(texts[kind]) == {"title", "body"}
     assert CHANNELS == ("page", "push", "email")
+
+
+def test_the_page_websocket_refuses_a_page_of_another_site(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from palaestra.server.api.auth import COOKIE
+
+    bob = sign_up(client, "bobby")
+    client.cookies.set(COOKIE, bob.cookie)
+    try:
+        evil = {"origin": "https://evil.example"}
+        with (
+            client.websocket_connect("/api/notifications/ws", headers=evil) as socket,
+            pytest.raises(WebSocketDisconnect) as closed,
+        ):
+            socket.receive_json()
+        assert closed.value.code == 1008
+        ours = {"origin": "http://testserver:8000"}  # the same host, another port (a proxy's Host)
+        with client.websocket_connect("/api/notifications/ws", headers=ours) as socket:
+            assert socket.receive_json() == {"type": "notifications", "unread": 0}
+    finally:
+        client.cookies.clear()
+
+
+def test_a_member_keeps_the_newest_twenty_push_subscriptions(client: TestClient) -> None:
+    from tests.server.notify_helpers import Browser
+
+    alice = sign_up(client, "alice")
+    browser = Browser()
+    for n in range(23):
+        doc = browser.subscription(f"https://push.example.net/send/{n}")
+        assert alice.post("/api/account/push", json=doc).status_code == 201
+    kept = hub_of(client).notifications.store.subscriptions(1)
+    assert [s.endpoint.rsplit("/", 1)[1] for s in kept] == [str(n) for n in range(3, 23)]
+
+
+def test_placeholders_are_filled_once_whatever_a_name_holds() -> None:
+    from palaestra.server.service.delivery import render
+
+    title, body = render("rematch_offered", {"from": "{title}", "title": "Nim"}, "en")
+    assert title == "Rematch? Nim" and body == "{title} offers you a rematch of Nim."

@@ -9,6 +9,7 @@ import contextlib
 import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import ConfigDict, Field
@@ -235,12 +236,19 @@ async def mark_read(hub: HubDep, member: Member, body: ReadIn) -> dict[str, int]
 
 
 def _same_origin(websocket: WebSocket) -> bool:
-    """A browser's socket opened by a page of this site (a page elsewhere may not read it)."""
+    """A browser's socket opened by a page of this site (a page elsewhere may not read it): the
+    ``Origin`` is the configured ``origin``, or else names the host of the request (ports aside:
+    a proxy may pass the host without its port)."""
     origin = websocket.headers.get("origin")
-    if origin is None:
+    if origin is None:  # not a browser
         return True
-    host = websocket.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
+    configured = get_guards(websocket).settings.origin
+    if configured:
+        return origin.rstrip("/") == configured.rstrip("/")
+    try:
+        return urlsplit(origin).hostname == urlsplit("//" + websocket.headers.get("host", "")).hostname
+    except ValueError:  # a malformed header
+        return False
 
 
 @router.websocket("/notifications/ws")

@@ -28,6 +28,7 @@ import functools
 import hashlib
 import json
 import logging
+import re
 import smtplib
 import ssl
 import time
@@ -44,6 +45,7 @@ from palaestra.server.notify_store import LANGUAGES, NotifyStore, Outgoing, Subs
 
 log = logging.getLogger("palaestra.server.notifications")
 
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: the longest pause between two tries of a row (seconds)
 MAX_PAUSE = 3600.0
 
@@ -58,10 +60,9 @@ def catalogue(language: str) -> dict[str, Any]:
 
 
 def _fill(template: str, data: dict[str, Any]) -> str:
-    out = template
-    for key, value in data.items():
-        out = out.replace("{" + key + "}", str(value))
-    return out
+    """``template`` with each ``{name}`` replaced by ``data[name]`` in one pass (a name that
+    holds braces is shown as it is)."""
+    return _PLACEHOLDER.sub(lambda m: str(data[m.group(1)]) if m.group(1) in data else m.group(0), template)
 
 
 def link_of(data: dict[str, Any], origin: str) -> str:
