@@ -316,3 +316,33 @@ def test_placeholders_are_filled_once_whatever_a_name_holds() -> None:
 
     title, body = render("rematch_offered", {"from": "{title}", "title": "Nim"}, "en")
     assert title == "Rematch? Nim" and body == "{title} offers you a rematch of Nim."
+
+
+def test_after_the_ais_move_it_is_your_turn(client: TestClient) -> None:
+    from tests.server.notify_helpers import CORRESPONDENCE, view_of
+
+    alice = sign_up(client, "alice")
+    seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "random"}]
+    body = {"game": "nim", "options": {"stones": 9}, "seats": seats, "time_control": CORRESPONDENCE}
+    r = alice.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    assert kinds(alice) == []  # her first turn: she made the game, she knows
+    r = alice.post(f"/api/games/{gid}/actions", json={"ply": 0, "move": "take 1"})
+    assert r.status_code == 200, r.text
+    view_of(client, gid, lambda v: v["ply"] == 2)  # the AI moved (in this process)
+    assert kinds(alice) == ["your_turn"]
+
+
+def test_a_correspondence_rematch_tells_the_member_who_moves_first(client: TestClient) -> None:
+    alice, bob = sign_up(client, "alice"), sign_up(client, "bobby")
+    gid = correspondence_game(alice, bob)  # seat 0 (alice) to move: told when bob joined
+    assert kinds(alice) == ["your_turn"]
+    assert alice.post(f"/api/games/{gid}/resign", json={}).status_code == 200
+    bob.post(f"/api/games/{gid}/rematch", json={})
+    new = alice.post(f"/api/games/{gid}/rematch", json={}).json()["game"]
+    assert new is not None
+    # seats rotate: bob holds seat 0 of the new game and moves first
+    turns = [i for i in inbox(bob)["items"] if i["kind"] == "your_turn"]
+    assert len(turns) == 1 and turns[0]["url"] == f"/#/game/{new}"
+    assert kinds(alice) == ["rematch_offered", "game_ended", "your_turn"]

@@ -106,6 +106,7 @@ class Hub:
         #: notifications (issue 29): queued with the writes that cause them, sent as jobs
         self.notifications = Notifications(store, self.sessions.broker)
         self.sessions.on_write = self.notifications.on_write
+        self.sessions.on_start = self.notifications.on_start
         self.sessions.after_write = self.notifications.kick
         self.rematches.on_offer = self.notifications.rematch_writer
         self.rematches.after_offer = self.notifications.kick

@@ -143,22 +143,34 @@ class Notifications:
                     data = {"game": session.id, "title": title, "opponents": _others(session, seats, i)}
                     data["url"] = game_url(session.id)
                     events.append(Event(f"ended:{session.id}", seat.account, "game_ended", data))
-        elif (
-            status == "active"
-            and clock is not None
-            and clock.control.kind == CORRESPONDENCE
-            and len(state.history) >= len(session.state.history)  # not an undo: the undoer plays on
-        ):
+        elif status == "active" and len(state.history) >= len(session.state.history):  # no undo
             before = None if session.clock is None else session.clock.running
-            now = clock.running
-            if now is not None and now != before and 0 <= now < len(seats):
-                seat = seats[now]
-                mover = None if before is None or not 0 <= before < len(seats) else seats[before].account
-                if seat.kind == "human" and seat.account is not None and seat.account != mover:
-                    data = {"game": session.id, "title": title, "opponents": _others(session, seats, now)}
-                    data["url"] = game_url(session.id)
-                    events.append(Event(f"turn:{session.id}:{version}", seat.account, "your_turn", data))
+            mover = None if before is None or not 0 <= before < len(seats) else seats[before].account
+            if clock is not None and clock.running != before:
+                events += self._turn(session, seats, clock, version, mover)
         return self.writer(events)
+
+    def on_start(self, session: Session, creator: int | None) -> Then | None:
+        """``SeatService.create``'s: a new correspondence game whose first turn is a member's
+        (a rematch, an accepted seek or challenge) tells them, unless they made it."""
+        if session.clock is None:
+            return None
+        return self.writer(self._turn(session, session.seats, session.clock, session.version, creator))
+
+    def _turn(
+        self, session: Session, seats: list[Seat], clock: Clock, version: int, mover: int | None
+    ) -> list[Event]:
+        """``your_turn`` for the member whose clock runs in a correspondence game (none for the
+        member who just moved, or made the game: they know)."""
+        now = clock.running
+        if clock.control.kind != CORRESPONDENCE or now is None or not 0 <= now < len(seats):
+            return []
+        seat = seats[now]
+        if seat.kind != "human" or seat.account is None or seat.account == mover:
+            return []
+        data = {"game": session.id, "title": session.game.title, "opponents": _others(session, seats, now)}
+        data["url"] = game_url(session.id)
+        return [Event(f"turn:{session.id}:{version}", seat.account, "your_turn", data)]
 
     def rematch_writer(self, session: Session, rematch: dict[str, Any]) -> Then | None:
         """The members of a finished game who have still to agree to the rematch ``rematch``

@@ -83,6 +83,8 @@ class Sessions:
             lambda session, state, status, seats, clock: None
         )
         self.after_write: Callable[[], None] = lambda: None
+        #: the same for a new game (``SeatService.create``), given it and the account creating it
+        self.on_start: Callable[[Session, int | None], Then | None] = lambda session, creator: None
         #: the games whose view caches are kept, used last at the end (issue 31, finding 4: the
         #: cached view and its JSON took some 25 KB of a played game's 54 in memory)
         self.view_cache_games = 500
