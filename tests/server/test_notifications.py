@@ -346,3 +346,9 @@ def test_a_correspondence_rematch_tells_the_member_who_moves_first(client: TestC
     turns = [i for i in inbox(bob)["items"] if i["kind"] == "your_turn"]
     assert len(turns) == 1 and turns[0]["url"] == f"/#/game/{new}"
     assert kinds(alice) == ["rematch_offered", "game_ended", "your_turn"]
+
+
+def test_the_service_worker_is_served_as_javascript(client: TestClient) -> None:
+    r = client.get("/static/sw.js")
+    assert r.status_code == 200 and "javascript" in r.headers["content-type"]
+    assert 'addEventListener("push"' in r.text and 'addEventListener("notificationclick"' in r.text
