@@ -232,6 +232,16 @@ def _leased_worker_class() -> Any:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await renewer
 
+        async def close(self) -> None:
+            """Before arq's close (which waits for the cancelled jobs), let the notifications
+            under way be sent to their end and recorded (delivery.py, ``drain``)."""
+            runtime: Runtime | None = self.ctx.get("palaestra") if self.ctx else None
+            if runtime is not None:
+                deliverer = runtime.hub.notifications.deliverer
+                with contextlib.suppress(Exception):
+                    await deliverer.drain(deliverer.claim / 2)
+            await super().close()
+
         async def renew(self) -> None:
             """Extend the lease of every job this worker runs (a key deleted because the job
             ended is left alone: ``PEXPIRE`` of a missing key does nothing)."""

@@ -120,7 +120,7 @@ class Mailbox:
             self.stalled.set()
             while not self.release.is_set():
                 await asyncio.sleep(0.05)
-            transport = getattr(session, "transport", None)
+            transport = getattr(server, "transport", None)  # the SMTP protocol's connection
             await asyncio.sleep(0.2)  # let the server notice a closed connection
             if transport is None or transport.is_closing():
                 return "451 the client went away"

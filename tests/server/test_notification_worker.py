@@ -70,3 +70,47 @@ def test_a_worker_killed_mid_send_leaves_exactly_one_email(
             first.stop()
             if second is not None:
                 second.stop()
+
+
+def test_a_worker_stopped_mid_send_finishes_and_records_it(
+    redis_server: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM (a deploy): arq cancels the worker's jobs, but the message under way is sent to its
+    end and marked sent before the worker goes, so no other worker sends it again."""
+    db_url = f"sqlite:///{tmp_path / 'palaestra.sqlite3'}"
+    mailbox = Mailbox(stall_first=True)
+    with SmtpServer(mailbox) as smtp:
+        for name, value in {
+            "SMTP_URL": smtp.url,
+            "NOTIFY_CLAIM_SECONDS": "4",
+            "NOTIFY_POLL_SECONDS": "0.3",
+        }.items():
+            monkeypatch.setenv(f"PALAESTRA_{name}", value)
+        first = WorkerProcess(db_url, redis_server.url, tmp_path / "first.log").start()
+        second = None
+        try:
+            with TestClient(
+                create_app(db_url, ai_delay=0.0, settings=Settings.from_env(), redis_url=redis_server.url)
+            ) as client:
+                alice, bob = sign_up(client, "alice"), sign_up(client, "bobby")
+                settings(alice, email="alice@example.org", channels={"game_ended": {"email": True}})
+                gid = correspondence_game(alice, bob, time_control=BLITZ)
+                assert alice.post(f"/api/games/{gid}/resign", json={}).status_code == 200
+                assert mailbox.stalled.wait(20), (tmp_path / "first.log").read_text()
+                assert first.proc is not None
+                first.proc.terminate()  # SIGTERM while the server holds the message's DATA
+                time.sleep(0.5)
+                mailbox.release.set()
+                first.proc.wait(timeout=30)
+
+                def email_row() -> dict[str, object]:
+                    return next(r for r in rows(client) if r["channel"] == "email")
+
+                assert email_row()["status"] == "sent", (tmp_path / "first.log").read_text()
+                second = WorkerProcess(db_url, redis_server.url, tmp_path / "second.log").start()
+                time.sleep(6.0)  # past the claim and arq's lease: nothing sends it again
+                assert len(mailbox.messages) == 1 and mailbox.attempts == 1
+        finally:
+            first.stop()
+            if second is not None:
+                second.stop()

@@ -149,13 +149,31 @@ class Deliverer:
         self.now = now
         #: rows sent by this process, by channel (for the tests and /metrics)
         self.sent: dict[str, int] = {"page": 0, "push": 0, "email": 0}
+        #: the sends under way (``drain``)
+        self.inflight: set[asyncio.Task[str]] = set()
 
     async def deliver(self, row_id: int) -> str:
-        """Send the row if it is due and nobody else holds it; what happened, in words."""
+        """Send the row if it is due and nobody else holds it; what happened, in words.
+
+        The send and its record run in a task of their own: a cancel of the caller (arq cancels
+        the jobs of a worker stopped with SIGTERM) leaves them to finish, since a send under way
+        in a thread goes on regardless and, unrecorded, would be sent again by another sender
+        once the claim runs out. ``drain`` waits for them before the process stops."""
         now = self.now()
         row = await asyncio.to_thread(self.store.claim, row_id, now, now + self.claim)
         if row is None:
             return "not due, or held by another sender"
+        task = asyncio.get_running_loop().create_task(self._deliver(row))
+        self.inflight.add(task)
+        task.add_done_callback(self.inflight.discard)
+        return await asyncio.shield(task)
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) for the sends under way to end and be recorded."""
+        if self.inflight:
+            await asyncio.wait(set(self.inflight), timeout=timeout)
+
+    async def _deliver(self, row: Outgoing) -> str:
         beat = asyncio.get_running_loop().create_task(self._renew(row.id))
         try:
             await self._send(row)

@@ -108,6 +108,7 @@ class Notifications:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._task = None
+        await self.deliverer.drain(self.deliverer.claim / 2)  # sends under way end and are recorded
         for queues in self.listeners.values():
             for queue in queues:
                 queue.put_nowait("")  # closes the sockets
