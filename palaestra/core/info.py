@@ -4,7 +4,8 @@ Everything outside ``palaestra/games`` (the AI levels, the command line, the web
 terminal, the research adapters) learns a game's facts from its ``GameInfo`` and the core protocol,
 never from its name. A game declares its info in a light module of its own folder
 (``palaestra/games/NAME/info.py``, which must not import the rules: the registry reads every info
-to list the games) and the registry holds one line per game (:mod:`palaestra.core.registry`)::
+to list the games), and its package declares it as an entry point of the group
+``palaestra.games`` (:mod:`palaestra.core.registry`, docs/core.md "Adding a game")::
 
     INFO = GameInfo(
         name="nim",
@@ -13,7 +14,7 @@ to list the games) and the registry holds one line per game (:mod:`palaestra.cor
         player_counts=(2,),
         levels={"strong": "mcts:iterations=100"},
     )
-    register_game(INFO)                         # or one line in the registry
+    register_game(INFO)                         # or an entry point of its package
 
 The options schema is the game class's ``OPTIONS`` (:meth:`GameInfo.options`); the observation
 shape is ``Game.observation_shape()`` (it may depend on the options, e.g. a board file), its bounds

@@ -32,6 +32,8 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     active_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    #: who may challenge the member (issue 29): everyone, played (people they have played), nobody
+    challenges_from: Mapped[str] = mapped_column(sa.String(16), server_default="everyone")
 
 
 class SessionRow(Base):
@@ -530,5 +532,15 @@ class AccountStore:
             for table in (*MEMBER_TABLES, PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS):
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
             conn.execute(sa.delete(CHALLENGES).where(CHALLENGES.c.account_id == account_id))
+            # the challenges made by or to the account (issue 29; a local import: that module
+            # builds on this one)
+            from palaestra.server.challenge_store import GAME_CHALLENGES
+
+            made = GAME_CHALLENGES.c
+            conn.execute(
+                sa.delete(GAME_CHALLENGES).where(
+                    sa.or_(made.challenger_id == account_id, made.challenged_id == account_id)
+                )
+            )
             conn.execute(sa.delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
         return changed

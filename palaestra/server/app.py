@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from palaestra import __version__
 from palaestra.server.api import (
     accounts,
+    challenges,
     games,
     lobby,
     notifications,
@@ -144,8 +145,16 @@ def create_app(
     # the routers are tried in this order for every request: the hot ones first (a seat's action,
     # a game's state; each route tried costs some µs in FastAPI's matching: docs/benchmarks.md)
     hot = (play.router, games.router, realtime.router, seats.router)
-    rest = (lobby.router, accounts.router, notifications.router, passkeys.router, ops.router, web.router)
-    for router in (*hot, *rest):
+    for router in (
+        *hot,
+        lobby.router,
+        challenges.router,
+        accounts.router,
+        notifications.router,
+        passkeys.router,
+        ops.router,
+        web.router,
+    ):
         app.include_router(router)
     app.include_router(rules_router)  # /rules/GAME (palaestra/server/rules_pages.py)
     app.mount("/static", web.SafeStaticFiles(directory=web.STATIC), name="static")

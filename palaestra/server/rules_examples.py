@@ -16,7 +16,7 @@ from typing import Any
 
 from palaestra.core.registry import game_info
 from palaestra.core.rules_page import Example
-from palaestra.server.webhooks import web_data
+from palaestra.server.game_hooks import web_data
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Shared set-up of the adapter tests: the test game ``race`` (tests/adapters/tinygame.py)."""
+"""Shared set-up of the adapter tests: the toy game ``ladder`` (its package, tests/fourth/ladder/)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from palaestra.core import registry
 
 
 @pytest.fixture(autouse=True)
-def race_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Register the test game ``race`` with Palaestra's registry for the duration of a test."""
-    monkeypatch.setitem(registry._GAMES, "race", "tests.adapters.tinygame:INFO")
+def ladder_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Register the toy game ``ladder`` with Palaestra's registry for the duration of a test."""
+    monkeypatch.setitem(registry._GAMES, "ladder", "palaestra_ladder.info:INFO")
     yield

@@ -1,4 +1,5 @@
-"""The OpenSpiel adapter (palaestra.adapters.openspiel), on the test game and on the real games."""
+"""The OpenSpiel adapter (palaestra.adapters.openspiel), on the toy game Ladder
+(tests/fourth/ladder/) and on the real games."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")  # the research extra; CI installs it
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
+from palaestra_ladder.info import INFO as LADDER_INFO  # noqa: E402
+from palaestra_ladder.rules import LadderGame  # noqa: E402
 
 from palaestra.adapters import openspiel as adapter  # noqa: E402
 from palaestra.ai import make_agent  # noqa: E402
@@ -19,17 +22,15 @@ from palaestra.core.errors import IllegalActionError, OptionError  # noqa: E402
 from palaestra.core.game import Game  # noqa: E402
 from palaestra.core.registry import game_class, load_game  # noqa: E402
 
-from .tinygame import INFO as RACE_INFO  # noqa: E402
-from .tinygame import RaceGame  # noqa: E402
 from .variants import REAL_GAMES, combinations, ids, player_counts  # noqa: E402
 
-adapter.register(RACE_INFO)
+adapter.register(LADDER_INFO)
 
 MCTS_SHORT_GAME = {"round_limit": 1, "move_limit": 30}
-RACE_COMBINATIONS = [
-    {"players": players, "dice": dice, **extra}
+LADDER_COMBINATIONS = [
+    {"players": players, "calm": calm, **extra}
     for players in (2, 3)
-    for dice in (False, True)
+    for calm in (False, True)
     for extra in ({}, {"label": "x", "target": 9})
 ]
 REAL_COMBINATIONS = [(name, options) for name in REAL_GAMES for options in combinations(name)]
@@ -47,26 +48,26 @@ def load(name: str, options: dict[str, Any]) -> Any:
 def test_the_three_games_are_registered() -> None:
     assert adapter.UNAVAILABLE == {}
     three = {"palaestra_agamemnon", "palaestra_archimedes", "palaestra_athos"}
-    # (the test game 'race' joins the list if the module was first imported during a test)
-    assert three <= set(adapter.REGISTERED) <= three | {"palaestra_race"}
+    # (the toy game 'ladder' joins the list if the module was first imported during a test)
+    assert three <= set(adapter.REGISTERED) <= three | {"palaestra_ladder"}
     for name in adapter.REGISTERED:
         assert name in pyspiel.registered_names()
 
 
 def test_registering_twice_is_harmless_and_a_clash_is_refused() -> None:
-    assert adapter.register(RaceGame) is adapter.SPIEL_GAMES["palaestra_race"]
+    assert adapter.register(LadderGame) is adapter.SPIEL_GAMES["palaestra_ladder"]
 
-    class OtherRace(RaceGame):
+    class OtherLadder(LadderGame):
         pass
 
-    with pytest.raises(ValueError, match="already has a game named 'palaestra_race'"):
-        adapter.register(OtherRace)
+    with pytest.raises(ValueError, match="already has a game named 'palaestra_ladder'"):
+        adapter.register(OtherLadder)
 
 
 def test_game_type_of_a_deterministic_and_a_chance_match_up() -> None:
-    plain = pyspiel.load_game("palaestra_race")
+    plain = pyspiel.load_game("palaestra_ladder", {"calm": True})
     kind = plain.get_type()
-    assert kind.short_name == "palaestra_race"
+    assert kind.short_name == "palaestra_ladder"
     assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
@@ -74,72 +75,75 @@ def test_game_type_of_a_deterministic_and_a_chance_match_up() -> None:
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert (kind.min_num_players, kind.max_num_players) == (2, 3)
     assert kind.provides_observation_tensor and kind.provides_observation_string
-    dice = pyspiel.load_game("palaestra_race", {"dice": True})
+    dice = pyspiel.load_game("palaestra_ladder")
     assert dice.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert dice.max_chance_outcomes() == 2
+    assert dice.max_chance_outcomes() == 3
     assert (plain.min_utility(), plain.max_utility(), plain.utility_sum()) == (-1.0, 1.0, 0.0)
 
 
 def test_parameters_are_the_options() -> None:
-    assert adapter.parameter_specification(RaceGame) == {
+    assert adapter.parameter_specification(LadderGame) == {
         "players": 2,
-        "target": 5,
-        "dice": False,
+        "target": 10,
+        "calm": False,
         "label": "",  # default None: "" means not set
     }
-    game = pyspiel.load_game("palaestra_race", {"players": 3, "target": 7, "label": "club"})
+    game = pyspiel.load_game("palaestra_ladder", {"players": 3, "target": 7, "label": "club"})
     assert game.num_players() == 3
-    assert game.palaestra_game == RaceGame(players=3, target=7, label="club")
+    assert game.palaestra_game == LadderGame(players=3, target=7, label="club")
     assert game.num_distinct_actions() == 3
-    assert game.max_game_length() == 14
-    assert game.observation_tensor_shape() == [3 + 7 + 1]
-    assert str(game) == "palaestra_race(dice=False,label=club,players=3,target=7)"
+    assert game.max_game_length() == 2 * 7 * 3
+    assert game.observation_tensor_shape() == [3 + 3]
+    assert str(game) == "palaestra_ladder(calm=False,label=club,players=3,target=7)"
     # the unset value maps back to None
-    assert pyspiel.load_game("palaestra_race").palaestra_game.options["label"] is None
+    assert pyspiel.load_game("palaestra_ladder").palaestra_game.options["label"] is None
 
 
 def test_bad_parameters_give_the_games_own_errors() -> None:
     with pytest.raises(OptionError, match="at most 3"):
-        pyspiel.load_game("palaestra_race", {"players": 4})
+        pyspiel.load_game("palaestra_ladder", {"players": 4})
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'speed'"):
-        pyspiel.load_game("palaestra_race", {"speed": 2})
+        pyspiel.load_game("palaestra_ladder", {"speed": 2})
 
 
 def test_load_by_palaestra_name() -> None:
-    game = adapter.load("race", players=3, dice=True)
-    assert game.get_type().short_name == "palaestra_race"
-    assert game.palaestra_game == RaceGame(players=3, dice=True)
+    game = adapter.load("ladder", players=3, calm=True)
+    assert game.get_type().short_name == "palaestra_ladder"
+    assert game.palaestra_game == LadderGame(players=3, calm=True)
 
 
 # --- states -----------------------------------------------------------------------------------
 
 
 def test_state_follows_the_palaestra_state() -> None:
-    game = pyspiel.load_game("palaestra_race", {"dice": True, "target": 4})
+    game = pyspiel.load_game("palaestra_ladder", {"target": 4})
     state = game.new_initial_state()
     assert state.current_player() == 0
     assert state.legal_actions() == [1, 2]
-    assert [state.action_to_string(0, a) for a in (1, 2)] == ["+1", "+2"]
+    assert [state.action_to_string(0, a) for a in (1, 2)] == ["step 1", "step 2"]
     state.apply_action(2)
     assert state.is_chance_node()
     assert state.current_player() == pyspiel.PlayerId.CHANCE
-    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 1) == "coin 1"
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.25), (2, 0.25)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 1) == "bonus 1"
     state.apply_action(1)
-    assert state.palaestra_state.total == 3
-    assert str(state) == "total 3/4, player 1 to move"
-    assert state.observation_string(0) == "player 0 sees: total 3/4, player 1 to move"
+    assert state.palaestra_state.rungs == [3, 0]
+    assert str(state) == "ladder of 4: red 3  blue 0"
+    assert state.observation_string(1) == "blue sees: ladder of 4: red 3  blue 0"
     np.testing.assert_array_equal(state.observation_tensor(1), state.palaestra_state.observation_tensor(1))
     assert state.information_state_string(0) == state.history_str()
-    state.apply_action(1)  # player 1 reaches 4
+    state.apply_action(1)  # player 1 climbs one rung, no bonus
+    state.apply_action(0)
+    assert state.current_player() == 0
+    state.apply_action(1)  # player 0 reaches 4
     assert state.is_terminal()
     assert state.current_player() == pyspiel.PlayerId.TERMINAL
-    assert state.returns() == [-1.0, 1.0]
-    assert state.history() == [2, 1, 1]
+    assert state.returns() == [1.0, -1.0]
+    assert state.history() == [2, 1, 1, 0, 1]
 
 
 def test_illegal_actions_are_refused() -> None:
-    state = pyspiel.load_game("palaestra_race").new_initial_state()
+    state = pyspiel.load_game("palaestra_ladder").new_initial_state()
     with pytest.raises(IllegalActionError):
         state.palaestra_state.apply_action(0)
     with pytest.raises(pyspiel.SpielError):
@@ -148,17 +152,17 @@ def test_illegal_actions_are_refused() -> None:
 
 
 def test_clone_is_independent() -> None:
-    state = pyspiel.load_game("palaestra_race").new_initial_state()
+    state = pyspiel.load_game("palaestra_ladder").new_initial_state()
     state.apply_action(1)
     copy = state.clone()
     copy.apply_action(2)
     assert state.history() == [1] and copy.history() == [1, 2]
-    assert state.palaestra_state.total == 1 and copy.palaestra_state.total == 3
+    assert state.palaestra_state.rungs == [1, 0] and copy.palaestra_state.rungs == [3, 0]
     assert copy.palaestra_state is not state.palaestra_state
 
 
 def test_serialize_and_pickle_round_trip() -> None:
-    game = pyspiel.load_game("palaestra_race", {"players": 3, "dice": True, "label": "a b"})
+    game = pyspiel.load_game("palaestra_ladder", {"players": 3, "label": "a b"})
     state = game.new_initial_state()
     for action in (2, 1, 1, 0):
         state.apply_action(action)
@@ -176,12 +180,13 @@ def test_serialize_and_pickle_round_trip() -> None:
 # --- OpenSpiel's conformance test ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("options", RACE_COMBINATIONS, ids=ids)
+@pytest.mark.parametrize("options", LADDER_COMBINATIONS, ids=ids)
 def test_random_sim_test_on_the_test_game(options: dict[str, Any]) -> None:
-    game = pyspiel.load_game("palaestra_race", options)
+    game = pyspiel.load_game("palaestra_ladder", options)
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "options"), REAL_COMBINATIONS, ids=[f"{n}-{ids(o)}" for n, o in REAL_COMBINATIONS]
 )
@@ -247,15 +252,16 @@ def play_mcts_vs_random(game: Any, mcts_seat: int, seed: int) -> list[float]:
 
 
 def test_mcts_plays_the_test_game() -> None:
-    game = pyspiel.load_game("palaestra_race", {"players": 3, "dice": True})
+    game = pyspiel.load_game("palaestra_ladder", {"players": 3, "target": 6})
     for seat in range(3):
         returns = play_mcts_vs_random(game, seat, seed=seat)
         assert sorted(returns) == [-0.5, -0.5, 1.0]
 
 
 def test_mcts_wins_the_test_game_it_can_solve() -> None:
-    # race to 4 for two players: the first player wins by playing +1 (leaving the opponent 3)
-    game = pyspiel.load_game("palaestra_race", {"target": 4})
+    # a calm ladder of 4 for two: the first player wins by climbing 2 twice; after a first step
+    # of 1 the second player gets there first (2 and 2)
+    game = pyspiel.load_game("palaestra_ladder", {"target": 4, "calm": True})
     bot = mcts.MCTSBot(
         game,
         uct_c=2.0,
@@ -264,7 +270,7 @@ def test_mcts_wins_the_test_game_it_can_solve() -> None:
         random_state=np.random.RandomState(0),
         solve=True,
     )
-    assert bot.step(game.new_initial_state()) == 1
+    assert bot.step(game.new_initial_state()) == 2
 
 
 @pytest.mark.parametrize("name", REAL_GAMES)
@@ -285,7 +291,7 @@ def test_mcts_plays_every_game_against_the_random_agent(name: str) -> None:
 
 @pytest.mark.parametrize("label", ["a,b", "x=(y)", "100%", "12", "-1.5", "true", "plain"])
 def test_text_options_survive_the_game_string(label: str) -> None:
-    game = pyspiel.load_game("palaestra_race", {"label": label, "dice": True})
+    game = pyspiel.load_game("palaestra_ladder", {"label": label})
     assert game.palaestra_game.options["label"] == label
     again = pyspiel.load_game(str(game))  # OpenSpiel parses the game string back
     assert again.palaestra_game == game.palaestra_game
@@ -317,7 +323,7 @@ def test_agamemnon_set_up_in_the_game_string() -> None:
 
 
 def test_game_pickles() -> None:
-    game = pyspiel.load_game("palaestra_race", {"players": 3, "label": "a,b"})
+    game = pyspiel.load_game("palaestra_ladder", {"players": 3, "label": "a,b"})
     again = pickle.loads(pickle.dumps(game))
     assert str(again) == str(game)
     assert again.palaestra_game == game.palaestra_game
@@ -327,7 +333,7 @@ def test_game_pickles() -> None:
 def test_openspiel_rl_environment_plays_through_the_adapter() -> None:
     from open_spiel.python import rl_environment
 
-    environment = rl_environment.Environment("palaestra_race", dice=True, players=3)
+    environment = rl_environment.Environment("palaestra_ladder", players=3, target=5)
     rng = random.Random(0)
     step = environment.reset()
     moves = 0
@@ -335,7 +341,7 @@ def test_openspiel_rl_environment_plays_through_the_adapter() -> None:
         player = step.observations["current_player"]
         assert player in (0, 1, 2)  # chance is sampled inside the environment
         # without an information-state tensor the environment observes the observation tensor
-        assert len(step.observations["info_state"][player]) == 3 + 5 + 1
+        assert len(step.observations["info_state"][player]) == 3 + 3
         step = environment.step([rng.choice(step.observations["legal_actions"][player])])
         moves += 1
     assert sorted(step.rewards) == [-0.5, -0.5, 1.0]
@@ -345,16 +351,16 @@ def test_openspiel_rl_environment_plays_through_the_adapter() -> None:
 def test_unset_values_must_not_be_real_values() -> None:
     from palaestra.core.game import Option
 
-    class Unbounded(RaceGame):
+    class Unbounded(LadderGame):
         name = "unbounded"
-        OPTIONS = (*RaceGame.OPTIONS, Option("offset", int, None, "any whole number"))
+        OPTIONS = (*LadderGame.OPTIONS, Option("offset", int, None, "any whole number"))
 
     with pytest.raises(TypeError, match="'offset': -1 would be a real value"):
         adapter.parameter_specification(Unbounded)
 
-    class Bounded(RaceGame):
+    class Bounded(LadderGame):
         name = "bounded"
-        OPTIONS = (*RaceGame.OPTIONS, Option("offset", int, None, "a seat", minimum=0, maximum=3))
+        OPTIONS = (*LadderGame.OPTIONS, Option("offset", int, None, "a seat", minimum=0, maximum=3))
 
     assert adapter.parameter_specification(Bounded)["offset"] == -1
     assert adapter.options_from_parameters(Bounded, {"offset": -1}) == {}

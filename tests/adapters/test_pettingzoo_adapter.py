@@ -1,4 +1,5 @@
-"""The PettingZoo adapter (palaestra.adapters.pettingzoo), on the test game and on the real games."""
+"""The PettingZoo adapter (palaestra.adapters.pettingzoo), on the toy game Ladder
+(tests/fourth/ladder/) and on the real games."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 pytest.importorskip("pettingzoo")  # the research extra; CI installs it
 
 from gymnasium import spaces
+from palaestra_ladder.rules import LadderGame
 from pettingzoo import AECEnv
 from pettingzoo.test import api_test, render_test, seed_test
 
@@ -19,7 +21,6 @@ from palaestra.adapters.pettingzoo import PalaestraEnv, env
 from palaestra.core.errors import IllegalActionError
 from palaestra.core.registry import load_game
 
-from .tinygame import RaceGame
 from .variants import REAL_GAMES, combinations, ids, richest
 
 #: the warnings PettingZoo's api_test gives every environment with dict observations (its own
@@ -29,7 +30,7 @@ DICT_OBSERVATION_WARNINGS = (
     "Observation space for each agent probably should be gymnasium.spaces.box",
 )
 
-RACE_COMBINATIONS = [{"players": players, "dice": dice} for players in (2, 3) for dice in (False, True)]
+LADDER_COMBINATIONS = [{"players": players, "calm": calm} for players in (2, 3) for calm in (False, True)]
 REAL_COMBINATIONS = [(name, options) for name in REAL_GAMES for options in combinations(name)]
 
 
@@ -62,32 +63,32 @@ def play_random(environment: Any, seed: int) -> tuple[list[Any], dict[str, float
 # --- the test game ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("options", RACE_COMBINATIONS, ids=ids)
+@pytest.mark.parametrize("options", LADDER_COMBINATIONS, ids=ids)
 def test_api_test_on_the_test_game(options: dict[str, Any]) -> None:
-    run_api_test(env(game="race", **options), num_cycles=100)
+    run_api_test(env(game="ladder", **options), num_cycles=100)
 
 
 def test_seed_and_render_tests_on_the_test_game() -> None:
-    seed_test(lambda: env(game="race", players=3, dice=True, target=15), num_cycles=100)
-    render_test(lambda render_mode=None: env(game="race", dice=True, render_mode=render_mode))
+    seed_test(lambda: env(game="ladder", players=3, target=15), num_cycles=100)
+    render_test(lambda render_mode=None: env(game="ladder", render_mode=render_mode))
 
 
 def test_spaces_and_agents() -> None:
-    e = env(game="race", players=3, target=6)
+    e = env(game="ladder", players=3, target=6)
     raw = e.unwrapped
     assert isinstance(raw, PalaestraEnv) and isinstance(raw, AECEnv)
     assert raw.possible_agents == ["player_0", "player_1", "player_2"]
-    assert raw.metadata["name"] == "palaestra_race_v0"
+    assert raw.metadata["name"] == "palaestra_ladder_v0"
     space = e.observation_space("player_1")
     assert isinstance(space, spaces.Dict)
-    assert space["observation"].shape == (3 + 6 + 1,)
+    assert space["observation"].shape == (3 + 3,)
     assert space["observation"].dtype == np.float32
     assert space["action_mask"].shape == (3,)
     assert e.action_space("player_2") == spaces.Discrete(3)
 
 
 def test_observation_and_mask_follow_the_game() -> None:
-    e = env(game="race", target=4)
+    e = env(game="ladder", target=4, calm=True)
     e.reset(seed=0)
     assert e.agent_selection == "player_0"
     observation = e.observe("player_0")
@@ -96,17 +97,17 @@ def test_observation_and_mask_follow_the_game() -> None:
     assert e.observe("player_1")["action_mask"].tolist() == [0, 0, 0]  # not to move
     e.step(np.int64(2))
     assert e.agent_selection == "player_1"
-    assert e.unwrapped.state.total == 2
+    assert e.unwrapped.state.rungs == [2, 0]
 
 
 def test_chance_is_resolved_inside_and_seeded() -> None:
-    a = env(game="race", players=3, dice=True, target=12)
-    b = env(game="race", players=3, dice=True, target=12)
+    a = env(game="ladder", players=3, target=12)
+    b = env(game="ladder", players=3, target=12)
     seen_a, totals_a = play_random(a, seed=5)
     seen_b, totals_b = play_random(b, seed=5)
     assert seen_a == seen_b and totals_a == totals_b  # same seed, same game
     history = a.unwrapped.state.history
-    # coins (chance) were played, and no agent was ever asked at a chance node
+    # bonuses (chance) were drawn, and no agent was ever asked at a chance node
     assert len(history) > len([s for s in seen_a if sum(s[2]) > 0])
     assert sorted(totals_a.values()) == [-0.5, -0.5, 1.0]
     seen_c, _ = play_random(a, seed=6)
@@ -114,10 +115,12 @@ def test_chance_is_resolved_inside_and_seeded() -> None:
 
 
 def test_rewards_are_the_returns_at_the_end() -> None:
-    e = env(game="race", target=3)
+    e = env(game="ladder", target=3, calm=True)
     e.reset(seed=1)
-    e.step(2)  # player 0: total 2
+    e.step(1)  # player 0: rung 1
+    e.step(2)  # player 1: rung 2
     assert e.rewards == {"player_0": 0.0, "player_1": 0.0}
+    e.step(1)  # player 0: rung 2
     e.step(1)  # player 1 reaches 3 and wins
     assert e.terminations == {"player_0": True, "player_1": True}
     assert e.rewards == {"player_0": -1.0, "player_1": 1.0}
@@ -131,7 +134,7 @@ def test_rewards_are_the_returns_at_the_end() -> None:
 
 
 def test_illegal_action_is_refused_and_changes_nothing() -> None:
-    e = env(game="race")
+    e = env(game="ladder")
     e.reset(seed=0)
     with pytest.raises(IllegalActionError):
         e.step(0)
@@ -140,22 +143,22 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
 
 
 def test_render_text(capsys: pytest.CaptureFixture[str]) -> None:
-    e = env(game="race", render_mode="ansi", label="demo")
+    e = env(game="ladder", render_mode="ansi", label="demo")
     e.reset(seed=0)
-    assert e.render() == "demo: total 0/5, player 0 to move"
-    human = env(game="race", render_mode="human")
+    assert e.render() == "demo: ladder of 10: red 0  blue 0"
+    human = env(game="ladder", render_mode="human", calm=True)
     human.reset(seed=0)
     human.step(1)
-    assert "total 1/5, player 1 to move" in capsys.readouterr().out
+    assert "ladder of 10: red 1  blue 0" in capsys.readouterr().out
     with pytest.raises(ValueError, match="render_mode"):
-        env(game="race", render_mode="rgb_array")
+        env(game="ladder", render_mode="rgb_array")
 
 
 def test_a_game_object_can_be_given() -> None:
-    e = env(game=RaceGame(players=3))
-    assert e.unwrapped.game == RaceGame(players=3)
+    e = env(game=LadderGame(players=3))
+    assert e.unwrapped.game == LadderGame(players=3)
     with pytest.raises(ValueError, match="not both"):
-        env(game=RaceGame(), players=3)
+        env(game=LadderGame(), players=3)
 
 
 # --- the real games ----------------------------------------------------------------------------

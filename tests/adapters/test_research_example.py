@@ -80,16 +80,16 @@ def test_overhead_example_measures_every_interface(capsys: pytest.CaptureFixture
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    results = module.main(["--game", "race", "--games", "3", "--option", "dice=true"])
-    assert set(results["race"]) == {"engine", "openspiel", "pettingzoo"}
-    assert all(rate > 0 for rate in results["race"].values())
+    results = module.main(["--game", "ladder", "--games", "3", "--option", "target=6"])
+    assert set(results["ladder"]) == {"engine", "openspiel", "pettingzoo"}
+    assert all(rate > 0 for rate in results["ladder"].values())
     # the three interfaces play the same number of actions for the same seed
     counts = {
-        label: run("race", {"dice": True}, 3, 0)
+        label: run("ladder", {"target": 6}, 3, 0)
         for label, run in (
             ("engine", module.engine_games),
             ("openspiel", module.openspiel_games),
         )
     }
     assert counts["engine"] == counts["openspiel"]
-    assert "race" in capsys.readouterr().out
+    assert "ladder" in capsys.readouterr().out

@@ -65,6 +65,7 @@ def readable_points(state: AgamemnonState) -> tuple[int, int]:
     return points[0], points[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(o) or "front")
 def test_aga_sc1_to_sc4_fast_scoring_equals_the_readable_rules(options: dict[str, object]) -> None:
     game = AgamemnonGame(**options)
@@ -154,6 +155,7 @@ def test_every_action_round_trips_through_its_move_and_notation(loom: bool) -> N
     assert parse_move(" w2 @ 12 ", board) == Move("place", tile=6, space=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(max_size=30) | st.from_regex(r"(swap|stack|aside|draw|setup)? ?[\w@, -]{0,12}"))
 def test_parse_move_reads_a_move_or_says_why_not(text: str) -> None:

@@ -86,6 +86,7 @@ def assert_same_distribution(state: AgamemnonState, n: int = 600) -> None:
         assert gap < limit, f"{name}: the distributions differ (KS {gap:.3f} >= {limit:.3f})"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(map(str, o.values())) or "front")
 @pytest.mark.parametrize(("tiles", "extra"), [(0, 2), (9, 1), (22, 0), (27, 1)])
 def test_playout_scores_follow_the_rules(options: dict[str, object], tiles: int, extra: int) -> None:

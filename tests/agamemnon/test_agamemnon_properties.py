@@ -79,6 +79,7 @@ def check_end(state: AgamemnonState) -> None:
         state.apply_action(0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", COMBINATIONS, ids=IDS)
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))

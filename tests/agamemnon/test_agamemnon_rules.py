@@ -12,8 +12,8 @@ from palaestra.core.errors import IllegalActionError, NotationError, OptionError
 from palaestra.core.game import CHANCE, TERMINAL, random_playout
 from palaestra.core.registry import load_game
 from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
+from palaestra.games.agamemnon.display import OBS_SIZE
 from palaestra.games.agamemnon.tiles import SETUP_NAMES
-from palaestra.games.agamemnon.view import OBS_SIZE
 
 FULL_SET = ["A", "B", "C", "D", "E", "W1", "W1", "W1", "W2", "W2", "W3", "WARP", "WARP", "WEFT", "WEFT"]
 

@@ -66,9 +66,11 @@ class SleepyAgent(Agent):
 
 @pytest.fixture(autouse=True)
 def test_games_and_agents(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Register the small games of tests/ai/games.py and the scripted agents for one test."""
+    """Register the small games of tests/ai/games.py, the toy game Ladder (tests/fourth/ladder/)
+    and the scripted agents for one test."""
     for name, cls in GAMES.items():
         monkeypatch.setitem(registry._GAMES, name, f"tests.ai.games:{cls.__name__}")
+    monkeypatch.setitem(registry._GAMES, "ladder", "palaestra_ladder.info:INFO")
     for agent in (ConstAgent, BoomAgent, CheatAgent, SleepyAgent):
         monkeypatch.setitem(AGENTS, agent.name, agent)
     yield

@@ -1,11 +1,11 @@
-"""Small games for testing the agents and the arena without the real games.
+"""Small games for testing the agents and the arena without the real games: each is a probe of one
+behaviour of the agents. The tests play a whole game with chance, with two or three players, on
+the toy game Ladder (tests/fourth/ladder/, which has an ``evaluate``; it replaced the dice race and
+the three-player nim of this module).
 
 * ``ttt`` — tic-tac-toe. Actions 0-8 (cells row by row), notation ``c4``. evaluate: lines still
   open for one player and not the other, scaled into [-0.5, 0.5].
-* ``race`` — a dice race with chance nodes: a die (1-3) is rolled, then the mover advances by the
-  roll or by 1 (actions ``roll`` = 1, ``one`` = 0). First to ``goal`` wins. evaluate: lead.
 * ``bet`` — one move then one chance node: ``safe`` wins with probability 0.9, ``risky`` with 0.3.
-* ``nim3`` — three players take 1-3 stones in turn; who takes the last stone wins alone.
 * ``duel`` — each of two players names a number 0-9 in turn; seat 0 gets a bonus of 1; the
   higher total wins, equal totals draw. Scores are the totals.
 * ``stall`` — seat 0 plays ``stall`` (0) or ``fight`` (1), then seat 1 plays 0 and the game
@@ -146,82 +146,6 @@ class TTTState(SmallState):
 TTTGame.state_class = TTTState
 
 
-# --- dice race --------------------------------------------------------------------------------------
-class RaceGame(SmallGame):
-    name = "race"
-    title = "Race"
-    OPTIONS = (Option("goal", int, 8, "cells to the goal", minimum=2, maximum=30),)
-
-    def max_chance_outcomes(self) -> int:
-        return 4
-
-
-class RaceState(SmallState):
-    def __init__(self, game: Game, seed: int | None = None) -> None:
-        super().__init__(game, seed)
-        self.pos = [0, 0]
-        self.to_move = 0
-        self.roll = 0  # 0: the die is to be rolled
-        self.goal = int(game.options["goal"])  # type: ignore[arg-type]
-
-    def clone(self) -> RaceState:
-        s = RaceState.__new__(RaceState)
-        s.game, s.seed, s.history = self.game, self.seed, list(self.history)
-        s.pos, s.to_move, s.roll, s.goal = list(self.pos), self.to_move, self.roll, self.goal
-        return s
-
-    @property
-    def current_player(self) -> int:
-        if max(self.pos) >= self.goal:
-            return TERMINAL
-        return CHANCE if self.roll == 0 else self.to_move
-
-    def legal_actions(self) -> list[int]:
-        if self.is_terminal():
-            return []
-        if self.roll == 0:
-            return [1, 2, 3]
-        return [0, 1]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.is_chance_node():
-            return [(1, 1 / 3), (2, 1 / 3), (3, 1 / 3)]
-        return []
-
-    def _apply(self, action: int) -> None:
-        if self.roll == 0:
-            self.roll = action
-            return
-        self.pos[self.to_move] += self.roll if action == 1 else 1
-        self.roll = 0
-        self.to_move = 1 - self.to_move
-
-    def action_to_string(self, action: int) -> str:
-        if self.is_chance_node():
-            return f"c{action}"
-        return f"c{action}"
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.pos[0] >= self.goal else [-1.0, 1.0]
-
-    def scores(self) -> list[float]:
-        return [float(p) for p in self.pos]
-
-    def evaluate(self) -> list[float]:
-        if self.is_terminal():
-            return self.returns()
-        v = (self.pos[0] - self.pos[1]) / (2 * self.goal)
-        return [v, -v]
-
-    def _to_dict(self) -> dict[str, Any]:
-        return {"pos": self.pos}
-
-
-RaceGame.state_class = RaceState
-
-
 # --- bet ------------------------------------------------------------------------------------------
 class BetGame(SmallGame):
     name = "bet"
@@ -257,44 +181,6 @@ class BetState(SmallState):
 
 
 BetGame.state_class = BetState
-
-
-# --- three-player nim ----------------------------------------------------------------------------
-class Nim3Game(SmallGame):
-    name = "nim3"
-    title = "Nim for three"
-    players = 3
-    OPTIONS = (Option("stones", int, 9, "stones", minimum=1, maximum=40),)
-
-
-class Nim3State(SmallState):
-    def __init__(self, game: Game, seed: int | None = None) -> None:
-        super().__init__(game, seed)
-        self.pile = int(game.options["stones"])  # type: ignore[arg-type]
-
-    def clone(self) -> Nim3State:
-        s = Nim3State.__new__(Nim3State)
-        s.game, s.seed, s.history, s.pile = self.game, self.seed, list(self.history), self.pile
-        return s
-
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.pile == 0 else len(self.history) % 3
-
-    def legal_actions(self) -> list[int]:
-        return [a for a in (1, 2, 3) if a <= self.pile]
-
-    def _apply(self, action: int) -> None:
-        self.pile -= action
-
-    def returns(self) -> list[float]:
-        if self.pile:
-            return [0.0, 0.0, 0.0]
-        last = (len(self.history) - 1) % 3
-        return returns_from_ranks([0 if p == last else 1 for p in range(3)])
-
-
-Nim3Game.state_class = Nim3State
 
 
 # --- duel (arena statistics) -----------------------------------------------------------------------
@@ -445,5 +331,5 @@ class LeadState(SmallState):
 LeadGame.state_class = LeadState
 
 GAMES: dict[str, type[SmallGame]] = {
-    g.name: g for g in (TTTGame, RaceGame, BetGame, Nim3Game, DuelGame, WideGame, StallGame, LeadGame)
+    g.name: g for g in (TTTGame, BetGame, DuelGame, WideGame, StallGame, LeadGame)
 }

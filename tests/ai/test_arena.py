@@ -7,11 +7,12 @@ import math
 from pathlib import Path
 
 import pytest
+from palaestra_ladder.rules import LadderGame
 
 from palaestra.ai.arena import elo_from_fraction, run_match, seat_assignment
 from palaestra.core.errors import OptionError
 from palaestra.core.record import Record
-from tests.ai.games import DuelGame, LeadGame, Nim3Game, RaceGame, TTTGame
+from tests.ai.games import DuelGame, LeadGame, TTTGame
 
 
 def test_hand_computed_duel_statistics() -> None:
@@ -57,7 +58,7 @@ def test_seats_rotate_fairly() -> None:
     assert seat_assignment(3, 3, 0) == [0, 1, 2]
     assert seat_assignment(3, 3, 1) == [1, 2, 0]
     assert seat_assignment(2, 3, 1) == [1, 0, 1]
-    result = run_match(Nim3Game(stones=7), ["random", "greedy", "const:value=1"], 9, seed=5)
+    result = run_match(LadderGame(players=3, target=7), ["random", "greedy", "const:value=1"], 9, seed=5)
     counts = {(seat, agent): 0 for seat in range(3) for agent in range(3)}
     for o in result.outcomes:
         for seat, agent in enumerate(o.seats):
@@ -67,7 +68,7 @@ def test_seats_rotate_fairly() -> None:
 
 
 def test_fewer_agents_than_seats_fill_the_seats_in_turn() -> None:
-    result = run_match(Nim3Game(stones=7), ["random", "greedy"], 4, seed=5)
+    result = run_match(LadderGame(players=3, target=7), ["random", "greedy"], 4, seed=5)
     assert [st.games for st in result.stats()] == [6, 6]  # seat-games: 2+1+2+1 each
     with pytest.raises(OptionError):
         run_match(TTTGame(), ["random", "random", "random"], 2)
@@ -77,11 +78,11 @@ def test_fewer_agents_than_seats_fill_the_seats_in_turn() -> None:
 
 def test_matches_are_reproducible_and_workers_agree() -> None:
     specs = ["mcts:iterations=30,rollout_depth=3", "greedy:epsilon=0.3"]
-    one = run_match(RaceGame(goal=8), specs, 6, seed=11).to_json()
-    again = run_match(RaceGame(goal=8), specs, 6, seed=11).to_json()
-    parallel = run_match(RaceGame(goal=8), specs, 6, seed=11, workers=2).to_json()
+    one = run_match(LadderGame(target=8), specs, 6, seed=11).to_json()
+    again = run_match(LadderGame(target=8), specs, 6, seed=11).to_json()
+    parallel = run_match(LadderGame(target=8), specs, 6, seed=11, workers=2).to_json()
     assert one == again == parallel
-    other = run_match(RaceGame(goal=8), specs, 6, seed=12).to_json()
+    other = run_match(LadderGame(target=8), specs, 6, seed=12).to_json()
     assert other["games"] != one["games"]
 
 
@@ -110,7 +111,7 @@ def test_failing_agents_lose_and_are_reported(spec: str, kind: str, params: dict
 
 
 def test_failure_with_three_players_ranks_the_failing_seat_last() -> None:
-    result = run_match(Nim3Game(stones=9), ["cheat", "random", "random"], 3, seed=1)
+    result = run_match(LadderGame(players=3), ["cheat", "random", "random"], 3, seed=1)
     for o in result.outcomes:
         assert o.failure is not None and o.returns is not None
         bad_seat = o.seats.index(0)
@@ -119,7 +120,7 @@ def test_failure_with_three_players_ranks_the_failing_seat_last() -> None:
 
 
 def test_records_are_saved_and_replay(tmp_path: Path) -> None:
-    result = run_match(RaceGame(goal=6), ["greedy", "random"], 3, seed=4, record_dir=tmp_path)
+    result = run_match(LadderGame(target=6), ["greedy", "random"], 3, seed=4, record_dir=tmp_path)
     files = sorted(tmp_path.glob("*.json"))
     assert len(files) == 3
     for o, path in zip(result.outcomes, files, strict=True):

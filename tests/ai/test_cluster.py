@@ -8,6 +8,8 @@ import pytest
 from palaestra.ai.arena import run_match
 from palaestra.core.registry import load_game
 
+pytestmark = pytest.mark.services
+
 ray = pytest.importorskip("ray")  # the cluster extra; the dev extra installs it for the tests
 
 

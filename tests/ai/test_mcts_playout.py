@@ -8,13 +8,14 @@ import math
 import random
 
 import pytest
+from palaestra_ladder.rules import LadderGame
 
 from palaestra.ai import make_agent
 from palaestra.ai.mcts import MIN_MARGIN_SCALE, MCTSAgent, MCTSSettings, margin_values
 from palaestra.core.errors import OptionError
 from palaestra.core.game import random_playout
 
-from .games import DuelGame, DuelState, Nim3Game, WideGame, WideState
+from .games import DuelGame, DuelState, WideGame, WideState
 
 
 class FixedPlayoutDuel(DuelState):
@@ -126,7 +127,7 @@ def test_without_a_spread_the_margin_scale_is_the_fixed_one_and_never_below_the_
 
 
 def test_the_default_playout_plays_the_game_on_at_random() -> None:
-    state = Nim3Game(stones=7).new_initial_state()
+    state = LadderGame(players=3, target=7).new_initial_state()
     rng_a, rng_b = random.Random(3), random.Random(3)
     copy = state.clone()
     random_playout(copy, rng_b)
@@ -134,12 +135,12 @@ def test_the_default_playout_plays_the_game_on_at_random() -> None:
     assert state.history == []  # the playout is played on a copy
 
 
-def test_playouts_find_the_last_stones_for_three_players() -> None:
-    state = Nim3Game(stones=9).new_initial_state()
-    for a in (3, 2, 1):
+def test_playouts_find_the_last_rungs_for_three_players() -> None:
+    state = LadderGame(players=3, target=4, calm=True).new_initial_state()
+    for a in (2, 2, 1):  # player 0 on rung 2 and to move: step 2 wins, step 1 lets player 1 win
         state.apply_action(a)
     agent = MCTSAgent(seed=0, iterations=400, rollout="playout")
-    assert agent.select_action(state) == 3
+    assert agent.select_action(state) == 2
 
 
 class EvenWide(WideState):

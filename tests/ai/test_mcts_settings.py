@@ -55,6 +55,7 @@ VALUES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @given(st.dictionaries(st.sampled_from([*NAMES, "other"]), VALUES, max_size=5))
 def test_any_parameters_are_settings_or_an_option_error(params: dict[str, Any]) -> None:
     """Outside input (an agent spec): either valid typed settings or a clear OptionError."""

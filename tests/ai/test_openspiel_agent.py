@@ -16,6 +16,7 @@ from palaestra.core.registry import load_game
 from tests.ai.real import random_position
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["agamemnon", "archimedes"])
 def test_openspiel_mcts_plays_whole_legal_games_in_the_arena(name: str) -> None:
     game = load_game(name, **({"move_limit": 40} if name == "archimedes" else {}))
@@ -44,6 +45,7 @@ def test_openspiel_mcts_uses_its_simulation_budget_and_is_reproducible() -> None
     assert again.select_action(state) == chosen[1]
 
 
+@pytest.mark.slow
 def test_openspiel_mcts_time_budget_is_cpu_time_and_a_larger_one_searches_more() -> None:
     game = load_game("agamemnon")
     state = random_position(game, random.Random(2), 4)

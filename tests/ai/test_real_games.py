@@ -24,6 +24,7 @@ SPECS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), spec=st.sampled_from(SPECS))

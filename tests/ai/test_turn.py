@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from palaestra_ladder.rules import LadderGame
 
 from palaestra.ai import TurnAgent, make_agent
 from palaestra.core.errors import OptionError
 from palaestra.core.game import TERMINAL, Game
 from palaestra.core.registry import load_game
-from tests.ai.games import Nim3Game, SmallGame, SmallState, TTTGame
+from tests.ai.games import SmallGame, SmallState, TTTGame
 from tests.ai.real import SETUPS, random_position, setup_id
 
 # --- small games made for the planner -------------------------------------------------------------
@@ -173,7 +174,7 @@ def test_analyse_returns_sorted_legal_candidates() -> None:
 
 
 def test_three_players_and_one_action_turns() -> None:
-    game = Nim3Game()
+    game = LadderGame(players=3, calm=True)
     agent = TurnAgent(seed=2, width=2, replies=2)
     state = game.new_initial_state(0)
     while not state.is_terminal():
@@ -182,6 +183,7 @@ def test_three_players_and_one_action_turns() -> None:
         state.apply_action(action)
 
 
+@pytest.mark.slow
 def test_seeds_reproduce() -> None:
     def game_actions(seed: int) -> list[int]:
         game = load_game("athos")
@@ -219,6 +221,7 @@ def test_time_safety_net_still_plays_legally() -> None:
 # --- legal play on the real games -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), replies=st.sampled_from([0, 1]))

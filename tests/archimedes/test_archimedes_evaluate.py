@@ -211,6 +211,7 @@ def test_a_cube_that_cannot_move_on_a_goal_cell_counts_against_that_goal() -> No
     assert best_move(s).startswith("g3-")
 
 
+@pytest.mark.slow
 def test_hemmed_in_cubes_never_move_again() -> None:
     # random play from many starts: a cube found hemmed in stays on its cell for the rest of the
     # game and never starts a legal move
@@ -267,6 +268,7 @@ def test_dead_position_when_nobody_can_bring_four_cubes_home() -> None:
     assert not live.dead_position()
 
 
+@pytest.mark.slow
 def test_a_dead_position_stays_dead_and_nobody_wins_by_arc_e1() -> None:
     # random games: once dead_position() holds it holds to the end, and the game then never ends
     # with four cubes home (ARC-E1); also with 3 players

@@ -33,6 +33,7 @@ def random_states(g: ArchimedesGame, count: int, seed: int) -> list[ArchimedesSt
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "revisit"), [(2, False), (3, False), (2, True), (3, True)])
 def test_memoised_moves_equal_the_plain_search(players: int, revisit: bool) -> None:
     g = ArchimedesGame(players=players, revisit=revisit)
@@ -57,6 +58,7 @@ def test_memos_thinned_when_full_change_nothing(monkeypatch: pytest.MonkeyPatch)
         assert all(len(m) <= 7 for m in g.move_generator.memos)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "revisit"), [(2, False), (3, False), (2, True), (3, True)])
 def test_legal_actions_are_the_actions_without_a_problem(players: int, revisit: bool) -> None:
     """Over the whole action space: ``problem(a)`` is None exactly for the legal actions, the pass
@@ -68,6 +70,7 @@ def test_legal_actions_are_the_actions_without_a_problem(players: int, revisit: 
         assert s.moves_by_the_rules() == ([] if legal == [g.pass_action] else legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "revisit"), [(2, False), (3, False), (2, True), (3, True)])
 def test_fast_generator_equals_the_rules_over_many_positions(players: int, revisit: bool) -> None:
     """Thousands of positions of random games: the fast generator's legal actions are the moves
@@ -113,6 +116,7 @@ def test_evaluate_is_the_same_with_or_without_cached_moves() -> None:
         assert fresh.evaluate() == before  # the mover's mobility from its cached legal actions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_mcts_plays_the_same_with_cold_or_warm_memos(players: int) -> None:
     """Reproducibility with a seed does not depend on what the game's memos hold."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ from palaestra.core.errors import IllegalActionError
 from palaestra.core.record import Record
 from palaestra.games.archimedes import ArchimedesGame, ArchimedesState
 from tests.archimedes.archimedes_reference import Ref
+
+pytestmark = pytest.mark.slow
 
 SETTINGS = settings(max_examples=12, deadline=None)
 games = st.builds(

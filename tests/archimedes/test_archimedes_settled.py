@@ -145,6 +145,7 @@ def test_adjudication_can_be_left_out() -> None:
     assert rec.result is not None and rec.result["settled"] is True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_settled_is_sound_in_random_games(players: int) -> None:
     # random play: a player found unable to arrive (can_arrive False) stays so and never brings
@@ -183,6 +184,7 @@ def test_settled_is_sound_in_random_games(players: int) -> None:
     assert settled_games > 0 or players == 3  # random 3-player games seldom settle
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2**100 - 1), st.integers(0, 2**100 - 1), st.integers(0, 2**100 - 1), st.integers(2, 3))
 @settings(max_examples=200, deadline=None)
 def test_reaches_stops_early_but_agrees_with_the_whole_flood(

@@ -144,6 +144,7 @@ def test_board_option_plays_on_another_board(tmp_path: Path) -> None:
     assert s.board.names[s.monks[0][-1]] == "h1"
 
 
+@pytest.mark.slow
 def test_a_board_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
     # loaded boards are cached by path, modification time and size: a game made after the file
     # changed plays on the new board, not on the one cached under the same path

@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+
 from palaestra.games.athos import AthosGame, _fast
 from palaestra.games.athos.game import MOVE, NONE, RUBBLE, AthosState
 
@@ -69,6 +71,7 @@ def relocation_keeps_paths(state: AthosState, f: int, g: int) -> bool:
     return after.path_rule_holds()
 
 
+@pytest.mark.slow
 def test_ath_p1_fast_answers_match_a_walk_after_the_change() -> None:
     """2,000 positions: whether rubble on a field cuts a monk off (without any cache, with the
     search made, and by the critical set), and whether a relocation of rubble does."""
@@ -98,6 +101,7 @@ def test_ath_p1_fast_answers_match_a_walk_after_the_change() -> None:
     assert checked > 9000 and refused > 100 and relocations > 2000
 
 
+@pytest.mark.slow
 def test_ath_t10_steps_while_monks_share_a_field_match_a_literal_search() -> None:
     """Every state of random games where the mover's monks share a field (ATH-T3): a step is
     offered exactly when a literal search of the rules (test_athos_movement.Reference, no
@@ -123,6 +127,7 @@ def test_ath_t10_steps_while_monks_share_a_field_match_a_literal_search() -> Non
     assert states > 150 and refused > 500
 
 
+@pytest.mark.slow
 def test_legal_actions_are_the_actions_problem_allows_over_the_whole_action_space() -> None:
     """On 80 positions of every phase, ``legal_actions()`` lists exactly the ids for which
     ``problem()`` (the one statement of the rules) finds nothing wrong."""

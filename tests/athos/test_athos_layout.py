@@ -108,6 +108,7 @@ def test_hostile_layout_values_get_a_clear_error_or_a_board(value: Any) -> None:
     assert game.board.n > 0
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     path=st.lists(

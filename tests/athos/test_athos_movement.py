@@ -21,6 +21,8 @@ from palaestra.games.athos.game import NONE, OPEN, RUBBLE, STONE, AthosState
 
 from .helpers import all_reach_summit, cut_off_monks
 
+pytestmark = pytest.mark.slow
+
 Outcome = tuple[tuple[int, ...], int, tuple[int, ...]]
 
 

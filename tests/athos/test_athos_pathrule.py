@@ -158,6 +158,7 @@ def _check_relocations(game: AthosGame, doc: dict[str, Any], rng: random.Random)
     return checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @SETTINGS
 @given(seed=st.integers(0, 2**31))
@@ -179,6 +180,7 @@ def test_ath_p1_flips_match_brute_force_on_dense_boards(seed: int) -> None:
     assert _check_flips(game, doc) > 0
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**31))
 def test_ath_p1_relocations_match_brute_force_on_dense_boards(seed: int) -> None:
@@ -206,6 +208,7 @@ def test_ath_p1_dense_reference_finds_refusals() -> None:
     assert refused > 0
 
 
+@pytest.mark.slow
 def test_ath_p1_cut_search_on_a_board_larger_than_the_call_stack(tmp_path: Path) -> None:
     """The cut-vertex search has no recursion: on a board of 1,287 fields (deeper than Python's
     call stack) the critical fields are those a plain search finds."""
@@ -301,6 +304,7 @@ def reference_after_movement(state: AthosState) -> set[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [

@@ -194,6 +194,7 @@ def check_agreement(s: AthosState, rng: random.Random) -> None:
     assert game.state_from_position(s.to_position()).to_position() == s.to_position()
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_every_accepted_position_has_legal_actions_and_apply_action_agreeing(data: st.DataObject) -> None:

@@ -35,6 +35,7 @@ CONFIGS = [
 SETTINGS = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", CONFIGS, ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
 @SETTINGS
 @given(seed=st.integers(0, 2**31))
@@ -64,6 +65,7 @@ def test_invariants_hold_in_every_reached_state(options: dict[str, object], seed
     assert max(r) > min(r) or len(set(final.side_ranks())) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", CONFIGS[:4], ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31))
@@ -96,6 +98,7 @@ def test_legal_actions_are_exactly_the_legal_ones(options: dict[str, object], se
                 assert cut_off_monks(child) != [], s.action_to_string(a)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", CONFIGS, ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
 @SETTINGS
 @given(seed=st.integers(0, 2**31))

@@ -304,6 +304,7 @@ def test_ath_t7_relocation_keeps_side_any_terrain_then_stone() -> None:
     assert "protects" in s.explain_illegal(s.string_to_action("relocate e14>e12"))
 
 
+@pytest.mark.slow
 def test_ath_t7_stone_protects_tile_with_a_monk_and_twice_per_game() -> None:
     s = position(
         monks=[["B", "B", "k2"], ["D", "D", "D"]],

@@ -99,6 +99,7 @@ def assert_fits(output: str, cols: int = 80, rows: int = 24) -> None:
         assert used <= rows, f"{used} rows:\n" + "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["agamemnon", "athos", "archimedes"])
 def test_every_screen_of_play_fits_an_80x24_terminal(tmp_path: Path, game: str) -> None:
     record = tmp_path / "game.json"
@@ -135,6 +136,7 @@ def test_every_screen_of_play_fits_an_80x24_terminal(tmp_path: Path, game: str) 
     assert rec["players"].count("you") == 1 and rec["players"].count("random") == len(rec["players"]) - 1
 
 
+@pytest.mark.slow
 def test_resume_remembers_the_opponents(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     term = Terminal(["play", "agamemnon", "--vs", "random", "--seed", "5", "--record", str(record)], tmp_path)
@@ -159,6 +161,7 @@ def test_resume_remembers_the_opponents(tmp_path: Path) -> None:
     assert any(m["player"] == 1 for m in after[len(before) :])  # black (random) moved after resuming
 
 
+@pytest.mark.slow
 def test_help_is_clean() -> None:
     for command in (["--help"], ["play", "--help"], ["match", "--help"], ["perft", "--help"]):
         out = subprocess.run(
@@ -176,6 +179,7 @@ def test_help_is_clean() -> None:
 # --- issue 30, finding 15 ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_agamemnon_shows_every_space_of_its_table(tmp_path: Path) -> None:
     """Two to six rows of the table hid behind "`board` shows them" (your own new tile among them)."""
     term = Terminal(
@@ -190,6 +194,7 @@ def test_agamemnon_shows_every_space_of_its_table(tmp_path: Path) -> None:
     term.finish("quit")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "coordinate"), [("athos", r"c d e f g h i j k"), ("archimedes", "e8")])
 def test_coordinates_are_shown_from_the_start(tmp_path: Path, game: str, coordinate: str) -> None:
     players = ["--players", "4"] if game == "athos" else []
@@ -214,6 +219,7 @@ def test_archimedes_echoes_the_ai_move(tmp_path: Path) -> None:
     term.finish("quit")
 
 
+@pytest.mark.slow
 def test_help_lines_fit_80_columns_and_the_resume_command_is_whole(tmp_path: Path) -> None:
     """`help` wrapped mid-phrase; the quit hint split the --resume command; the record went to the
     current directory: now to the data directory, named there by its file name."""

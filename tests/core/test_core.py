@@ -306,6 +306,7 @@ RECORD_KEYS = (
 )
 
 
+@pytest.mark.slow
 @given(st.dictionaries(st.sampled_from(RECORD_KEYS), JSON, max_size=8), st.booleans())
 def test_any_json_is_a_record_or_a_record_error(doc: dict[str, object], valid_format: bool) -> None:
     """Records are outside input (issue 19 rewrote the reader): a Record whose JSON reads back the

@@ -1,8 +1,9 @@
-"""A fourth game costs its folder and one registry line (issue 19): Ladder (tests/fourth/ladder/,
-a game with chance that ``palaestra/`` knows nothing of) is registered with core's public
-``register_game`` and played through the CLI, the web API, the arena and both research adapters,
-with no line changed outside its folder. The same seed draws the same chance outcomes in all of
-them: the one chance-seeding rule (palaestra/core/chance.py, issue 19 finding 5)."""
+"""A fourth game costs its own package (issues 19 and 32): Ladder (tests/fourth/ladder/, a game
+with chance that ``palaestra/`` knows nothing of) is registered in this process with core's public
+``register_game`` and played through the CLI, the web API, the arena and both research adapters.
+The same seed draws the same chance outcomes in all of them: the one chance-seeding rule
+(palaestra/core/chance.py, issue 19 finding 5). tests/fourth/test_plugin.py installs the same
+package as a plug-in (its entry point) into a throwaway environment and plays it there."""
 
 from __future__ import annotations
 
@@ -32,8 +33,8 @@ runner = CliRunner()
 
 @pytest.fixture(autouse=True)
 def ladder() -> Iterator[str]:
-    """The one registry line, for the time of a test."""
-    name = register_game("tests.fourth.ladder.info:INFO")
+    """Ladder registered for the time of a test (its package is on the tests' path, not installed)."""
+    name = register_game("palaestra_ladder.info:INFO")
     yield name
     unregister_game(name)
 
@@ -59,7 +60,7 @@ def draws(record: Record) -> list[tuple[int, str]]:
     return [(i, m.move) for i, m in enumerate(record.moves) if m.player == CHANCE]
 
 
-# --- the cost: a folder and a registry line --------------------------------------------------------
+# --- the cost: a package of its own -------------------------------------------------------------
 def test_nothing_outside_its_folder_names_the_game(ladder: str) -> None:
     assert ladder == "ladder" and "ladder" in game_names()
     assert game_info("ladder").player_counts == (2, 3)
@@ -136,6 +137,7 @@ def test_the_same_seed_draws_the_same_outcomes_in_the_arena_the_cli_the_web_app_
     assert state.history == arena.replay().history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["random", "strong"])
 def test_the_same_seed_plays_the_same_game_with_agents_in_the_arena_the_cli_and_the_web_app(
     tmp_path: Path, client: TestClient, level: str
@@ -245,7 +247,7 @@ def test_the_cli_lists_matches_and_replays_it(tmp_path: Path) -> None:
 def test_the_web_app_offers_it_and_its_ai_plays(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     ladder = next(g for g in meta["games"] if g["name"] == "ladder")
-    assert {o["name"] for o in ladder["options"]} == {"players", "target"}
+    assert {o["name"] for o in ladder["options"]} == {"players", "target", "calm", "label"}
     seats = [{"kind": "human", "joined": True}, {"kind": "ai", "level": "strong"}]
     r = client.post("/api/games", json={"game": "ladder", "options": {"target": 6}, "seats": seats})
     assert r.status_code == 201, r.text

@@ -9,6 +9,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -99,6 +100,7 @@ def test_the_sweep_runs_at_start_so_a_restart_marks_what_went_idle_meanwhile(db_
         assert client.get(f"/api/games/{old}").json()["status"] == "abandoned"
 
 
+@pytest.mark.slow
 def test_several_processes_sweeping_at_once_mark_each_game_once(client: TestClient, db_url: str) -> None:
     games = [create(client)["id"] for _ in range(6)]
     for game_id in games:

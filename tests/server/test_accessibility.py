@@ -39,6 +39,7 @@ class World:
     invite: str  # /#/join/ID/CODE
     member: str  # a member's name (a rated game of nim in their history)
     cookie: str  # that member's session cookie
+    other: str  # another member's name (who challenged the first: issue 29)
 
 
 def finished_game(server: ServerProcess, game: str) -> str:
@@ -66,11 +67,18 @@ def world(server: ServerProcess) -> Iterator[World]:
         seek = {"game": "nim", "options": {"stones": 9}, "players": 2}  # the lobby lists it
         r = client.post("/api/seeks", json=seek, headers={"X-Guest-Token": "axe-guest-secret"})
         assert r.status_code == 201, r.text
+        # a challenge for alice, open for a day (a correspondence game): her home page lists it
+        challenge = {"to": alice.username, "game": "nim", "options": {"stones": 9}}
+        r = bob.post(
+            "/api/challenges", json={**challenge, "time_control": {"type": "correspondence", "days": 3}}
+        )
+        assert r.status_code == 201, r.text
         yield World(
             finished=finished_game(server, "nim"),
             invite=str(invited["seats"][1]["invite"]),
             member=alice.username,
             cookie=alice.cookie,
+            other=bob.username,
         )
 
 
@@ -97,6 +105,12 @@ def new_game_form(page: Any, server: ServerProcess, world: World) -> None:
     page.locator("#more-options").evaluate("d => { d.open = true; }")
 
 
+def challenge_form(page: Any, server: ServerProcess, world: World) -> None:
+    page.goto(f"{server.url}/@/{world.other}")
+    page.click("#challenge-open")
+    page.wait_for_selector("#challenge-form #options[data-game]")
+
+
 #: name -> (how to show the page, signed in?, language)
 PAGES: dict[str, tuple[Callable[[Any, ServerProcess, World], None], bool, str]] = {
     "home": (visit("/", "#new-game"), False, "en"),
@@ -110,6 +124,8 @@ PAGES: dict[str, tuple[Callable[[Any, ServerProcess, World], None], bool, str]] 
     "signin": (visit("/#/signin", "#signin-form"), False, "en"),
     "account": (visit("/#/account", "#password-form"), True, "en"),
     "profile": (visit("/@/{w.member}", "#ratings"), False, "en"),
+    "profile-challenge": (challenge_form, True, "en"),
+    "home-challenges": (visit("/", "#incoming-challenges li[data-challenge]"), True, "en"),
     "leaderboard": (visit("/leaderboard/nim", "main table"), False, "en"),
     "rules-athos": (visit("/rules/athos", "main h1, h1"), False, "en"),
     "rules-archimedes": (visit("/rules/archimedes", "main h1, h1"), False, "en"),

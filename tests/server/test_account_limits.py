@@ -35,6 +35,7 @@ def attempt(client: TestClient, name: str, password: str = "wrong password") -> 
     return client.post("/api/session", json={"username": name, "password": password})
 
 
+@pytest.mark.slow
 def test_sign_in_attempts_are_limited_per_account_known_or_not(db_url: str) -> None:
     with limited_app(db_url, rate_signin_account="3/minute", rate_signin_client="100/minute") as client:
         sign_up(client, "target")
@@ -48,6 +49,7 @@ def test_sign_in_attempts_are_limited_per_account_known_or_not(db_url: str) -> N
         assert attempt(client, "someone_else").status_code == 401  # other accounts unaffected
 
 
+@pytest.mark.slow
 def test_sign_in_attempts_are_limited_per_client(db_url: str) -> None:
     with limited_app(db_url, rate_signin_account="100/minute", rate_signin_client="4/minute") as client:
         for i in range(4):
@@ -55,6 +57,7 @@ def test_sign_in_attempts_are_limited_per_client(db_url: str) -> None:
         assert_error(attempt(client, "name9"), 429, "rate_limited")
 
 
+@pytest.mark.slow
 def test_sign_ups_are_limited_per_client(db_url: str) -> None:
     with limited_app(db_url, rate_signup="2/hour") as client:
         sign_up(client, "first")
@@ -79,6 +82,7 @@ def test_with_redis_the_sign_in_limit_is_shared_by_the_processes(
         assert_error(attempt(b, "shared"), 429, "rate_limited")
 
 
+@pytest.mark.slow
 def test_an_unknown_name_costs_one_argon2_verification_like_a_wrong_password(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,6 +175,7 @@ def test_the_hashing_threads_run_at_a_lower_priority_than_the_event_loop() -> No
     assert inside == min(outside + HASH_NICE, 19)
 
 
+@pytest.mark.slow
 def test_members_behind_one_address_each_have_their_own_action_limit(db_url: str) -> None:
     """Issue 31, finding 7 (NAT): a signed-in member's actions count against their account, a
     guest's against the address; members and guests behind one address do not share a limit."""

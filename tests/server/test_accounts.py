@@ -52,6 +52,7 @@ def test_behind_https_the_cookie_is_secure_with_the_host_prefix(db_url: str) -> 
         assert client.get("/api/account").json()["username"] == "secure"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "why"),
     [("ab", "short"), ("a" * 21, "long"), ("bad name", "space"), ("bäd", "letter"), ("Admin", "reserved")],
@@ -69,6 +70,7 @@ def test_a_username_is_unique_without_regard_to_case(client: TestClient) -> None
     assert_error(r, 409, "username_taken")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("password", ["short", "1234567890", "QWERTYUIOP", "iloveyou12"])
 def test_weak_and_common_passwords_are_refused(client: TestClient, password: str) -> None:
     assert_error(
@@ -117,6 +119,7 @@ def test_every_sign_in_opens_a_new_session_and_sign_out_ends_only_that_one(clien
     assert first.get("/api/account").json()["username"] == "sessions"
 
 
+@pytest.mark.slow
 def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(client: TestClient) -> None:
     sign_up(client, "known")
     wrong = client.post("/api/session", json={"username": "known", "password": "not the password"})
@@ -137,6 +140,7 @@ def test_signed_in_changes_need_the_csrf_token(client: TestClient) -> None:
     assert member.post("/api/games", json=create).status_code == 201
 
 
+@pytest.mark.slow
 def test_a_password_change_ends_every_other_session(client: TestClient) -> None:
     here = sign_up(client, "changer")
     elsewhere = sign_in(client, "changer")
@@ -158,6 +162,7 @@ def test_a_password_change_ends_every_other_session(client: TestClient) -> None:
 
 
 # --- seats held by account -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_signed_in_creator_acts_from_another_device_without_the_token(client: TestClient) -> None:
     phone = sign_up(client, "traveller")
     made = phone.post("/api/games", json={"game": "nim", "seats": INVITED}).json()
@@ -199,6 +204,7 @@ def test_a_signed_in_joiner_holds_the_seat_by_account(client: TestClient) -> Non
     )
 
 
+@pytest.mark.slow
 def test_a_guest_who_signs_up_claims_the_games_of_their_tokens(client: TestClient) -> None:
     first = client.post("/api/games", json={"game": "nim", "seats": INVITED, "public": False}).json()
     second = client.post("/api/games", json={"game": "nim", "seats": HUMANS, "public": True}).json()

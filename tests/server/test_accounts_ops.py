@@ -3,6 +3,7 @@ games (SQLite and PostgreSQL), and the operators' `palaestra accounts list|close
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
@@ -53,6 +54,7 @@ def test_migration_0006_upgrades_a_database_of_todays_games(db_url: str) -> None
         assert claimed.json()["claimed"] == [{"game": hot["id"], "seat": 0}]
 
 
+@pytest.mark.slow
 def test_operators_list_close_and_reopen_accounts(db_url: str) -> None:
     with TestClient(create_app(db_url, ai_delay=0.0)) as client:
         member = sign_up(client, "Operated")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from palaestra.core.record import Record
@@ -255,6 +256,7 @@ def test_replay_steps_through_the_game(client: TestClient) -> None:
     assert_error(client.get(f"/api/games/{gid}/replay?ply=-1"), 422, "invalid_request")
 
 
+@pytest.mark.slow
 def test_hint(client: TestClient) -> None:
     created = create(client)
     gid, t0 = created["id"], created["seats"][0]["token"]
@@ -266,6 +268,7 @@ def test_hint(client: TestClient) -> None:
 
 
 # --- AI, chance ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_ai_and_chance_play_server_side(client: TestClient) -> None:
     created = create(
         client,
@@ -287,6 +290,7 @@ def test_ai_and_chance_play_server_side(client: TestClient) -> None:
     assert all(s["kind"] == "ai" for s in view["seats"][1:])
 
 
+@pytest.mark.slow
 def test_chance_is_reproducible_from_the_seed(client: TestClient) -> None:
     seats = [{"kind": "ai", "level": "random"}, {"kind": "ai", "level": "random"}]
     games = [create(client, options={"coin": True}, seats=seats, seed=11)["id"] for _ in range(2)]

@@ -135,6 +135,7 @@ def sweep(client: TestClient) -> int:
     return acted
 
 
+@pytest.mark.slow
 def test_meta_lists_the_time_controls(client: TestClient) -> None:
     tc = client.get("/api/meta").json()["time_controls"]
     kinds = {k["type"]: k for k in tc["kinds"]}
@@ -146,6 +147,7 @@ def test_meta_lists_the_time_controls(client: TestClient) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "control",
     [
@@ -252,6 +254,7 @@ def test_a_move_after_the_deadline_is_refused_and_ends_the_game_at_once(
     assert_error(play(client, gid, t0, 0, move="take 1"), 409, "game_over")
 
 
+@pytest.mark.slow
 def test_out_of_time_the_ai_plays_the_turn_and_the_clock_restarts(timed: tuple[TestClient, FakeTime]) -> None:
     client, fake = timed
     control = {**PER_MOVE_30, "on_timeout": "ai", "ai_level": "random"}

@@ -40,6 +40,7 @@ def test_meta_lists_correspondence_with_its_days_and_presets(client: TestClient)
     assert {"type": "correspondence", "days": 3} in tc["presets"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("days", [0, 4, 5, 15, -1, 3.5, "3", "three", None, True])
 def test_bad_days_are_422_and_create_nothing(client: TestClient, days: Any) -> None:
     control = {"type": "correspondence", "days": days}
@@ -59,6 +60,7 @@ def test_missing_days_are_422(client: TestClient) -> None:
     assert_error(r, 422, "invalid_request")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("days", [1, 2, 3, 7, 14])
 def test_each_allowed_days_gives_that_many_days_per_move(client: TestClient, days: int) -> None:
     clock = create(client, time_control={"type": "correspondence", "days": days})["game"]["clock"]
@@ -177,6 +179,7 @@ def test_play_now_pairs_two_correspondence_seeks_and_the_game_has_its_days(clien
     assert_error(client.post("/api/lobby/play-now", json=bad, headers=guest(4)), 422, "invalid_request")
 
 
+@pytest.mark.slow
 def test_out_of_days_the_ai_plays_the_turn_and_the_next_turn_has_its_days_again(db_url: str) -> None:
     fake = FakeTime()
     with TestClient(app_without_sweeps(db_url)) as client:

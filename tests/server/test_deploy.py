@@ -206,6 +206,7 @@ def _statements(text: str) -> list[str]:
     return [line for line in lines if line]
 
 
+@pytest.mark.slow
 def test_the_caddyfile_balances_over_the_web_processes_by_readiness() -> None:
     from palaestra.server.app import create_app
 

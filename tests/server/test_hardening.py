@@ -28,6 +28,7 @@ def no_sql(body: dict[str, Any]) -> None:
 
 
 # --- finding 1: requests open server files ------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/dev/urandom", "/dev/zero", "/etc/passwd", "/nonexistent/board.json"])
 def test_finding1_a_board_option_naming_a_file_is_refused_without_opening_it(
     client: TestClient, path: str
@@ -37,6 +38,7 @@ def test_finding1_a_board_option_naming_a_file_is_refused_without_opening_it(
     assert client.get("/api/games").json() == []
 
 
+@pytest.mark.slow
 def test_finding1_meta_does_not_offer_file_options(client: TestClient) -> None:
     athos = next(g for g in client.get("/api/meta").json()["games"] if g["name"] == "athos")
     assert "board" not in {o["name"] for o in athos["options"]}
@@ -61,6 +63,7 @@ def test_finding1_a_stored_row_naming_a_file_is_never_loaded(client: TestClient,
 
 
 # --- finding 2: one bad name breaks the lobby ---------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["\ud800", "a\udfffb", "x" * 41, "tab\there", "nul\x00"])
 def test_finding2_bad_names_are_refused_and_never_stored(client: TestClient, name: str) -> None:
     body = {"game": "nim", "seats": [{"kind": "human", "joined": True, "name": name}, {"kind": "human"}]}
@@ -99,6 +102,7 @@ def test_finding2_a_row_that_cannot_be_shown_is_skipped_not_a_500(client: TestCl
 
 
 # --- finding 9: 500 where 4xx or 503 is due -----------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [2**63, 2**64, -1, 10**30])
 def test_finding9_seeds_outside_64_bits_are_422(client: TestClient, seed: int) -> None:
     assert_error(
@@ -241,6 +245,7 @@ def test_finding10_the_lobby_lists_only_public_games(client: TestClient) -> None
     assert [g["id"] for g in client.get("/api/games").json()] == [public]
 
 
+@pytest.mark.slow
 def test_finding10_hints_only_against_the_ai_in_hot_seat_or_when_allowed(client: TestClient) -> None:
     friends = create(client, seats=INVITED, seed=None)
     assert friends["game"]["hints"] is False
@@ -325,6 +330,7 @@ def test_finding5_palaestra_replay_verifies_the_draws(client: TestClient, tmp_pa
 
 
 # --- finding 6: no stuck game ---------------------------------------------------------------------
+@pytest.mark.slow
 def test_finding6_a_failed_ai_write_is_retried_and_the_game_goes_on(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -374,6 +380,7 @@ def strict(db_url: str) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.mark.slow
 def test_finding3_rate_limits_per_client(strict: TestClient) -> None:
     games = [create(strict) for _ in range(3)]
     r = strict.post("/api/games", json={"game": "nim", "seats": HUMANS})

@@ -131,6 +131,7 @@ def test_a_member_withdraws_a_seek_by_session_and_cannot_accept_it(client: TestC
     assert open_ids(client) == []
 
 
+@pytest.mark.slow
 def test_guests_post_and_accept_casual_seeks_only(client: TestClient) -> None:
     r = client.post("/api/seeks", json={**NIM, "rated": True, "time_control": BLITZ}, headers=guest(1))
     assert (r.status_code, r.json()["error"]) == (401, "sign_in_required")
@@ -272,6 +273,7 @@ def test_a_stale_copy_of_a_seek_cannot_change_it(client: TestClient) -> None:
     assert hub.lobby.store.get(seek["id"]).status == "cancelled"
 
 
+@pytest.mark.slow
 def test_play_now_pairs_two_people_and_the_lobby_socket_sees_the_seek_come_and_go(client: TestClient) -> None:
     quick = {**NIM, "time_control": BLITZ}
     with client.websocket_connect("/api/lobby/ws") as ws:
@@ -334,6 +336,7 @@ def test_the_lobby_socket_answers_pings_and_refuses_other_messages(client: TestC
         assert ws.receive_json()["error"] == "bad_message"
 
 
+@pytest.mark.slow
 def test_a_full_table_whose_process_died_is_started_or_cancelled_by_the_sweep(client: TestClient) -> None:
     """The process that filled a table died: after the game was stored (the sweep says it started,
     and the poster learns their seat), or before (the sweep cancels the seek)."""
@@ -364,6 +367,7 @@ def test_a_full_table_whose_process_died_is_started_or_cancelled_by_the_sweep(cl
     assert client.get(f"/api/seeks/{other['id']}").json()["status"] == "cancelled"
 
 
+@pytest.mark.slow
 def test_play_now_pairs_two_members_in_a_rated_game_with_the_same_clock(client: TestClient) -> None:
     rated = {**NIM, "rated": True, "time_control": BLITZ}
     r = client.post("/api/lobby/play-now", json=rated, headers=guest(1))

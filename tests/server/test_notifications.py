@@ -15,7 +15,17 @@ from palaestra.server.notify_store import CHANNELS, KINDS
 from palaestra.server.service.hub import Hub
 from palaestra.server.settings import Settings
 from tests.server.accounts_helpers import BLITZ, Member, sign_up
-from tests.server.notify_helpers import correspondence_game, inbox, kinds, move, settings, to_move, wait_until
+from tests.server.notify_helpers import (
+    Mailbox,
+    SmtpServer,
+    correspondence_game,
+    inbox,
+    kinds,
+    move,
+    settings,
+    to_move,
+    wait_until,
+)
 from tests.server.test_api import assert_error
 
 
@@ -352,3 +362,27 @@ def test_the_service_worker_is_served_as_javascript(client: TestClient) -> None:
     r = client.get("/static/sw.js")
     assert r.status_code == 200 and "javascript" in r.headers["content-type"]
     assert 'addEventListener("push"' in r.text and 'addEventListener("notificationclick"' in r.text
+
+
+def test_a_challenge_made_through_the_api_tells_the_challenged_member_once(db_url: str) -> None:
+    """Challenges (issue 29, part 4) queue the notification in the challenge's transaction."""
+    mailbox = Mailbox()
+    with SmtpServer(mailbox) as smtp:
+        config = Settings.from_env(notify_poll_seconds=0.2, smtp_url=smtp.url)
+        with TestClient(create_app(db_url, ai_delay=0.0, settings=config)) as client:
+            ann, bob = sign_up(client, "ann"), sign_up(client, "bobby")
+            settings(bob, language="de", email="bob@example.org", channels={"challenge": {"email": True}})
+            r = ann.post(
+                "/api/challenges",
+                json={"to": "bobby", "game": "nim", "options": {"stones": 9}, "time_control": BLITZ},
+            )
+            assert r.status_code == 201, r.text
+            found = inbox(bob)
+            assert [i["kind"] for i in found["items"]] == ["challenge"] and found["unread"] == 1
+            assert found["items"][0]["text"] == "ann fordert dich zu einer Partie Nim heraus."
+            assert found["items"][0]["url"] == "/#/"
+            assert kinds(ann) == []
+            wait_until(lambda: len(mailbox.messages) == 1, what="the e-mail")
+            assert mailbox.messages[0]["Subject"] == "Eine Herausforderung: Nim"
+            wait_until(lambda: all(r["status"] == "sent" for r in rows(client)), what="rows sent")
+            assert len(mailbox.messages) == 1

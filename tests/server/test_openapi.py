@@ -6,11 +6,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from palaestra.server.api.errors import CODES
 from tests.server.test_abandoned import age, sweep
 from tests.server.test_api import HUMANS, INVITED, code_of, create
+
+pytestmark = pytest.mark.slow
 
 #: routes that cannot fail on input and touch no database
 NEVER_FAIL = {("get", "/healthz"), ("get", "/metrics"), ("get", "/api/meta")}
@@ -20,6 +23,7 @@ RATE_LIMITED = {
     ("post", "/api/games"),
     ("post", "/api/seeks"),
     ("post", "/api/lobby/play-now"),
+    ("post", "/api/challenges"),
     ("post", "/api/games/{game_id}/actions"),
     ("post", "/api/games/{game_id}/undo"),
     ("get", "/api/games/{game_id}/hint"),

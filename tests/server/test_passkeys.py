@@ -71,6 +71,7 @@ def count(db_url: str, table: str) -> int:
 
 
 # --- the whole ceremony ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_register_a_passkey_then_sign_in_with_it_instead_of_the_password(
     client: TestClient, db_url: str
 ) -> None:
@@ -114,6 +115,7 @@ def test_register_a_passkey_then_sign_in_with_it_instead_of_the_password(
     assert count(db_url, "account_sessions") == 2
 
 
+@pytest.mark.slow
 def test_a_passkey_of_one_member_signs_in_only_that_member(client: TestClient) -> None:
     ada, bob = sign_up(client, "ada_k"), sign_up(client, "bob_k")
     ada_key, bob_key = SoftAuthenticator(), SoftAuthenticator()
@@ -190,6 +192,7 @@ def test_a_challenge_is_answered_once(client: TestClient, db_url: str) -> None:
     assert count(db_url, "webauthn_challenges") == 0
 
 
+@pytest.mark.slow
 def test_a_challenge_expires_and_expired_ones_are_swept(client: TestClient, db_url: str) -> None:
     member = sign_up(client, "slowpoke")
     authenticator = SoftAuthenticator()
@@ -271,6 +274,7 @@ def test_the_rp_id_and_origin_come_from_the_settings_behind_a_proxy(tmp_path: Pa
         assert_error(passkey_sign_in(client, authenticator), 401, "bad_credentials")
 
 
+@pytest.mark.slow
 def test_the_sign_count_must_grow_where_the_authenticator_keeps_one(client: TestClient) -> None:
     member = sign_up(client, "counter")
     counting = SoftAuthenticator()
@@ -286,6 +290,7 @@ def test_the_sign_count_must_grow_where_the_authenticator_keeps_one(client: Test
         assert passkey_sign_in(client, still).status_code == 200
 
 
+@pytest.mark.slow
 def test_passkey_sign_in_counts_against_the_sign_in_limit(tmp_path: Path) -> None:
     config = Settings.from_env(rate_signin_client="4/minute")
     with TestClient(
@@ -334,6 +339,7 @@ def test_a_passkey_name_is_bounded(client: TestClient) -> None:
 
 
 # --- deleting the account with a passkey -------------------------------------------------------------
+@pytest.mark.slow
 def test_delete_the_account_confirmed_by_a_passkey(client: TestClient, db_url: str) -> None:
     leaving, other = sign_up(client, "leaving_k"), sign_up(client, "other_k")
     assert_error(leaving.post(PROOF_OPTIONS), 404, "passkey_not_found")
@@ -420,6 +426,7 @@ def mangled(draw: st.DrawFn, valid: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_malformed_registrations_get_4xx_and_change_nothing(
@@ -438,6 +445,7 @@ def test_malformed_registrations_get_4xx_and_change_nothing(
     assert member.get(PASSKEYS).json() == []
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_malformed_sign_ins_and_proofs_get_4xx_and_change_nothing(
@@ -491,6 +499,7 @@ def test_a_signed_in_cookie_is_set_like_a_password_sign_in(client: TestClient) -
 
 
 # --- every error is documented -----------------------------------------------------------------------
+@pytest.mark.slow
 def test_too_many_passkeys_are_refused(client: TestClient, db_url: str) -> None:
     member = sign_up(client, "collector")
     for i in range(MOST_PASSKEYS - 1):
@@ -506,6 +515,7 @@ def test_too_many_passkeys_are_refused(client: TestClient, db_url: str) -> None:
     assert count(db_url, "passkeys") == MOST_PASSKEYS
 
 
+@pytest.mark.slow
 def test_every_error_of_the_passkey_routes_is_documented(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     seen: list[tuple[str, str, Any]] = []

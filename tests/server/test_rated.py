@@ -49,6 +49,7 @@ def test_a_rated_game_needs_a_signed_in_creator_a_clock_and_no_hints_seed_or_hot
     assert made.json()["game"]["hints"] is False
 
 
+@pytest.mark.slow
 def test_only_members_join_a_rated_game_and_each_holds_one_seat(client: TestClient) -> None:
     alice = sign_up(client, "alice")
     made = rated_nim(alice)
@@ -99,6 +100,7 @@ def test_a_finished_rated_game_moves_both_ratings_as_openskill_does(client: Test
     assert games[0]["opponents"] == [{"seat": 0, "name": "alice", "member": "alice", "kind": "human"}]
 
 
+@pytest.mark.slow
 def test_a_second_game_starts_from_the_first_ones_rating(client: TestClient) -> None:
     alice, bob = pair(client)
     play_out(alice, bob, rated_game(alice, bob), NINE_ONES)
@@ -112,6 +114,7 @@ def test_a_second_game_starts_from_the_first_ones_rating(client: TestClient) -> 
     assert client.get("/api/users/bob").json()["ratings"]["nim"]["rating"] == round(to_shown(b.mu))
 
 
+@pytest.mark.slow
 def test_a_resignation_after_two_moves_each_is_rated_but_an_aborted_game_is_not(
     client: TestClient, db_url: str
 ) -> None:
@@ -139,6 +142,7 @@ def test_a_casual_game_between_members_is_not_rated(client: TestClient, db_url: 
     assert db_rows(db_url, "SELECT * FROM ratings") == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["random", "beginner"])
 def test_a_rated_game_against_the_ai_moves_only_the_members_rating(client: TestClient, level: str) -> None:
     """Rated against the AI: the level's fixed rating in the pool (archimedes-2) takes part and
@@ -172,6 +176,7 @@ def _wait(client: TestClient, gid: str, check: Any) -> dict[str, Any]:
 
 
 # --- leaderboards ----------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_leaderboard_lists_members_with_ten_rated_games_active_in_90_days(
     client: TestClient, db_url: str
 ) -> None:

@@ -333,6 +333,7 @@ def test_finding4_only_the_games_used_last_keep_their_cached_view(db_url: str) -
         assert c.get(f"/api/games/{ids[0]}").json() == first and hub.loaded[ids[0]]._view is kept
 
 
+@pytest.mark.slow
 def test_finding3_a_flooding_client_that_reads_nothing_is_dropped_at_once(tmp_path: Path) -> None:
     """A real server (uvicorn, as `palaestra serve` runs it) and a client that sends 20 kB pings
     on a bare socket and reads nothing, so it never sees the 1008 close: it is dropped at its next

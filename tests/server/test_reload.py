@@ -63,6 +63,7 @@ def same(a: Session, b: Session) -> None:
     assert a.view() == b.view()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seed"), [("archimedes", 1), ("athos", 2), ("athos", 3), ("agamemnon", 4)])
 def test_a_reload_from_the_copy_in_memory_is_the_session_the_row_gives(
     tmp_path: Path, game: str, seed: int

@@ -59,6 +59,7 @@ def test_a_record_claiming_an_abort_after_every_seat_moved_does_not_check(client
         record.check_result(record.replay())
 
 
+@pytest.mark.slow
 def test_an_aborted_rated_game_is_never_rated(client: TestClient, db_url: str) -> None:
     alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
     made = rated_nim(alice)

@@ -7,12 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from palaestra.server.app import create_app
 from palaestra.server.db import Store
 from tests.server.server_process import ServerProcess
+
+pytestmark = pytest.mark.services
 
 
 def test_restart_in_process_continues_from_the_same_state(db_url: str) -> None:

@@ -28,6 +28,8 @@ from palaestra.server.settings import Settings
 from tests.server.test_api import HUMANS
 from tests.server.test_openapi import documented_codes
 
+pytestmark = pytest.mark.slow
+
 #: cases per operation, generation mode and game id
 EXAMPLES = 6
 #: the rate limits are not what is tested here

@@ -121,6 +121,7 @@ def test_the_size_must_be_positive() -> None:
 
 
 # --- the app: every search goes through the pool, with the right priority ----------------------
+@pytest.mark.slow
 def test_the_app_searches_through_its_pool(db_url: str) -> None:
     settings = Settings(search_workers=1)
     with TestClient(create_app(db_url, ai_delay=0.0, settings=settings)) as client:

@@ -23,6 +23,8 @@ from palaestra.server.service.pool import ChildCall, SearchPool
 from palaestra.server.settings import Settings
 from tests.server.test_api import create, play, wait_for
 
+pytestmark = pytest.mark.services
+
 
 # --- searches of the tests: module-level, so that a child can run them -------------------------
 def spin_until(started: str, flag: str) -> tuple[int, int]:

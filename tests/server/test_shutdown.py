@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 
 import httpx
+import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.server.server_process import ServerProcess
+
+pytestmark = pytest.mark.services
 
 
 def test_stopping_the_server_closes_every_websocket_with_1001(db_url: str) -> None:

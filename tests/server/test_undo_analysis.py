@@ -142,6 +142,7 @@ def test_websocket_pushes_undo_with_a_higher_version(client: TestClient) -> None
 
 
 # --- the AI's view of finished games --------------------------------------------------------------------
+@pytest.mark.slow
 def test_analysis_of_a_finished_game(client: TestClient) -> None:
     created = create(client, options={"stones": 4})
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
@@ -163,6 +164,7 @@ def test_analysis_of_a_finished_game(client: TestClient) -> None:
     assert_error(client.get("/api/games/nosuch/analysis?ply=0"), 404, "game_not_found")
 
 
+@pytest.mark.slow
 def test_analysis_of_a_chance_move(client: TestClient) -> None:
     seats = [{"kind": "ai", "level": "random"}, {"kind": "ai", "level": "random"}]
     gid = create(client, options={"coin": True, "stones": 3}, seats=seats)["id"]
@@ -239,6 +241,7 @@ def test_two_writers_cannot_both_win(db_url: str) -> None:
 
 
 # --- web hooks, renderers, migrations ---------------------------------------------------------------
+@pytest.mark.slow
 def test_every_game_has_a_renderer_and_athos_its_map(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     renderers = {g["name"]: g["renderer"] for g in meta["games"]}

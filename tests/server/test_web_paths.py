@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/@/bea", "/@/someone-else", "/leaderboard", "/leaderboard/nim"])
 def test_profile_and_leaderboard_paths_serve_the_page(client: TestClient, path: str) -> None:
     r = client.get(path)

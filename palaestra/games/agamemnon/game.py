@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from palaestra.core.errors import OptionError
 from palaestra.core.game import RULES_ORIGINAL, Game, Option, rules_option
-from palaestra.games.agamemnon import _fast, position, rules, view
+from palaestra.games.agamemnon import _fast, display, position, rules
 from palaestra.games.agamemnon.board import CLASS_NAMES, KIND_NAMES, Board, load_boards
 from palaestra.games.agamemnon.moves import CHANCE_LAYOUT, action_layout
 from palaestra.games.agamemnon.rules import AgamemnonState
@@ -132,7 +132,7 @@ class AgamemnonGame(Game):
         return 1 + per_tile * TOTAL_TILES + warps + set_asides
 
     def observation_shape(self) -> tuple[int, ...]:
-        return (view.OBS_SIZE,)
+        return (display.OBS_SIZE,)
 
     def player_name(self, player: int) -> str:
         return PLAYER_NAMES[player] if player in (0, 1) else f"player {player}"

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 from palaestra.core.game import set_bits
 
 if TYPE_CHECKING:
-    from palaestra.games.archimedes.rules import ArchimedesGame, ArchimedesState
+    from palaestra.games.archimedes.game import ArchimedesGame
+    from palaestra.games.archimedes.rules import ArchimedesState
 
 #: the largest distance (ARC-M1): all the cubes of three players in the rows through a cell
 MAX_DISTANCE = 12

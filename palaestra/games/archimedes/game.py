@@ -1,5 +1,17 @@
-"""The public names of Archimedes where earlier versions kept them (the rules are in rules.py)."""
+"""The Archimedes game: its options, its set-up (ARC-B1, ARC-B2, ARC-S1, ARC-S2), its action space
+and its documents. The rules of play are in rules.py (``ArchimedesState``)."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from palaestra.core.errors import IllegalActionError, OptionError, PositionError, RecordError
+from palaestra.core.game import Game, Option, is_int
+from palaestra.games.archimedes import display, heuristic, position
+from palaestra.games.archimedes._fast import MoveGenerator
+from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
+from palaestra.games.archimedes.moves import Move, encode
 from palaestra.games.archimedes.rules import (
     CUBES,
     DEFAULT_MOVE_LIMIT,
@@ -7,7 +19,6 @@ from palaestra.games.archimedes.rules import (
     LIMIT,
     PASSES,
     START_SIDES,
-    ArchimedesGame,
     ArchimedesState,
 )
 
@@ -21,3 +32,122 @@ __all__ = [
     "ArchimedesGame",
     "ArchimedesState",
 ]
+
+
+class ArchimedesGame(Game):
+    """Archimedes for 2 or 3 players (ARC-S1, ARC-S2)."""
+
+    name: ClassVar[str] = "archimedes"
+    title: ClassVar[str] = "Archimedes"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("players", int, 2, "number of players (2 or 3)", choices=(2, 3)),
+        Option(
+            "revisit",
+            bool,
+            False,
+            "paths may enter a cell more than once (ARC-M2 game option; never end on the start)",
+        ),
+        Option(
+            "move_limit",
+            int,
+            DEFAULT_MOVE_LIMIT,
+            "the game ends after this many plies, passes included (software limit; ranked as in ARC-M6)",
+            minimum=1,
+            maximum=10_000_000,
+        ),
+    )
+
+    # --- set-up: ARC-B1, ARC-B2, ARC-S1, ARC-S2 ------------------------------------------------
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.board: Board = default_board()
+        b = self.board
+        n = self.num_players
+        #: the number of players (``num_players``, as a plain attribute for speed)
+        self.players = n
+        self.cubes_per_player = CUBES
+        self.size = b.size
+        #: the action id of a pass
+        self.pass_action = encode(Move(-1, -1), b)
+        self.revisit = bool(self.options["revisit"])
+        limit = self.options["move_limit"]
+        assert isinstance(limit, int)
+        self.move_limit: int = limit
+        self.start_sides = START_SIDES[n]
+        self.goal_sides = tuple(OPPOSITE[s] for s in self.start_sides)
+        self.start_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.start_sides)
+        self.goal_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.goal_sides)
+        self.all_mask = b.all_mask
+        #: ARC-M3: a cube on cell ``c`` keeps every other cube out of ``block_mask[c]`` (the cell
+        #: and its neighbours)
+        self.block_mask: tuple[int, ...] = tuple((1 << c) | b.neighbour_mask[c] for c in range(b.size))
+        self.move_generator = MoveGenerator(
+            b, self.start_mask, self.goal_mask, self.block_mask, self.revisit, max_steps=CUBES * n
+        )
+        #: what the heuristic knows of each player's goal side (made on first use by heuristic)
+        self.goal_plans: list[heuristic.GoalPlan] | None = None
+
+    def cubes_of(self, pos: list[int], player: int) -> list[int]:
+        """The cells of ``player``'s cubes in the flat list of cells ``pos``."""
+        return pos[CUBES * player : CUBES * (player + 1)]
+
+    @property
+    def num_players(self) -> int:
+        players = self.options["players"]
+        assert isinstance(players, int)
+        return players
+
+    def num_distinct_actions(self) -> int:
+        return self.pass_action + 1
+
+    def max_game_length(self) -> int:
+        return self.move_limit
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return display.observation_shape(self)
+
+    def player_name(self, player: int) -> str:
+        return f"player {player + 1} ({self.start_sides[player]})"
+
+    def new_initial_state(self, seed: int | None = None) -> ArchimedesState:
+        """ARC-S1, ARC-S2: every player's cubes on the rim cells of its start side; player 1 begins."""
+        pos = [c for side in self.start_sides for c in self.board.sides[side]]
+        return ArchimedesState(self, pos, seed=seed)
+
+    # --- states from documents ---------------------------------------------------------------
+    def _state_from_dict(self, doc: Mapping[str, Any]) -> ArchimedesState:
+        start = doc.get("start")
+        history = doc.get("history", [])
+        if not isinstance(history, list) or not all(is_int(a) for a in history):
+            raise RecordError("'history' of a saved state is a list of action ids")
+        try:
+            state = (
+                self.new_initial_state(doc.get("seed")) if start is None else self.state_from_position(start)
+            )
+        except PositionError as err:
+            raise RecordError(f"the saved state's start position is broken: {err}") from None
+        state.seed = doc.get("seed")
+        for i, action in enumerate(history):
+            try:
+                state.apply_action(action)
+            except IllegalActionError as err:
+                raise RecordError(f"action {i + 1} of the saved state does not replay: {err}") from None
+        saved = doc.get("position")
+        if saved is not None and saved != state.to_position():
+            raise RecordError("the saved position differs from the one its history gives")
+        return state
+
+    def state_from_position(self, doc: Mapping[str, Any]) -> ArchimedesState:
+        """A state from a position document (``position.py``, docs/archimedes.md)."""
+        doc, cubes = position.read_document(doc)
+        options = position.read_options(doc, cubes, self.options)
+        try:
+            game = self if options == self.options else ArchimedesGame(**options)
+        except OptionError as err:
+            raise PositionError(str(err)) from None
+        pos = position.read_cubes(game, cubes)
+        to_move, passes, ply = position.read_turn(doc, game.num_players)
+        state = ArchimedesState(game, pos, to_move=to_move, passes=passes, ply=ply)
+        position.check_passes(state)
+        state._origin = state.to_position()
+        return state

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from palaestra.core.game import set_bits
 
 if TYPE_CHECKING:
-    from palaestra.games.archimedes.rules import ArchimedesGame, ArchimedesState
+    from palaestra.games.archimedes.game import ArchimedesGame
+    from palaestra.games.archimedes.rules import ArchimedesState
 
 #: weights of the raw value of a player in :func:`evaluate`
 PROGRESS, ARRIVED, MOBILITY = 0.6, 0.25, 0.15

@@ -17,7 +17,8 @@ from palaestra.core.game import OptionValue, is_int
 from palaestra.games.archimedes.moves import cell_help
 
 if TYPE_CHECKING:
-    from palaestra.games.archimedes.rules import ArchimedesGame, ArchimedesState
+    from palaestra.games.archimedes.game import ArchimedesGame
+    from palaestra.games.archimedes.rules import ArchimedesState
 
 POSITION_KEYS = (
     "game",

@@ -197,6 +197,7 @@ async def change_password(hub: HubDep, member: Member, body: PasswordChange) -> 
 )
 async def export(hub: HubDep, member: Member) -> JSONResponse:
     doc = await hub.accounts.export(member.account)
+    doc.update(await hub.challenges.export(member.account))  # issue 29: challenges, who may make them
     doc["notifications"] = await hub.notifications.export(member.account.id)
     name = f"palaestra-{member.account.username}.json"
     return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -50,6 +50,7 @@ async def meta(hub: HubDep) -> dict[str, Any]:
         "languages": list(LANGUAGES),  # of the UI and the rules pages (issue 21)
         "time_controls": clock.meta(),
         "rating_pools": [pool_doc(p) for p in (await asyncio.to_thread(pools)).values()],
+        "challenges": hub.challenges.meta(),
     }
 
 

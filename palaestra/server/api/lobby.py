@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, Header, Path, Response, WebSocket, WebSo
 from pydantic import Field
 
 from palaestra.server.account_store import SignedIn
-from palaestra.server.api.auth import MaybeMember
+from palaestra.server.api.auth import MaybeMember, session_cookie
 from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
@@ -260,9 +260,11 @@ async def play_now(
 async def lobby_socket(websocket: WebSocket) -> None:
     """The lobby's changes, live: first ``{"type": "lobby", "seeks", "games"}``, then
     ``{"type": "seek", "seek"}``, ``{"type": "seek_gone", "id", "status", "game"}`` and ``{"type":
-    "game", "game"}``. A poster sends ``{"type": "hold", "id": SEEK, "seek_token": TOKEN}`` (answered
-    ``{"type": "held", "id", "ok"}``): the seek stays open while this socket lives. ``{"type":
-    "ping"}`` is answered ``{"type": "pong"}``. Closing codes as the game's websocket's."""
+    "game", "game"}``; a signed-in member's socket also ``{"type": "challenge", "challenge"}`` for
+    each change of a challenge they made or received. A poster sends ``{"type": "hold", "id":
+    SEEK, "seek_token": TOKEN}`` (answered ``{"type": "held", "id", "ok"}``): the seek stays open
+    while this socket lives. ``{"type": "ping"}`` is answered ``{"type": "pong"}``. Closing codes
+    as the game's websocket's."""
     guards = get_guards(websocket)
     if not guards.open_socket(websocket, await guards.key_of(websocket)):
         await websocket.accept()
@@ -271,7 +273,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
     hub = get_hub(websocket)
     held: list[str] = []
     queue = hub.lobby.subscribe()
+    member: int | None = None
     try:
+        # a signed-in member's socket also hears of their challenges (service/challenges.py)
+        signed_in = await hub.accounts.session(session_cookie(websocket))
+        if signed_in is not None:
+            member = signed_in.account.id
+            hub.challenges.subscribe(member, queue)
         await websocket.accept()
         await websocket.send_text(json.dumps({"type": "lobby", **await lobby_state(hub)}))
 
@@ -342,6 +350,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await websocket.close(code=1011, reason="the database is unavailable; try again")
     finally:
         hub.lobby.unsubscribe(queue)
+        if member is not None:
+            hub.challenges.unsubscribe(member, queue)
         for seek_id in held:
             hub.lobby.release(seek_id)
         guards.close_socket(websocket)

@@ -266,3 +266,8 @@ class Meta(Out):
         default_factory=list,
         description="the rating pools (docs/accounts.md): id, game, players, teams, title",
     )
+    challenges: dict[str, Any] = Field(
+        default_factory=dict,
+        description="challenges (docs/web.md): decline_reasons (id and English text), "
+        "expire_seconds (real_time, slow), challenges_from (the choices of who may challenge you)",
+    )

@@ -19,8 +19,8 @@ from palaestra.core.game import Game
 from palaestra.core.info import GameInfo
 from palaestra.core.registry import game_class, game_info, game_infos, load_game
 from palaestra.i18n import LANGUAGES
+from palaestra.server.game_hooks import has_undo
 from palaestra.server.service.errors import ApiError
-from palaestra.server.webhooks import has_undo
 
 STATIC = FilePath(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder

@@ -9,6 +9,7 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``pool`` (pool.py): the bounded, fair pool every search runs in;
 - ``analyst`` (analysis.py): hints, analysis, replays;
 - ``lobby`` (lobby.py): seeks, quick pairing, the lobby's live changes (issue 29);
+- ``challenges`` (challenges.py): challenges to a named member (issue 29);
 - ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
   rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
 - ``notifications`` (notifications.py): queued with the writes that cause them
@@ -27,6 +28,7 @@ from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
 from palaestra.server.account_store import AccountStore
 from palaestra.server.broker import Broker
+from palaestra.server.challenge_store import ChallengeStore
 from palaestra.server.db import StorageError, Store
 from palaestra.server.memory import release_free_memory
 from palaestra.server.passkey_store import PasskeyStore
@@ -34,6 +36,7 @@ from palaestra.server.seek_store import SeekStore
 from palaestra.server.service.absence import Absence
 from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
+from palaestra.server.service.challenges import ChallengeService
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.lobby import LobbyService
@@ -94,7 +97,9 @@ class Hub:
         self.lobby = LobbyService(
             SeekStore(store), self.accounts.store, self.seats, self.sessions, self.sessions.broker
         )
-        self.sessions.broker.on_lobby = self.lobby.on_message
+        #: challenges to a named member (issue 29); their pushes travel on the lobby's channel
+        self.challenges = ChallengeService(ChallengeStore(store), self.accounts.store, self.lobby)
+        self.sessions.broker.on_lobby = self._on_lobby
         self.accounts.on_games_changed = self._changed_here
         #: the websockets of each seat, for claims of an absent player's game (issue 29)
         self.absence = Absence()
@@ -109,6 +114,10 @@ class Hub:
         self.sessions.on_start = self.notifications.on_start
         self.sessions.after_write = self.notifications.kick
         self.rematches.on_offer = self.notifications.rematch_writer
+        self.challenges.on_made = lambda challenge, name, title: self.notifications.challenge_writer(
+            challenge.challenged_id, challenge.id, name, title, "/#/"
+        )
+        self.challenges.after_made = self.notifications.kick
         self.rematches.after_offer = self.notifications.kick
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
@@ -136,9 +145,15 @@ class Hub:
                 self.sessions.evict(session)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.lobby.start()
+        self.challenges.start()
         # flags that fell while no server ran are acted on by its first sweep (docs/web.md)
         if self.clocks.every > 0:
             self._clock_keeper = asyncio.get_running_loop().create_task(self.clocks.run())
+
+    def _on_lobby(self, message: str) -> None:
+        """A lobby channel message of another process: a challenge's, or the lobby's."""
+        if not self.challenges.on_message(message):
+            self.lobby.on_message(message)
 
     async def _sweep(self) -> None:
         while not self.moves.closing:
@@ -182,6 +197,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.lobby.stop()
+        await self.challenges.stop()
         await self.notifications.stop()
         await self.moves.stop()
         self.pool.close()

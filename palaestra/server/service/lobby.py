@@ -266,8 +266,9 @@ class LobbyService:
         return out
 
     # --- posting ----------------------------------------------------------------------------
-    def _check(self, wanted: Wanted) -> tuple[dict[str, Any], str]:
-        """The seek's full options and its pool; 400 for what no game could be made of."""
+    def check(self, wanted: Wanted) -> tuple[dict[str, Any], str]:
+        """The full options and the pool of a game offered here (a seek, a challenge); 400 for
+        what no game could be made of."""
         game, options, players, time_control = (
             wanted.game,
             wanted.options,
@@ -295,7 +296,7 @@ class LobbyService:
 
     async def post(self, wanted: Wanted) -> tuple[dict[str, Any], str]:
         """Post a seek: its public form and the poster's secret ``seek_token``."""
-        full, pool = self._check(wanted)
+        full, pool = self.check(wanted)
         game, players, time_control, rated = wanted.game, wanted.players, wanted.time_control, wanted.rated
         member, guest, name = wanted.member, wanted.guest, wanted.name
         low, high = wanted.rating_range or (None, None)
@@ -478,7 +479,7 @@ class LobbyService:
         post one. The answer is like an accept's; True when a seek was posted."""
         member, guest, name, rating_range = wanted.member, wanted.guest, wanted.name, wanted.rating_range
         rated = wanted.rated
-        full, pool = self._check(wanted)
+        full, pool = self.check(wanted)
         clock = None if wanted.time_control is None else dict(wanted.time_control)
         who = Who(member, guest)
         for seek in await asyncio.to_thread(self.store.open_seeks, datetime.now(UTC)):
@@ -526,28 +527,51 @@ class LobbyService:
         }
         # the seat tokens are derived from the places' secrets, which only their holders know:
         # the game holds the hashes of the tokens, made when each place was taken
-        held = [
+        held: list[Held | str] = [
             Held(p["seat_hash"], None if p["account"] is None else members.get(p["account"]), p["name"])
             for p in by_seat
         ]
         try:
-            session, _ = await self.seats.create(
-                seek.game,
-                seek.options,
-                [],
-                public=True,
-                time_control=seek.time_control,
-                rated=seek.rated,
-                held=held,
-                game_id=seek.game_id,
+            session = await self.make_game(
+                seek.game, seek.options, seek.time_control, seek.rated, held, seek.game_id
             )
         except ApiError:
             with contextlib.suppress(SeekConflict):
                 await self._end(seek, "cancelled", expect_status=STARTING)
             raise
         await self._started(seek)
-        await self.announce({"type": "game", "game": await self.game_doc(session)})
+        await self.announce_game(session)
         return session.id, {p["hash"]: int(p["seat"]) for p in seek.places}
+
+    async def make_game(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        time_control: Mapping[str, Any] | None,
+        rated: bool,
+        held: list[Held | str],
+        game_id: str,
+        public: bool = True,
+    ) -> Session:
+        """Make the game of people who met here (a full table, an accepted challenge:
+        service/challenges.py), every seat held already, with the id stored with what made it."""
+        session, _ = await self.seats.create(
+            game,
+            options,
+            [],
+            public=public,
+            time_control=time_control,
+            rated=rated,
+            held=held,
+            game_id=game_id,
+        )
+        return session
+
+    async def announce_game(self, session: Session) -> None:
+        """Tell the lobby's websockets that a public game started (a private one is nobody's
+        business)."""
+        if session.public:
+            await self.announce({"type": "game", "game": await self.game_doc(session)})
 
     async def _started(self, seek: StoredSeek) -> None:
         try:

@@ -19,10 +19,10 @@ from palaestra.core.game import Game, State
 from palaestra.core.record import Record
 from palaestra.core.registry import game_class, load_game
 from palaestra.server.db import StoredGame
+from palaestra.server.game_hooks import has_undo
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.session import Seat, Session
-from palaestra.server.webhooks import has_undo
 
 
 def load_server_game(name: str, options: Mapping[str, Any]) -> Game:

@@ -12,13 +12,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from palaestra.core.errors import NotationError, PalaestraError
+from palaestra.server.game_hooks import can_undo
 from palaestra.server.service.absence import Absence
 from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
 from palaestra.server.service.sessions import Sessions, aborted, copy_record, forfeited
-from palaestra.server.webhooks import can_undo
 
 
 @dataclass(frozen=True)

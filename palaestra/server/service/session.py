@@ -23,9 +23,9 @@ from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.record import Move, Record
 from palaestra.server import fairness
 from palaestra.server.encoding import encode_json
+from palaestra.server.game_hooks import can_undo, web_data
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import ApiError
-from palaestra.server.webhooks import can_undo, web_data
 
 #: a message for a websocket: a dict to encode, or JSON text already encoded (``state_message``)
 Message = dict[str, Any] | str
@@ -299,7 +299,7 @@ class Session:
         """The seat that may take back the last action now (None: nothing to undo).
 
         Only an action of the seat still to move, while the game goes on, and only if the game's
-        undo policy allows it (``State.can_take_back``, see palaestra/server/webhooks.py). Known
+        undo policy allows it (``State.can_take_back``, see palaestra/server/game_hooks.py). Known
         from the undo stack of this session (rebuilt from the record when a game is loaded
         mid-turn)."""
         if self.rated or self.status != "active" or not self.record.moves or not self.undo_stack:

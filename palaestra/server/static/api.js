@@ -63,6 +63,13 @@ const ERROR_TEXT = {
   passkey_not_found: "There is no such passkey on your account.",
   passkey_taken: "This passkey is registered already.",
   too_many_passkeys: "You have the most passkeys allowed: remove one first.",
+  bad_challenge: "You cannot challenge yourself.",
+  challenge_refused: "This member does not accept challenges from you.",
+  not_challenged: "Only the member challenged can answer this challenge.",
+  not_challenger: "Only the challenger can cancel this challenge.",
+  challenge_not_found: "There is no such challenge.",
+  too_many_challenges: "You have too many open challenges: cancel one first.",
+  challenge_gone: "This challenge is no longer open.",
 };
 export function plainError(code, status, detail) {
   if (!(code in ERROR_TEXT)) return t("request failed ({status})", { status });

@@ -26,7 +26,8 @@ function guestToken() {
 function guestName(name) { return name === "Guest" ? t("Guest") : name; }
 function withRating(name, rating) { return rating === null || rating === undefined ? name : `${name} (${rating})`; }
 
-export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
+// onOther(message): each message of the socket is also given to it (the challenges, issue 29)
+export function buildLobby(lobbyCard, watchCard, m, mine, onLeave, onOther = null) {
   const headers = { "X-Guest-Token": guestToken() };
   const seekList = el("ul", { class: "list", id: "seek-list" });
   const noSeeks = el("p", { class: "muted", id: "no-seeks", text: t("No open seeks.") });
@@ -163,6 +164,7 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave) {
 
   // --- live -------------------------------------------------------------------------------------
   function onMessage(message) {
+    if (onOther) onOther(message);
     if (message.type === "lobby") {
       seeks.clear();
       games.clear();

@@ -24,10 +24,10 @@ function optionHelp(o, gt) {
 
 export function buildNewGameForm(card, m) {
   const form = el("form", { id: "new-game-form" });
-  const gameSelect = el("select", { name: "game", id: "game-select" },
-    m.games.map((g) => el("option", { value: g.name, text: g.title })));  // in the games' menu order
+  const chooser = gameChooser(m, () => drawSeats());
+  const { gameSelect, optionsBox, info } = chooser;
+  const optionInputs = chooser.inputs;
   const nameInput = el("input", { name: "name", placeholder: t("your name"), id: "your-name", value: myName(), maxlength: 40 });
-  const optionsBox = el("div", { id: "options" });
   const seatsBox = el("div", { id: "seats" });
   const clock = clockFields(m.time_controls);  // issue 21: an optional clock
   // hints in a game with a friend: off unless the creator allows them (finding 6); against the AI
@@ -60,9 +60,6 @@ export function buildNewGameForm(card, m) {
     publicInput.disabled = ratedInput.checked;
   });
 
-  const info = () => m.games.find((g) => g.name === gameSelect.value);
-  const optionInputs = {};
-
   function seatCount() {
     const g = info();
     const p = g.players_option ? optionInputs[g.players_option] : null;
@@ -70,30 +67,9 @@ export function buildNewGameForm(card, m) {
     return g.seatings.find((s) => s.players === count) || g.seatings[0];
   }
 
-  // what the game's own module says about the form (formRules: an option that needs another one,
-  // seats named or reordered by a variant); asked again whenever an option changes (findings 1 and 10)
-  let formModule = null;
-  let formT = t; // the chosen game's texts
-  function formValues() {
-    const values = {};
-    for (const [name, input] of Object.entries(optionInputs)) values[name] = input.type === "checkbox" ? input.checked : input.value;
-    return values;
-  }
-  function adapted(seating) {
-    const rules = formModule && formModule.formRules ? formModule.formRules(formValues(), seating.names) : {};
-    for (const [name, input] of Object.entries(optionInputs)) {
-      const why = rules.disabled && rules.disabled[name];
-      input.disabled = Boolean(why);
-      if (why && input.type === "checkbox") input.checked = false;
-      const note = optionsBox.querySelector(`[data-note="${name}"]`);
-      if (note) note.textContent = why ? formT(why) : "";
-    }
-    return { names: rules.names || seating.names, teams: rules.teams || null };
-  }
-
   function drawSeats() {
     const seating = seatCount();
-    const { names, teams } = adapted(seating);
+    const { names, teams } = chooser.adapted(seating.names);
     const previous = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     seatsBox.replaceChildren();
     names.forEach((name, i) => {
@@ -108,7 +84,7 @@ export function buildNewGameForm(card, m) {
       if (previous.length === names.length && previous[i]) select.value = previous[i];
       seatsBox.append(el("div", { class: "seat-row", "data-seat-name": name },
         el("label", { class: "who", for: `seat-select-${i}` }, playerName(name),
-          teams ? el("span", { class: "tag team", "data-team": teams[i], text: formT(teams[i]) }) : null), select));
+          teams ? el("span", { class: "tag team", "data-team": teams[i], text: chooser.texts()(teams[i]) }) : null), select));
       select.id = `seat-select-${i}`;
       select.addEventListener("change", showHints);
     });
@@ -117,6 +93,54 @@ export function buildNewGameForm(card, m) {
   function showHints() {
     hintsBox.hidden = ![...seatsBox.querySelectorAll("select")].some((s) => s.value === "friend");
   }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await chooser.drawn();
+    const g = info();
+    setMyName(nameInput.value.trim());
+    const options = chooser.options();
+    const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    const seats = choices.map((c) => {
+      if (c === "me") return { kind: "human", joined: true, name: nameInput.value.trim() || null };
+      if (c === "friend") return { kind: "human" };
+      return { kind: "ai", level: c.slice(3) };
+    });
+    try {
+      const body = { game: g.name, options, seats };
+      if (!hintsBox.hidden && hintsInput.checked) body.hints = true;
+      const timeControl = clock.value();
+      if (timeControl) body.time_control = timeControl;
+      if (rated.value()) body.rated = true;
+      if (publicInput.checked || body.rated) body.public = true;
+      const created = await api("/api/games", { method: "POST", body });
+      const tokens = {};
+      const invites = {};
+      created.seats.forEach((s, i) => {
+        if (s.token) tokens[i] = s.token;
+        else if (s.invite) invites[i] = location.origin + location.pathname + s.invite.replace(/^\//, "");
+      });
+      rememberGame(created.id, { tokens, invites, creator: created.creator_token, game: g.name });
+      location.hash = `#/game/${created.id}`;
+    } catch (err) {
+      toast(err.message, true, err.detail);
+    }
+  });
+}
+
+// The game and its options (issue 29: shared by the new-game form and the challenge form of a
+// profile, static/challenges.js): a select of the games, their options drawn for the game chosen
+// (after its renderer and texts are loaded: ``drawn()`` waits for that), ``options()`` what
+// differs from the defaults. ``onChange`` runs whenever an option changes or the game is drawn.
+// ``players``: a fixed number of players (a challenge's 2): the players option is not offered.
+export function gameChooser(m, onChange = () => {}, players = null) {
+  const gameSelect = el("select", { name: "game", id: "game-select" },
+    m.games.map((g) => el("option", { value: g.name, text: g.title })));  // in the games' menu order
+  const optionsBox = el("div", { id: "options" });
+  const optionInputs = {};
+  const info = () => m.games.find((g) => g.name === gameSelect.value);
+  let formModule = null;
+  let formT = t; // the chosen game's texts
 
   async function drawOptions() {
     const g = info();
@@ -136,6 +160,7 @@ export function buildNewGameForm(card, m) {
     const seatNames = largest.names.map((n) => playerName(n));
     for (const o of g.options) {
       if (o.kind === "dict") continue;  // a document option (a board document): through the API only
+      if (players !== null && o.name === g.players_option) continue;  // fixed: the server sets it
       let input;
       const named = module && module.optionChoices ? module.optionChoices(o, seatNames, formT) : null;
       const id = `opt-${o.name}`;
@@ -169,56 +194,53 @@ export function buildNewGameForm(card, m) {
         el("label", { for: id, text: optionLabel(o, formT) }), input,
         el("span", { class: "muted small", id: `${id}-help`, text: optionHelp(o, formT) }),
         el("span", { class: "note small", "data-note": o.name, role: "status" })));
-      input.addEventListener("change", drawSeats);
+      input.addEventListener("change", onChange);
     }
     if (more.children.length > 1) optionsBox.append(more);
-    drawSeats();
+    onChange();
     optionsBox.dataset.game = g.name;  // drawn for this game (what a test waits for)
   }
+
 
   // the form is drawn for the chosen game after its renderer and texts are loaded: a submit waits
   // for that, so it never reads the options of the game chosen before
   let drawn = drawOptions();
   gameSelect.addEventListener("change", () => { drawn = drawOptions(); });
 
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    await drawn;
-    const g = info();
-    setMyName(nameInput.value.trim());
-    const options = {};
-    for (const o of g.options) {
+  // what the game's own module says about the form (formRules: an option that needs another one,
+  // seats named or reordered by a variant) for these seat names: the options it rules out are
+  // disabled, with why; asked again whenever an option changes (findings 1 and 10)
+  function adapted(names) {
+    const rules = formModule && formModule.formRules ? formModule.formRules(values(), names) : {};
+    for (const [name, input] of Object.entries(optionInputs)) {
+      const why = rules.disabled && rules.disabled[name];
+      input.disabled = Boolean(why);
+      if (why && input.type === "checkbox") input.checked = false;
+      const note = optionsBox.querySelector(`[data-note="${name}"]`);
+      if (note) note.textContent = why ? formT(why) : "";
+    }
+    return { names: rules.names || names, teams: rules.teams || null };
+  }
+
+  function values() {
+    const found = {};
+    for (const [name, input] of Object.entries(optionInputs)) found[name] = input.type === "checkbox" ? input.checked : input.value;
+    return found;
+  }
+  function options() {
+    const chosen = {};
+    for (const o of info().options) {
       const input = optionInputs[o.name];
       if (input === undefined) continue;
-      if (o.kind === "bool") { if (input.checked !== Boolean(o.default)) options[o.name] = input.checked; continue; }
+      if (o.kind === "bool") { if (input.checked !== Boolean(o.default)) chosen[o.name] = input.checked; continue; }
       if (input.value === "") continue;
       const value = o.kind === "int" ? Number(input.value) : input.value;
-      if (value !== o.default) options[o.name] = value;
+      if (value !== o.default) chosen[o.name] = value;
     }
-    const choices = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    const seats = choices.map((c) => {
-      if (c === "me") return { kind: "human", joined: true, name: nameInput.value.trim() || null };
-      if (c === "friend") return { kind: "human" };
-      return { kind: "ai", level: c.slice(3) };
-    });
-    try {
-      const body = { game: g.name, options, seats };
-      if (!hintsBox.hidden && hintsInput.checked) body.hints = true;
-      const timeControl = clock.value();
-      if (timeControl) body.time_control = timeControl;
-      if (rated.value()) body.rated = true;
-      if (publicInput.checked || body.rated) body.public = true;
-      const created = await api("/api/games", { method: "POST", body });
-      const tokens = {};
-      const invites = {};
-      created.seats.forEach((s, i) => {
-        if (s.token) tokens[i] = s.token;
-        else if (s.invite) invites[i] = location.origin + location.pathname + s.invite.replace(/^\//, "");
-      });
-      rememberGame(created.id, { tokens, invites, creator: created.creator_token, game: g.name });
-      location.hash = `#/game/${created.id}`;
-    } catch (err) {
-      toast(err.message, true, err.detail);
-    }
-  });
+    return chosen;
+  }
+  return {
+    gameSelect, optionsBox, info, inputs: optionInputs, values, options, adapted,
+    drawn: () => drawn, module: () => formModule, texts: () => formT,
+  };
 }

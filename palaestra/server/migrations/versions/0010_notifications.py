@@ -16,7 +16,7 @@
   Push, ``vapid``), by name.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 Create Date: 2026-11-27
 """
 
@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

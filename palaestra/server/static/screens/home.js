@@ -1,5 +1,5 @@
-// The home screen (#/): the lobby (issue 29: play now, open seeks), the new-game form, this
-// browser's games, public games to watch (live).
+// The home screen (#/): a member's challenges and the lobby (issue 29: play now, open seeks), the
+// new-game form, this browser's games, public games to watch (live).
 
 import { t, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -9,20 +9,23 @@ import { seatName, movesText, outcomeFor } from "/static/ui.js";
 import { buildNewGameForm } from "/static/newgame.js";
 import { memberGames } from "/static/membergames.js";
 import { buildLobby } from "/static/lobby.js";
+import { buildChallenges } from "/static/challenges.js";
 
 export default async function homePage(params, { root, onLeave }) {
   const m = await meta();
   const lobbyCard = el("section", { class: "card", id: "lobby" }, el("h2", { text: t("Lobby") }));
+  // a member's challenges, incoming and outgoing (issue 29; hidden for guests)
+  const challengesCard = el("section", { class: "card", id: "challenges" }, el("h2", { text: t("Challenges") }));
   const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: t("New game") }));
   const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: t("My games") }));
   const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: t("Watch") }));
-  root.replaceChildren(el("div", { class: "cards" }, lobbyCard, newCard, mineCard, watchCard));
+  root.replaceChildren(el("div", { class: "cards" }, challengesCard, lobbyCard, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
   // this browser's games (finding 13: each with its opponents, its state for me and its date),
   // newest first, asked for by id (private ones too); the lobby's other active games to watch
   const mine = loadMine();
-  buildLobby(lobbyCard, watchCard, m, mine, onLeave);
+  buildLobby(lobbyCard, watchCard, m, mine, onLeave, buildChallenges(challengesCard, onLeave));
   const myIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 50);
   const myGames = myIds.length ? await api(`/api/games?ids=${myIds.map(encodeURIComponent).join(",")}`) : [];
   const mineList = el("ul", { class: "list", id: "my-games-list" });

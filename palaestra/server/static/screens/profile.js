@@ -1,5 +1,6 @@
 // A member's profile (/@/NAME, also #/@/NAME; issue 28): joined, games played, the rating of each
-// pool with its history as a chart, and the member's games, paged, with a game filter.
+// pool with its history as a chart, and the member's games, paged, with a game filter; another
+// member's has a "Challenge" button (issue 29).
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -8,6 +9,7 @@ import { me, profileLink } from "/static/member.js";
 import { seatName } from "/static/ui.js";
 import { dateText } from "/static/screens/forms.js";
 import { ratingChart } from "/static/screens/chart.js";
+import { challengeForm } from "/static/challenges.js";
 
 // "1523 ± 87", and "?" after a provisional rating (fewer than 10 rated games), as Lichess does
 export function ratingText(r) {
@@ -17,7 +19,7 @@ export function ratingCell(r) {
   return el("span", { class: "rating", "data-rating": r.rating, title: r.provisional ? t("provisional: fewer than 10 rated games") : null }, ratingText(r));
 }
 
-export default async function profilePage({ name }, { root }) {
+export default async function profilePage({ name }, { root, onLeave }) {
   const [profile, m] = await Promise.all([api(`/api/users/${encodeURIComponent(name)}`), meta()]);
   const pools = Object.fromEntries((m.rating_pools || []).map((p) => [p.id, p]));
   const poolTitle = (id) => (pools[id] ? pools[id].title : id);
@@ -37,11 +39,18 @@ export default async function profilePage({ name }, { root }) {
     }) : el("p", { class: "muted", text: t("No rated games yet.") }));
 
   const gamesCard = el("section", { class: "card", id: "profile-games", "aria-labelledby": "games-title" });
+  // another member: challenge them (issue 29), with the game and options of the new-game form
+  const challengeCard = me() && !own ? el("section", { class: "card", id: "challenge-card" }) : null;
+  if (challengeCard) {
+    const stop = challengeForm(challengeCard, m, profile.username);
+    if (onLeave) onLeave(stop);
+  }
   root.replaceChildren(el("div", { class: "profile" },
     el("h2", { id: "profile-name" }, profile.username, own ? el("span", { class: "tag", text: t("you") }) : null),
     el("p", { class: "muted", id: "profile-facts" },
       t("Joined {date}", { date: dateText(profile.joined) }), " · ",
       profile.games === 1 ? t("1 game played") : t("{n} games played", { n: profile.games })),
+    challengeCard,
     el("div", { class: "cards profile-cards" }, ratingsCard, gamesCard)));
   gamesList(gamesCard, profile.username, m, own);
 }

@@ -1,6 +1,6 @@
-// Account settings (#/account, issue 28): change the password, passkeys (add with a name, list,
-// remove), notifications (issue 29: screens/notify-settings.js), download my data, delete the
-// account (confirmed with the password).
+// Account settings (#/account, issue 28): change the password, who may challenge me (issue 29),
+// passkeys (add with a name, list, remove), notifications (issue 29: screens/notify-settings.js),
+// download my data, delete the account (confirmed with the password).
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -21,7 +21,7 @@ export default async function settingsPage(params, { root }) {
   root.replaceChildren(el("div", { class: "account-page" },
     el("h2", {}, t("Account settings"), " ", el("span", { class: "muted small" }, profileLink(account.username))),
     el("p", { class: "muted", text: t("Member since {date}", { date: dateText(account.joined) }) }),
-    el("div", { class: "cards" }, passwordCard(), passkeysCard(deletion.passkeys), notificationsCard(), dataCard(), deletion.card)));
+    el("div", { class: "cards" }, passwordCard(), challengesCard(), passkeysCard(deletion.passkeys), notificationsCard(), dataCard(), deletion.card)));
 }
 
 function passwordCard() {
@@ -102,6 +102,37 @@ function passkeysCard(passkeys) {
   });
   refresh();
   return card;
+}
+
+// who may challenge the member (issue 29): saved as soon as it is chosen
+function challengesCard() {
+  const select = el("select", { id: "challenges-from", "aria-describedby": "challenges-from-help" },
+    el("option", { value: "everyone", text: t("Everyone") }),
+    el("option", { value: "played", text: t("Only people I have played") }),
+    el("option", { value: "nobody", text: t("Nobody") }));
+  const message = messageLine("challenges-message");
+  select.disabled = true;
+  api("/api/account/preferences").then((prefs) => {
+    select.value = prefs.challenges;
+    select.disabled = false;
+  }).catch((err) => message.say(err.message, true));
+  select.addEventListener("change", async () => {
+    select.disabled = true;
+    try {
+      const saved = await api("/api/account/preferences", { method: "PUT", body: { challenges: select.value } });
+      select.value = saved.challenges;
+      message.say(t("Saved."));
+    } catch (err) {
+      message.say(err.message, true);
+    } finally {
+      select.disabled = false;
+    }
+  });
+  return el("section", { class: "card", "aria-labelledby": "challenges-title" },
+    el("h3", { id: "challenges-title", text: t("Challenges") }),
+    el("div", { class: "field stacked" }, el("label", { for: "challenges-from", text: t("Who may challenge you") }), select,
+      el("span", { class: "muted small", id: "challenges-from-help", text: t("Members you do not allow are told that you do not accept their challenge.") })),
+    message.line);
 }
 
 function dataCard() {

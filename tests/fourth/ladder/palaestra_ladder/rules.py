@@ -5,8 +5,12 @@ Set-up: every player stands on rung 0 of a ladder of ``target`` rungs; the first
 Turn: the player to move climbs 1 or 2 rungs (``step 1``, ``step 2``). Unless that reached the
 top, a die then gives the same player a bonus of 0, 1 or 2 rungs (a chance node: ``bonus 0``
 with probability 1/2, ``bonus 1`` and ``bonus 2`` with 1/4 each), and the next player moves.
+Variant ``calm``: no die, a turn is one step (a game without chance).
 
 End: the first player on or above rung ``target`` wins; every other player loses.
+
+Its options cover every kind of option the research adapters map: an int player count, an int
+target, a bool variant and a text (``label``, a name shown on the board) whose default is None.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ class LadderGame(Game):
     OPTIONS = (
         Option("players", int, 2, "players", minimum=2, maximum=3),
         Option("target", int, 10, "rungs to climb", minimum=3, maximum=30),
+        Option("calm", bool, False, "no bonus die: a turn is one step"),
+        Option("label", str, None, "a name for the ladder, shown on the board"),
     )
 
     @property
@@ -39,14 +45,19 @@ class LadderGame(Game):
     def num_distinct_actions(self) -> int:
         return 3  # 1 and 2 are steps; 0 is never a player's action
 
+    @property
+    def calm(self) -> bool:
+        return bool(self.options["calm"])
+
     def max_chance_outcomes(self) -> int:
-        return len(BONUS)
+        return 0 if self.calm else len(BONUS)
 
     def max_game_length(self) -> int:
-        return 2 * self.target * self.num_players  # a turn: a step and a bonus, at least one rung
+        # a turn: a step and (unless calm) a bonus, at least one rung
+        return (1 if self.calm else 2) * self.target * self.num_players
 
     def observation_shape(self) -> tuple[int, ...]:
-        return (self.num_players + 1,)
+        return (2 * self.num_players,)  # the rungs, then the mover (one-hot)
 
     def player_name(self, player: int) -> str:
         return ("red", "blue", "green")[player]
@@ -91,7 +102,7 @@ class LadderState(State):
         self.rungs[self.mover] += action
         if self.rungs[self.mover] >= self.game.target:
             self.winner = self.mover
-        elif self.bonus_due:
+        elif self.bonus_due or self.game.calm:
             self.bonus_due = False
             self.mover = (self.mover + 1) % self.game.num_players
         else:
@@ -114,12 +125,26 @@ class LadderState(State):
     def scores(self) -> list[float]:
         return [float(r) for r in self.rungs]
 
+    def evaluate(self) -> list[float]:
+        """The AI's estimate: each player's lead over the average, in ladders (sums to 0)."""
+        if self.winner is not None:
+            return self.returns()
+        mean = sum(self.rungs) / len(self.rungs)
+        return [(r - mean) / self.game.target for r in self.rungs]
+
     def render(self, labels: bool = False) -> str:
+        label = self.game.options["label"]
         rungs = "  ".join(f"{self.game.player_name(p)} {r}" for p, r in enumerate(self.rungs))
-        return f"ladder of {self.game.target}: {rungs}"
+        return f"{f'{label}: ' if label else ''}ladder of {self.game.target}: {rungs}"
 
     def observation_tensor(self, player: int) -> list[float]:
-        return [float(min(r, 40)) for r in self.rungs] + [float(self.mover)]
+        mover = [
+            1.0 if p == self.mover and self.winner is None else 0.0 for p in range(self.game.num_players)
+        ]
+        return [float(min(r, 40)) for r in self.rungs] + mover
+
+    def observation_string(self, player: int) -> str:
+        return f"{self.game.player_name(player)} sees: {self.render()}"
 
     def _to_dict(self) -> dict[str, Any]:
         return {"rungs": self.rungs, "mover": self.mover, "bonus_due": self.bonus_due, "winner": self.winner}

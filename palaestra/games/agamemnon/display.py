@@ -1,4 +1,4 @@
-"""Agamemnon for people and for learners: the text view of a state and its observation tensor."""
+"""Agamemnon for people and for learners: the text board of a state and its observation tensor."""
 
 from __future__ import annotations
 

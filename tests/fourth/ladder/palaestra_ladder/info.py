@@ -7,7 +7,7 @@ from palaestra.core.info import GameInfo, WebAssets
 INFO = GameInfo(
     name="ladder",
     title="Ladder",
-    game="tests.fourth.ladder.rules:LadderGame",
+    game="palaestra_ladder.rules:LadderGame",
     player_counts=(2, 3),
     players_option="players",
     observation_bounds=(0.0, 40.0),
