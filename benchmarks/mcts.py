@@ -88,7 +88,7 @@ def main() -> int:
         agent, params = parse_spec(spec)
         label_spec = "expert: " + spec
         if agent != "mcts":  # Athos: the expert is the turn planner; measure the generic MCTS expert
-            spec = LEVELS["expert"]["*"]
+            spec = LEVELS["expert"]
             agent, params = parse_spec(spec)
             label_spec = "mcts (expert elsewhere): " + spec
         for setting, p in ((label_spec, params), ("plain UCT: random rollouts to the end", {})):

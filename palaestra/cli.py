@@ -22,7 +22,7 @@ from palaestra.core.info import GameInfo
 from palaestra.core.record import Record, load_state_file
 from palaestra.core.registry import game_info, game_infos, load_game
 from palaestra.i18n.help import Command, Group
-from palaestra.terminal import TerminalGame, score_line
+from palaestra.terminal import TerminalGame, outcome_line, score_line
 
 app = typer.Typer(
     cls=Group,  # --help in the user's language (palaestra/i18n/help.py)
@@ -295,11 +295,11 @@ def replay(
     rec.check_result(state)
     typer.echo(state.render(labels=labels))
     typer.echo(f"{_moves(len(rec.moves))} replayed")
-    _check_draws(record, rec, finished=state.is_terminal() or rec.result is not None)
+    _check_draws(record, rec, finished=state.is_terminal() or rec.outcome is not None)
     if state.is_terminal():
         typer.echo(f"result: {state.result_text()}  ({score_line(state)})")
-    elif rec.result is not None:  # checked above: settled or resigned
-        typer.echo(f"result: {rec.result.get('text', '')}  ({score_line(state)})")
+    elif rec.outcome is not None:  # checked above: settled, resigned, out of time, aborted
+        typer.echo(f"result: {outcome_line(rec, 'en')}  ({score_line(state)})")
     else:
         typer.echo(
             f"game not finished; {state.game.player_name(state.current_player)} to move"

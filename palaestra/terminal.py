@@ -291,10 +291,10 @@ class TerminalGame:
 
     def farewell(self) -> None:
         """The result and the final board, or how to continue the game."""
-        from palaestra.i18n import plain, result_sentence, tr
+        from palaestra.i18n import tr
 
         rec, game, lang, path = self.rec, self.game, self.lang, self.path
-        if rec.result is None:
+        if rec.outcome is None:
             # the command on a line of its own, the record by its name when it is in the data
             # directory (finding 15: the hint split the command over two lines)
             again = f"palaestra play {game.name} --resume {resume_name(path)}"
@@ -304,15 +304,35 @@ class TerminalGame:
             typer.echo(tr("continue with:", lang))
             typer.echo(f"  {again}")
             return
-        names = [game.player_name(p) for p in range(game.num_players)]
-        # English: the engine's own sentence (it says why: settled, round limit) without ruling IDs
-        result = plain(rec.result["text"]) if lang == "en" else ""
-        teams = bool(game.options.get("teams"))
-        result = result or result_sentence(rec.result["returns"], names, lang, teams=teams)
         state = self.driver.state
+        result = outcome_line(rec, lang)
         self.screen.say(tr("game over: {result}", lang, result=result) + f"  ({score_line(state, lang)})")
         self.screen.say(tr("record saved to {path}", lang, path=path))
         self.screen.show(state.render(labels=False))
+
+
+def outcome_line(rec: Record, lang: str) -> str:
+    """How a record's game ended, in ``lang``: who won, and why where the rules did not end it
+    (the reason from the outcome's ``Termination``). In English a game the rules, the move limit
+    or adjudication ended keeps the engine's own sentence (it says why), without ruling IDs."""
+    from palaestra.core.outcome import Termination
+    from palaestra.i18n import plain, result_sentence, termination_reason
+
+    outcome = rec.outcome
+    assert outcome is not None
+    game = rec.make_game()
+    names = [game.player_name(p) for p in range(game.num_players)]
+    by_rules = (Termination.RULES, Termination.MOVE_LIMIT, Termination.ADJUDICATION)
+    if lang == "en" and outcome.termination in by_rules and outcome.text:
+        return plain(outcome.text)
+    winners = result_sentence(list(outcome.returns), names, lang, teams=bool(game.options.get("teams")))
+    if outcome.termination is Termination.ABORT:
+        winners = ""
+    seat = names[outcome.seat] if outcome.seat is not None and outcome.seat < len(names) else None
+    reason = termination_reason(outcome.termination.value, seat, lang)
+    if reason is None:
+        return winners
+    return f"{winners} ({reason})" if winners else reason
 
 
 # --- where records go ---------------------------------------------------------------------------

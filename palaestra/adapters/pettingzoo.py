@@ -32,7 +32,12 @@ through the core protocol. What it maps:
   (palaestra/core/chance.py) from the game's seed, so ``reset(seed=S)`` draws what
   ``palaestra play --seed S``, the web app and the arena draw for the same actions; ``reset()``
   without a seed takes the next game's seed from a generator seeded by the last ``reset(seed)``.
-* **Rewards.** 0 until the end, then the game's ``returns()`` (1 win, -1 loss, 0 draw; more
+* **The end.** The game is played by the core driver (palaestra/core/driver.py), so it ends as
+  in every other way of playing it (:func:`palaestra.core.finish.advance`): by its rules, or
+  where its result can no longer change (adjudicated, ``State.settled_result``). Each agent's
+  ``info`` then holds ``"termination"``, the outcome's ``Termination`` (``"rules"``,
+  ``"move_limit"``, ``"adjudication"``); ``env.unwrapped.outcome`` is the whole outcome.
+* **Rewards.** 0 until the end, then the outcome's returns (1 win, -1 loss, 0 draw; more
   players: ``returns_from_ranks``); every agent is terminated at the end.
 * **Rendering.** ``render_mode="ansi"`` returns the game's text view (``State.render``),
   ``"human"`` prints it after every step.
@@ -51,7 +56,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from palaestra.core.chance import ChanceSource
-from palaestra.core.game import CHANCE, Game, State
+from palaestra.core.driver import Driver
+from palaestra.core.game import Game, State
+from palaestra.core.outcome import Outcome
 from palaestra.core.registry import game_info, load_game
 
 Observation = dict[str, NDArray[Any]]
@@ -107,8 +114,7 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
         }
 
         self._rng = random.Random()
-        self._chance = ChanceSource.from_seed(None)
-        self.state: State = self.game.new_initial_state()
+        self._driver = Driver(self.game.new_initial_state(), ChanceSource.from_seed(None))
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -133,8 +139,7 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
                 self.action_spaces[agent].seed(seed + p)
         else:  # the next game of a seeded sequence (or a fresh one): its seed from the generator
             seed = self._rng.randrange(2**31)
-        self.state = self.game.new_initial_state(seed)
-        self._chance = ChanceSource.from_seed(seed)
+        self._driver = Driver(self.game.new_initial_state(seed), ChanceSource.from_seed(seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -153,22 +158,35 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: give an action id, not None")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))
+        self._driver.play(int(action))
         self._resolve_chance()
         self._after_move(agent)
         if self.render_mode == "human":
             self.render()
 
+    @property
+    def state(self) -> State:
+        """The game's state (the driver's)."""
+        return self._driver.state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (``None``: it goes on)."""
+        return self._driver.result
+
     def _resolve_chance(self) -> None:
-        while self.state.current_player == CHANCE:
-            self.state.apply_action(self._chance.draw(self.state))
+        # the driver draws chance by the one rule; it has no seats, so it stops at a player
+        while not self._driver.over and self._driver.step() is not None:
+            pass
 
     def _after_move(self, mover: str) -> None:
         """Set rewards, terminations and the next agent after a move (or a reset)."""
         self._clear_rewards()
-        if self.state.is_terminal():
-            for p, value in enumerate(self.state.returns()):
+        outcome = self._driver.result
+        if outcome is not None:
+            for p, value in enumerate(outcome.returns):
                 self.rewards[self.possible_agents[p]] = float(value)
+                self.infos[self.possible_agents[p]] = {"termination": outcome.termination.value}
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             following = (self.agent_ids[mover] + 1) % len(self.possible_agents)
@@ -180,7 +198,7 @@ class PalaestraEnv(AECEnv):  # type: ignore[misc]
         player = self.agent_ids[agent]
         observation = np.asarray(self.state.observation_tensor(player), dtype=np.float32)
         mask = np.zeros(self._num_actions, dtype=np.int8)
-        if not self.state.is_terminal() and self.state.current_player == player:
+        if not self._driver.over and self.state.current_player == player:
             mask[self.state.legal_actions()] = 1
         return {"observation": observation.reshape(self._shape), "action_mask": mask}
 

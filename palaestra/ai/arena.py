@@ -52,6 +52,7 @@ from palaestra.core.chance import ChanceSource
 from palaestra.core.driver import Driver
 from palaestra.core.errors import OptionError
 from palaestra.core.game import Game, State, is_int, returns_from_ranks
+from palaestra.core.outcome import Termination
 from palaestra.core.record import Record
 
 Z95 = 1.959963984540054
@@ -446,7 +447,7 @@ def play_game(
         len(driver.state.history),
         failure,
         path,
-        driver.result is not None and driver.result.settled,
+        driver.result is not None and driver.result.termination is Termination.ADJUDICATION,
         table.decisions,
         [round(x, 4) for x in table.cpu],
         [round(x, 4) for x in table.longest],

@@ -1,19 +1,23 @@
-"""The one game driver: a match loop that asks the seats for their actions, draws chance by the
+"""The game driver: a match loop that asks the seats for their actions, draws chance by the
 one seeding rule (:mod:`palaestra.core.chance`), keeps the record and tells its listeners what
-happened. ``palaestra play``, ``palaestra match`` (the arena, on one process or on Ray), the web
-app's server moves and the PettingZoo environment all drive games through it::
+happened. ``palaestra play``, ``palaestra match`` (the arena, on one process or on Ray) and the
+PettingZoo environment drive games through it::
 
     driver = Driver(game.new_initial_state(seed), ChanceSource.from_seed(seed),
                     seats={0: agent.select_action, 1: ask_the_human}, record=record)
     driver.listeners.append(print)          # MovePlayed, ChanceDrawn, GameOver
-    result = driver.run()                   # GameOver, or None when a seat stopped (quit)
+    outcome = driver.run()                  # the Outcome, or None when a seat stopped (quit)
+
+The web app does not run a driver: its games wait for people between requests. Its server moves
+(an AI seat, a chance draw) come from :func:`next_action`, and every action of every path, the
+driver's and the web app's, is applied by :func:`palaestra.core.finish.advance`, the one place
+that decides whether and how the game ended (an :class:`~palaestra.core.outcome.Outcome`).
 
 A *seat* is a callable ``state -> action`` (an agent's ``select_action``, a prompt); it returns
 ``None`` to stop the match (the player left; the record keeps the game to resume). A seat that
-no ``seats`` entry covers is played elsewhere (a person in the web app): :meth:`Driver.step`
-then returns ``None`` and :func:`next_action` says ``None``. Whatever a seat or the chance rule
-gives is applied with ``apply_action``, so an illegal action raises ``IllegalActionError`` and
-changes nothing.
+no ``seats`` entry covers is played elsewhere: :meth:`Driver.step` then returns ``None`` and
+:func:`next_action` says ``None``. An illegal action raises ``IllegalActionError`` and changes
+nothing.
 
 Adjudication: with ``adjudicate`` (the default) a game whose result can no longer change
 (``State.settled_result``) ends there with that result (docs/core.md, *Settled results*).
@@ -25,7 +29,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from palaestra.core.chance import ChanceSource
+from palaestra.core.finish import advance
 from palaestra.core.game import CHANCE, State
+from palaestra.core.outcome import Outcome, Termination
 from palaestra.core.record import Record
 
 #: a seat: chooses the action of the player to move in a state (``None``: stop the match)
@@ -54,11 +60,22 @@ class ChanceDrawn:
 
 @dataclass(frozen=True)
 class GameOver:
-    """The end: by the rules, or ``settled`` (adjudicated: the result could no longer change)."""
+    """The end, with its :class:`~palaestra.core.outcome.Outcome` (why: by the rules, the move
+    limit, or adjudicated where the result could no longer change)."""
 
-    returns: list[float]
-    text: str
-    settled: bool = False
+    outcome: Outcome
+
+    @property
+    def returns(self) -> list[float]:
+        return list(self.outcome.returns)
+
+    @property
+    def text(self) -> str:
+        return self.outcome.text
+
+    @property
+    def settled(self) -> bool:
+        return self.outcome.termination is Termination.ADJUDICATION
 
 
 Event = MovePlayed | ChanceDrawn | GameOver
@@ -74,17 +91,6 @@ def next_action(state: State, chance: ChanceSource, seats: Mapping[int, Seat]) -
         return chance.draw(state)
     seat = seats.get(state.current_player)
     return None if seat is None else seat(state)
-
-
-def game_over(state: State, adjudicate: bool = True) -> GameOver | None:
-    """The end of ``state``: its returns when the rules ended it, with ``adjudicate`` its settled
-    result when that can no longer change, else ``None``."""
-    if state.is_terminal():
-        return GameOver([float(x) for x in state.returns()], state.result_text())
-    if adjudicate and (settled := state.settled_result()) is not None:
-        returns, text = settled
-        return GameOver([float(x) for x in returns], text, settled=True)
-    return None
 
 
 def check_draws(record: Record, chance: ChanceSource, start: int = 0) -> tuple[int, str | None]:
@@ -117,7 +123,7 @@ class Driver:
     adjudicate: bool = True
     listeners: list[Listener] = field(default_factory=list)
     #: the end once reached (by the rules or adjudicated)
-    result: GameOver | None = None
+    result: Outcome | None = None
 
     @property
     def over(self) -> bool:
@@ -133,25 +139,18 @@ class Driver:
         return next_action(self.state, self.chance, self.seats)
 
     def play(self, action: int) -> list[Event]:
-        """Apply ``action`` (checked; written to the record), then tell the listeners: the move or
+        """Apply ``action`` by the one way a game moves on (:func:`~palaestra.core.finish.advance`:
+        checked, written to the record, the end decided), then tell the listeners: the move or
         draw, and the end if it came. Returns those events."""
-        state = self.state
-        player, ply = state.current_player, len(state.history)
         # the notation only for whoever reads it (an arena game without records plays faster)
-        text = state.action_to_string(action) if self.record is not None or self.listeners else ""
-        state.apply_action(action)
-        if player == CHANCE:
-            events: list[Event] = [ChanceDrawn(ply, action, text)]
+        step = advance(self.state, action, self.record, self.adjudicate, notate=bool(self.listeners))
+        if step.player == CHANCE:
+            events: list[Event] = [ChanceDrawn(step.ply, action, step.text)]
         else:
-            events = [MovePlayed(ply, player, action, text)]
-        if self.record is not None:
-            self.record.write_move(player, text)
-        over = game_over(state, self.adjudicate)
-        if over is not None:
-            self.result = over
-            if self.record is not None:
-                self.record.finish(state, over.returns, over.text, over.settled)
-            events.append(over)
+            events = [MovePlayed(step.ply, step.player, action, step.text)]
+        if step.outcome is not None:
+            self.result = step.outcome
+            events.append(GameOver(step.outcome))
         for event in events:
             for listener in self.listeners:
                 listener(event)
@@ -165,8 +164,8 @@ class Driver:
         action = self.next_action()
         return None if action is None else self.play(action)
 
-    def run(self) -> GameOver | None:
-        """Play until the end (returned) or until a seat stops or is played elsewhere (``None``)."""
+    def run(self) -> Outcome | None:
+        """Play until the end (its outcome) or until a seat stops or is played elsewhere (``None``)."""
         while not self.over:
             if self.step() is None:
                 break

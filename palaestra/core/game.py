@@ -28,6 +28,7 @@ from typing import Any, ClassVar, TypeGuard
 
 from palaestra.core.chance import ChanceSource
 from palaestra.core.errors import IllegalActionError, OptionError, PositionError, RecordError
+from palaestra.core.termination import Termination
 
 #: ``current_player`` at a chance node (same value as OpenSpiel's kChancePlayerId).
 CHANCE = -1
@@ -500,6 +501,11 @@ class State(ABC):
         if not self.is_terminal():
             return "the game is not over"
         return outcome_text(self.game, self.returns())
+
+    def termination(self) -> Termination:
+        """Why a finished game ended: by its rules (the default), or by its move limit, where a
+        game has one and says so (``Termination.MOVE_LIMIT``)."""
+        return Termination.RULES
 
     # --- views -------------------------------------------------------------------------------
     @abstractmethod

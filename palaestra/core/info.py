@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from palaestra.core.game import Game, Option, State
+    from palaestra.core.lessons import Course
     from palaestra.core.rules_page import Example, RulesPages
 
 
@@ -76,6 +77,8 @@ class WebAssets:
     - ``rules``: the rules page's text, a :data:`~palaestra.core.rules_page.RulesPages`;
       ``examples``: a function ``() -> list[Example]``, the rulebook's figures
       (:mod:`palaestra.core.rules_page`).
+    - ``lessons``: the course "Learn to play", a :class:`~palaestra.core.lessons.Course`
+      (:mod:`palaestra.core.lessons`).
     """
 
     renderer: str | None = "board.js"
@@ -85,6 +88,7 @@ class WebAssets:
     option_texts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     rules: str | None = None
     examples: str | None = None
+    lessons: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,13 @@ class GameInfo:
             return []
         build: Callable[[], list[Example]] = import_target(self.web.examples)
         return sorted(build(), key=lambda e: e.after)
+
+    def lessons(self) -> Course | None:
+        """The course "Learn to play" (``WebAssets.lessons``), if the game has one."""
+        if self.web.lessons is None:
+            return None
+        course: Course = import_target(self.web.lessons)
+        return course
 
     def terminal_compact(self) -> Callable[[str, int], tuple[list[str], list[str]]] | None:
         """The game's own terminal compaction (``TerminalView.compact``), if any."""

@@ -1,19 +1,19 @@
 """Game records: a JSON document with every action of a game, chance outcomes included.
 
-Format 1 (documented in docs/formats.md)::
+Format 2 (documented in docs/formats.md)::
 
-    {"format": 1, "game": "nim", "options": {"stones": 9}, "players": ["ann", "random"],
+    {"format": 2, "game": "nim", "options": {"stones": 9}, "players": ["ann", "random"],
      "seed": 42, "started": "2026-11-23T09:00:00+00:00", "ended": null,
      "moves": [{"player": -1, "move": "first 0", "at": "2026-11-23T09:00:01+00:00"}, ...],
      "result": null}
 
 ``moves`` holds the actions in the game's notation (``State.action_to_string``), with the player
-who made each one (-1 for chance). ``result`` is filled in when the game ends:
-``{"returns": [...], "scores": [...], "text": "orange wins"}``, with ``"settled": true`` when the
-game was adjudicated before its end because its result could no longer change
-(``State.settled_result``), ``"resigned": SEAT`` when a player resigned, ``"timeout": SEAT``
-when a player's time ran out (the web app's clocks) and ``"aborted": true`` when the game was
-called off before every seat had moved (the web app's abort: every seat gets the same return, 0).
+who made each one (-1 for chance). ``result`` is filled in when the game ends: the game's
+:class:`~palaestra.core.outcome.Outcome`, ``{"termination": "rules", "returns": [...],
+"scores": [...], "text": "orange wins"}``, whose ``termination`` says why it ended (the rules,
+the move limit, adjudication, a resignation, time, a seat that left, an abort) and ``seat`` which
+seat ended it. Records of format 1 said why with flags (``"settled"``, ``"resigned"``,
+``"timeout"``, ``"aborted"``, ``"claimed"``) or in the sentence only; they read all the same.
 ``"chance_rule"`` names the chance-seeding rule its draws follow (:mod:`palaestra.core.chance`;
 absent in records written before rules were named, which replay all the same).
 """
@@ -31,10 +31,14 @@ from typing import Any, TypeVar
 
 from palaestra.core.chance import CHANCE_RULE
 from palaestra.core.errors import PalaestraError, PositionError, RecordError
-from palaestra.core.game import RULES_ORIGINAL, Game, State, is_int, returns_from_ranks
+from palaestra.core.finish import advance
+from palaestra.core.game import RULES_ORIGINAL, Game, State, is_int
+from palaestra.core.outcome import Outcome, Termination
 from palaestra.core.registry import load_game
 
-FORMAT = 1
+FORMAT = 2
+#: the formats this version reads (1: the result said why the game ended with flags, docs/formats.md)
+READS = (1, 2)
 
 
 def now() -> str:
@@ -64,7 +68,8 @@ class Record:
     players: list[str]
     seed: int | None = None
     moves: list[Move] = field(default_factory=list)
-    result: dict[str, Any] | None = None
+    #: how the game ended (``None``: not yet); its JSON is the record's ``result``
+    outcome: Outcome | None = None
     started: str | None = None
     ended: str | None = None
     #: the chance-seeding rule its draws follow (:mod:`palaestra.core.chance`); ``None``: a record
@@ -106,41 +111,36 @@ class Record:
 
     def apply(self, state: State, action: int, adjudicate: bool = True) -> None:
         """Apply ``action`` to ``state`` and write it down (nothing is written if it is illegal);
-        then end the record if the game is over, or (``adjudicate``) if its result is settled."""
-        player = state.current_player
-        text = state.action_to_string(action)
-        state.apply_action(action)
-        self.write_move(player, text)
-        self.finish_if_over(state, adjudicate)
+        then end the record if the game is over, or (``adjudicate``) if its result is settled:
+        the one way a game moves on, :func:`palaestra.core.finish.advance`."""
+        advance(state, action, self, adjudicate)
 
     def write_move(self, player: int, text: str) -> None:
         """Write down an action already applied (``player`` -1 for chance), in notation."""
         self.moves.append(Move(player, text, now()))
 
     def finish_if_over(self, state: State, adjudicate: bool = False) -> None:
-        """Write the result when the game is over, or, with ``adjudicate``, when its result can
-        no longer change (``State.settled_result``: the game ends there, ``"settled": true``)."""
-        if self.result is not None:
-            return
-        if state.is_terminal():
-            self.finish(state, state.returns(), state.result_text())
-        elif adjudicate and (settled := state.settled_result()) is not None:
-            returns, text = settled
-            self.finish(state, list(returns), text, settled=True)
+        """Write the outcome when the game is over, or, with ``adjudicate``, when its result can
+        no longer change (``State.settled_result``: the game ends there, adjudicated)."""
+        if self.outcome is None and (outcome := Outcome.of_state(state, adjudicate)) is not None:
+            self.finish(outcome)
 
-    def finish(self, state: State, returns: list[float], text: str, settled: bool = False) -> None:
-        """Write the result (once): the returns, the state's scores and a sentence."""
-        if self.result is not None:
+    def finish(self, outcome: Outcome) -> None:
+        """Write the outcome (once) and the time the game ended."""
+        if self.outcome is not None:
             return
-        self.result = {"returns": list(returns), "scores": state.scores(), "text": text}
-        if settled:
-            self.result["settled"] = True
+        self.outcome = outcome
         self.ended = now()
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The outcome as the record's JSON ``result`` (a new dict each time), ``None`` before the end."""
+        return None if self.outcome is None else self.outcome.to_json()
 
     @property
     def over(self) -> bool:
         """Whether the game of this record has ended (by its rules, settled or resigned)."""
-        return self.result is not None
+        return self.outcome is not None
 
     # --- replaying ---------------------------------------------------------------------------
     def replay(self, upto: int | None = None) -> State:
@@ -165,45 +165,42 @@ class Record:
         return state
 
     def check_result(self, state: State) -> None:
-        """Raise :class:`RecordError` if a stored result disagrees with the replayed state.
+        """Raise :class:`RecordError` if the stated outcome disagrees with the replayed state.
 
-        A game that is not over after its moves may still have a result: a settled one (the
-        state's ``settled_result()`` must give the same returns) or a resignation (the resigning
-        seat last, the others sharing first place) or a loss on time (``timeout``, ranked alike) or
-        an abort (``"aborted": true``: some seat made no move, every return is 0)."""
-        if self.result is None:
+        A game that is not over after its moves may still have an outcome: an adjudicated one (the
+        state's ``settled_result()`` must give the same returns), one a seat ended by resigning,
+        running out of time or leaving (that seat last, the others sharing first place), or an
+        abort (some seat made no move, every return is 0)."""
+        if self.outcome is None:
             return
-        stated = self.result.get("returns", [])
-        if not isinstance(stated, list) or not all(
-            isinstance(x, int | float) and not isinstance(x, bool) for x in stated
-        ):
-            raise RecordError("the record's result has no list of numbers in 'returns'")
-        expected, how = self._expected_returns(state)
-        if [float(x) for x in stated] != [float(x) for x in expected]:
-            raise RecordError(f"the record states returns {stated}, {how} {expected}")
+        stated = list(self.outcome.returns)
+        expected, how = self._expected_returns(state, self.outcome)
+        if stated != [float(x) for x in expected]:
+            raise RecordError(f"the record states returns {stated}, {how} {[float(x) for x in expected]}")
 
-    def _expected_returns(self, state: State) -> tuple[list[float], str]:
-        """The returns the result must state after the record's moves (``state``), and what gives
-        them: the end of the game, or the way the result says it ended early."""
-        assert self.result is not None
-        n = state.game.num_players
-        resigned = self.result.get("resigned", self.result.get("timeout"))
+    def _expected_returns(self, state: State, outcome: Outcome) -> tuple[list[float], str]:
+        """The returns the outcome must state after the record's moves (``state``), and what gives
+        them: the end of the game, or the way the outcome says it ended early."""
         if state.is_terminal():
             return list(state.returns()), "the moves give"
-        if self.result.get("settled") is True:
+        termination = outcome.termination
+        if termination is Termination.ADJUDICATION:
             settled = state.settled_result()
             if settled is None:
                 raise RecordError("the record states a settled result, but after its moves the game is open")
             return list(settled[0]), "the settled position gives"
-        if self.result.get("aborted") is True:
+        if termination is Termination.ABORT:
+            n = state.game.num_players
             moved = {m.player for m in self.moves}
             if all(p in moved for p in range(n)):
                 raise RecordError("the record states an abort, but every seat has moved")
             return [0.0] * n, "an abort gives"
-        if isinstance(resigned, int) and not isinstance(resigned, bool) and 0 <= resigned < n:
-            what = "resignation" if "resigned" in self.result else "loss on time"
-            ranks = [1 if p == resigned else 0 for p in range(n)]
-            return list(returns_from_ranks(ranks)), f"the {what} of {state.game.player_name(resigned)} gives"
+        if termination.by_seat and outcome.seat is not None and outcome.seat < state.game.num_players:
+            ended = Outcome.by(state, outcome.seat, termination)
+            what = {Termination.RESIGNATION: "resignation", Termination.TIME: "loss on time"}.get(
+                termination, "leaving"
+            )
+            return list(ended.returns), f"the {what} of {state.game.player_name(outcome.seat)} gives"
         raise RecordError("the record states a result but the game is not over after its moves")
 
     # --- JSON --------------------------------------------------------------------------------
@@ -231,8 +228,9 @@ class Record:
     def from_json(cls, doc: Any) -> Record:
         if not isinstance(doc, Mapping):
             raise RecordError("a record is a JSON object")
-        if doc.get("format") != FORMAT:
-            raise RecordError(f"unknown record format {doc.get('format')!r} (this version reads {FORMAT})")
+        if doc.get("format") not in READS or isinstance(doc.get("format"), bool):
+            reads = " and ".join(str(f) for f in READS)
+            raise RecordError(f"unknown record format {doc.get('format')!r} (this version reads {reads})")
         game = _field(doc, "game", str, "a record names its game in 'game'")
         options = doc.get("options", {})
         if not isinstance(options, Mapping):
@@ -245,8 +243,7 @@ class Record:
             raise RecordError("'seed' is a whole number or null")
         moves = [_move_from_json(i, m) for i, m in enumerate(_field(doc, "moves", list, "'moves' is a list"))]
         result = doc.get("result")
-        if result is not None and not isinstance(result, Mapping):
-            raise RecordError("'result' is a JSON object or null")
+        outcome = None if result is None else Outcome.from_json(result)
         rule_from = doc.get("chance_rule_from")
         return cls(
             game,
@@ -254,7 +251,7 @@ class Record:
             list(players),
             seed,
             moves,
-            dict(result) if result is not None else None,
+            outcome,
             _text(doc, "started"),
             _text(doc, "ended"),
             _text(doc, "chance_rule"),

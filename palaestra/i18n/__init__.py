@@ -97,6 +97,25 @@ def result_sentence(returns: list[float], names: list[str], lang: str, teams: bo
     return tr("{names} share the win", lang, names=joined)
 
 
+def termination_reason(termination: str, seat_name: str | None, lang: str) -> str | None:
+    """Why a game ended, in ``lang``, from its ``Termination`` (``Outcome.termination``'s value)
+    and the name of the seat that ended it; ``None`` where the rules ended it (who won says it)."""
+    name = player_name(seat_name, lang) if seat_name is not None else None
+    if termination == "move_limit":
+        return tr("the move limit was reached", lang)
+    if termination == "adjudication":
+        return tr("the result could no longer change", lang)
+    if termination == "abort":
+        return tr("{name} aborted the game", lang, name=name) if name else tr("the game was aborted", lang)
+    if termination == "resignation":
+        return tr("{name} resigned", lang, name=name) if name else tr("a player resigned", lang)
+    if termination == "time":
+        return tr("{name} ran out of time", lang, name=name) if name else tr("a player ran out of time", lang)
+    if termination == "abandonment":
+        return tr("{name} left the game", lang, name=name) if name else tr("a player left the game", lang)
+    return None
+
+
 # the rulings an engine's message cites (its reason is English; finding 9: players read it without)
 RULING = re.compile(r"\s*\(?\b[A-Z]{3}-[A-Z]+\d+[a-z]?\b(?:,\s*)?\)?:?")
 

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from palaestra.server.db import GAMES, Base, GameRow, StorageError, Store, guarded
+from palaestra.server.lesson_store import LESSONS
 from palaestra.server.notify_store import MEMBER_TABLES
 
 
@@ -497,7 +498,7 @@ class AccountStore:
 
     @guarded
     def delete(self, account_id: int, placeholder: str) -> list[tuple[str, int]]:
-        """Remove an account: its name, hash, sessions, passkeys and ratings. Its games stay for
+        """Remove an account: its name, hash, sessions, passkeys, ratings and lessons done. Its games stay for
         the other players, its seats renamed ``placeholder`` (the seats' JSON and the records'
         player names), each game's version bumped so that copies in memory reload it. Returns
         ``(game id, new version)`` of the games changed."""
@@ -529,7 +530,7 @@ class AccountStore:
                     .values(seats=new_seats, record=record, version=game.version + 1)
                 )
                 changed.append((game_id, int(game.version) + 1))
-            for table in (*MEMBER_TABLES, PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS):
+            for table in (*MEMBER_TABLES, PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS, LESSONS):
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
             conn.execute(sa.delete(CHALLENGES).where(CHALLENGES.c.account_id == account_id))
             # the challenges made by or to the account (issue 29; a local import: that module

@@ -21,6 +21,7 @@ from palaestra.server.api import (
     accounts,
     challenges,
     games,
+    learn,
     lobby,
     notifications,
     ops,
@@ -152,6 +153,7 @@ def create_app(
         accounts.router,
         notifications.router,
         passkeys.router,
+        learn.router,
         ops.router,
         web.router,
     ):

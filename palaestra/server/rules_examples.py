@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from palaestra.core.game import State
 from palaestra.core.registry import game_info
 from palaestra.core.rules_page import Example
 from palaestra.server.game_hooks import web_data
@@ -45,11 +46,19 @@ def _jsonable(value: Any) -> Any:
 
 def view_of(example: Example) -> dict[str, Any]:
     """What a game screen gets from the server for the example's position."""
-    state, game = example.state, example.game
+    return position_view(example.state, [dict(m) for m in example.moves], "example")
+
+
+def position_view(
+    state: State, moves: list[dict[str, Any]], view_id: str, legal: bool = False
+) -> dict[str, Any]:
+    """What a game screen gets from the server for ``state`` reached by ``moves`` (each
+    ``{"player", "move"}``) in a game without seats of people (a figure, a lesson); ``legal``: the
+    legal moves of the player to move are listed (a board the player may click)."""
+    game = state.game
     player = state.current_player
-    moves = [dict(m) for m in example.moves]
     return {
-        "id": "example",
+        "id": view_id,
         "game": game.name,
         "title": game.title,
         "options": {k: v for k, v in game.options.items() if v is not None},
@@ -66,7 +75,9 @@ def view_of(example: Example) -> dict[str, Any]:
         "scores": state.scores(),
         "score_details": _jsonable(state.score_details()),
         "moves": moves,
-        "legal": [],
+        "legal": [{"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()]
+        if legal and player >= 0
+        else [],
         "web": web_data(game),
         "state": state.to_json(),
     }
@@ -83,4 +94,4 @@ def examples(game: str) -> list[Figure]:
     return [figure(e) for e in game_info(game).rules_examples()]
 
 
-__all__ = ["Figure", "examples", "figure", "view_of"]
+__all__ = ["Figure", "examples", "figure", "position_view", "view_of"]

@@ -33,6 +33,7 @@ _BACK = {"en": "Back to Palaestra", "de": "Zurück zu Palaestra", "fr": "Retour 
 _OTHER = {"en": "Other languages", "de": "Andere Sprachen", "fr": "Autres langues"}
 _LANGUAGE = {"en": "Language", "de": "Sprache", "fr": "Langue"}
 _GAME = {"en": "Back to the game", "de": "Zurück zur Partie", "fr": "Retour à la partie"}
+_LEARN = {"en": "Learn to play", "de": "Spielen lernen", "fr": "Apprendre à jouer"}
 #: a game's id, as the link back to it may name it (``?game=ID``)
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
 
@@ -106,6 +107,12 @@ def render(game: str, lang: str, back: str | None = None) -> str:
         if back
         else ""
     )
+    # issue 30: the course "Learn to play", where the game has one
+    learn = (
+        f'<a href="/learn/{name}" id="learn-link" class="back">{escape(_LEARN[lang])}</a>'
+        if info.web.lessons is not None
+        else ""
+    )
     title = escape(page["title"])
     stylesheet = assets["stylesheet"]
     own_style = f'<link rel="stylesheet" href="{stylesheet}">' if stylesheet and shown else ""
@@ -114,7 +121,7 @@ def render(game: str, lang: str, back: str | None = None) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}</title><link rel="stylesheet" href="/static/style.css">{own_style}'
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head><body>'
-        f'<header class="top"><a href="/" class="brand">Palaestra</a>{game_link}'
+        f'<header class="top"><a href="/" class="brand">Palaestra</a>{game_link}{learn}'
         f'<nav class="langs" id="rules-languages" aria-label="{escape(_LANGUAGE[lang])}">{switch}</nav>'
         "</header>"
         f'<main class="rules" id="rules" data-game="{name}"><article class="card">'

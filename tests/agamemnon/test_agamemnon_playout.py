@@ -17,7 +17,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from palaestra.ai.mcts import MCTSAgent
 from palaestra.core.game import random_playout
 from palaestra.games.agamemnon import AgamemnonGame, AgamemnonState
 from palaestra.games.agamemnon.board import MAX_SPACES
@@ -193,17 +192,3 @@ def test_two_different_tiles_search_the_lower_code_only() -> None:
     placements = [a for a in state.search_actions() if a < NOSWAP]
     assert {a // MAX_SPACES for a in placements} == {low}
     assert len(placements) == len(state.legal_actions()) // 2
-
-
-def test_the_spread_of_the_playouts_narrows_as_the_board_fills() -> None:
-    """What the expert's ``margin_spread`` rests on (docs/ai.md): early the playouts end far
-    apart, so the margin scale is wide; with four tiles left they end much closer together and the
-    scale is less than half as wide, each point weighing more than twice as much."""
-    scales = {}
-    for tiles in (2, 26):
-        agent = MCTSAgent(seed=tiles, iterations=1, rollout="playout", margin_spread=1.0)
-        agent.select_action(position({}, tiles, seed=7))
-        assert agent.last.margin_scale is not None
-        scales[tiles] = agent.last.margin_scale
-    assert scales[2] > 5.0
-    assert scales[26] < scales[2] / 2

@@ -87,7 +87,7 @@ def test_bad_specs_are_option_errors(spec: str) -> None:
 def test_make_agent_kinds() -> None:
     assert isinstance(make_agent("greedy", seed=1), GreedyAgent)
     agent = make_agent("mcts:iterations=50,workers=2", seed=1)
-    assert isinstance(agent, MCTSAgent) and agent.iterations == 50 and agent.workers == 2
+    assert isinstance(agent, MCTSAgent) and agent.settings.iterations == 50 and agent.settings.workers == 2
     for level in LEVEL_NAMES:
         assert isinstance(make_agent(level, seed=1), LevelAgent)
 
@@ -109,7 +109,7 @@ def test_level_overrides_reach_the_agent() -> None:
     a = agent.select_action(state)
     assert a in state.legal_actions()
     inner = agent.agent_for(state)
-    assert isinstance(inner, MCTSAgent) and inner.iterations == 30 and inner.last.iterations == 30
+    assert isinstance(inner, MCTSAgent) and inner.settings.iterations == 30 and inner.last.iterations == 30
 
 
 def test_level_leaves_out_a_budget_its_agent_for_this_game_does_not_take() -> None:
@@ -124,7 +124,7 @@ def test_level_leaves_out_a_budget_its_agent_for_this_game_does_not_take() -> No
     assert len(ranked) == 2 and all(a in athos.legal_actions() for a, _ in ranked)
     assert isinstance(agent.agent_for(athos), GreedyAgent)
     inner = agent.agent_for(TTTGame().new_initial_state())
-    assert isinstance(inner, MCTSAgent) and inner.iterations == 30
+    assert isinstance(inner, MCTSAgent) and inner.settings.iterations == 30
 
 
 def test_agamemnons_expert_is_reproducible_with_an_iteration_budget_instead_of_its_cpu_time() -> None:
@@ -141,14 +141,14 @@ def test_agamemnons_expert_is_reproducible_with_an_iteration_budget_instead_of_i
     assert isinstance(timed, LevelAgent)
     inner = timed.agent_for(state)
     assert isinstance(inner, MCTSAgent)
-    assert (inner.time, inner.clock, inner.iterations) == (0.36, "cpu", None)
+    assert (inner.settings.time, inner.settings.clock, inner.settings.iterations) == (0.36, "cpu", None)
     searches = []
     for _ in range(2):
         agent = make_agent("expert:iterations=80,time=none", seed=3)
         assert isinstance(agent, LevelAgent)
         action = agent.select_action(state)
         inner = agent.agent_for(state)
-        assert isinstance(inner, MCTSAgent) and inner.time is None and inner.last.iterations == 80
+        assert isinstance(inner, MCTSAgent) and inner.settings.time is None and inner.last.iterations == 80
         assert inner.root is not None and action in state.legal_actions()
         searches.append((action, {a: child.visits for a, child in inner.root.children.items()}))
     assert searches[0] == searches[1]  # the same tree, visit for visit
@@ -267,7 +267,7 @@ def test_mcts_contempt_steers_the_searcher_away_from_a_dead_position() -> None:
     assert wary.root.children[1].mean(0) == pytest.approx(0.0)
     with pytest.raises(OptionError, match="contempt is between 0 and 2"):
         MCTSAgent(contempt=-0.1)
-    assert make_agent("mcts:contempt=0.3").contempt == pytest.approx(0.3)  # type: ignore[attr-defined]
+    assert make_agent("mcts:contempt=0.3").settings.contempt == pytest.approx(0.3)  # type: ignore[attr-defined]
 
 
 def test_mcts_progressive_widening_bounds_the_children() -> None:
@@ -366,7 +366,7 @@ def test_mcts_time_budget_stops() -> None:
     assert 1 <= agent.last.iterations < cap
     assert agent.last.seconds >= 0.2
     only_time = MCTSAgent(seed=0, time=0.05)
-    assert only_time.iterations is None
+    assert only_time.settings.iterations is None
     only_time.select_action(state)
     assert only_time.last.iterations >= 1
 
@@ -395,27 +395,6 @@ def test_mcts_cpu_clock_counts_thread_cpu_time_not_sleep() -> None:
     assert cpu.last.seconds >= 0.03
     with pytest.raises(OptionError):
         MCTSAgent(seed=0, clock="process")
-
-
-def test_mcts_turn_time_is_shared_by_the_actions_of_one_turn() -> None:
-    # WideGame: one player makes every action, so consecutive calls are one turn. The first call
-    # spends its whole 0.3 s (the clock stops the search), the next one gets the 5% floor; a call
-    # on a position that does not follow the agent's own action starts a new turn.
-    game = WideGame(width=4, choices=30)
-    state = game.new_initial_state()
-    agent = MCTSAgent(seed=0, turn_time=0.3, time=10.0, iterations=10**9)
-    a = agent.select_action(state)
-    assert agent.last.budget == pytest.approx(0.3) and agent.last.iterations < 10**9
-    state.apply_action(a)
-    agent.select_action(state)
-    assert agent.last.budget == pytest.approx(0.015)
-    agent.select_action(game.new_initial_state())
-    assert agent.last.budget == pytest.approx(0.3)
-    capped = MCTSAgent(seed=0, turn_time=5.0, time=0.1)
-    capped.select_action(state)
-    assert capped.last.budget == pytest.approx(0.1)  # time still caps each action
-    with pytest.raises(OptionError):
-        MCTSAgent(turn_time=0)
 
 
 def test_mcts_iteration_budget_wins_over_a_long_time_budget() -> None:

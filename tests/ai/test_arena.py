@@ -11,6 +11,7 @@ from palaestra_ladder.rules import LadderGame
 
 from palaestra.ai.arena import elo_from_fraction, run_match, seat_assignment
 from palaestra.core.errors import OptionError
+from palaestra.core.outcome import Termination
 from palaestra.core.record import Record
 from tests.ai.games import DuelGame, LeadGame, TTTGame
 
@@ -147,8 +148,8 @@ def test_a_settled_game_is_adjudicated_with_the_result_it_would_end_with(tmp_pat
     for o in result.outcomes:
         assert o.record is not None
         rec = Record.load(o.record)
-        assert rec.result is not None and rec.result["settled"] is True
-        assert rec.result["returns"] == o.returns
+        assert rec.outcome is not None and rec.outcome.termination is Termination.ADJUDICATION
+        assert list(rec.outcome.returns) == o.returns
         state = rec.replay()
         assert not state.is_terminal()
         rec.check_result(state)  # the replayed position gives the same settled result

@@ -4,6 +4,7 @@ records, the arena and the web app (``State.settled_result``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 import palaestra
 from palaestra.cli import app
 from palaestra.core.errors import RecordError
+from palaestra.core.outcome import Termination
 from palaestra.core.record import Record
 from palaestra.games.archimedes import ArchimedesGame, ArchimedesState
 from tests.archimedes.settled_game import MOVES, SETTLED_AFTER
@@ -80,7 +82,8 @@ def test_real_game_settles_at_the_move_it_did_and_stays_settled() -> None:
         rec.apply(state, state.string_to_action(move))
     assert len(rec.moves) == SETTLED_AFTER
     assert rec.over and rec.result is not None
-    assert rec.result["settled"] is True and rec.result["returns"] == [0.0, 0.0]
+    assert rec.outcome is not None and rec.outcome.termination is Termination.ADJUDICATION
+    assert rec.result["termination"] == "adjudication" and rec.result["returns"] == [0.0, 0.0]
     assert rec.result["scores"] == [3.0, 3.0] and "cubes home 3-3" in rec.result["text"]
     assert not state.is_terminal()
     # played on (as the rules allow), the result stays what was settled, up to the move limit
@@ -113,8 +116,8 @@ def test_settled_records_replay_and_are_checked(tmp_path: Path) -> None:
     assert "game over: draw (settled" in out.output
     # a record that says so wrongly is refused
     wrong = Record.load(path)
-    assert wrong.result is not None
-    wrong.result["returns"] = [1.0, -1.0]
+    assert wrong.outcome is not None
+    wrong.outcome = dataclasses.replace(wrong.outcome, returns=(1.0, -1.0))
     with pytest.raises(RecordError, match=r"states returns \[1.0, -1.0\], the settled position gives"):
         wrong.check_result(wrong.replay())
     early = Record.load(path)
@@ -130,7 +133,11 @@ def test_terminal_play_ends_a_settled_game(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     assert "game over: draw (settled: no cube can reach a goal cell any more; cubes home 3-3)" in out.output
     rec = Record.load(path)
-    assert len(rec.moves) == SETTLED_AFTER and rec.result is not None and rec.result["settled"] is True
+    assert (
+        len(rec.moves) == SETTLED_AFTER
+        and rec.outcome is not None
+        and rec.outcome.termination is Termination.ADJUDICATION
+    )
 
 
 def test_adjudication_can_be_left_out() -> None:
@@ -142,7 +149,7 @@ def test_adjudication_can_be_left_out() -> None:
     rec.finish_if_over(state)  # without adjudicate: still open
     assert rec.result is None
     rec.finish_if_over(state, adjudicate=True)
-    assert rec.result is not None and rec.result["settled"] is True
+    assert rec.outcome is not None and rec.outcome.termination is Termination.ADJUDICATION
 
 
 @pytest.mark.slow

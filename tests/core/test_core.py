@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -22,6 +23,7 @@ from palaestra.core.game import (
     sample_outcome,
     set_bits,
 )
+from palaestra.core.outcome import Outcome, Termination
 from palaestra.core.perft import divide, perft
 from palaestra.core.record import Record, load_state_file
 
@@ -201,7 +203,7 @@ def test_record_replays_and_names_the_first_bad_move(tmp_path: Path) -> None:
     ("doc", "message"),
     [
         ([], "a record is a JSON object"),
-        ({"format": 2}, "unknown record format 2"),
+        ({"format": 3}, "unknown record format 3 .this version reads 1 and 2."),
         ({"format": 1, "game": 3}, "names its game"),
         ({"format": 1, "game": "nim", "moves": "x"}, "'moves' is a list"),
         ({"format": 1, "game": "nim", "moves": [{"move": 1}]}, "move 1 is not of the form"),
@@ -273,17 +275,17 @@ def test_resigned_records_replay_and_are_checked() -> None:
     record = Record.start(game, ["ann", "bob"], seed=1)
     state = record.initial_state()
     record.apply(state, 1)
-    record.result = {"returns": [1.0, -1.0], "scores": [0, 0], "text": "bob resigned", "resigned": 1}
+    record.outcome = Outcome.by(state, 1, Termination.RESIGNATION)
+    assert record.outcome.returns == (1.0, -1.0) and record.outcome.text == "player 1 resigned"
     record.check_result(record.replay())
-    record.result["returns"] = [-1.0, 1.0]
+    record.outcome = dataclasses.replace(record.outcome, returns=(-1.0, 1.0))
     with pytest.raises(RecordError, match=r"states returns \[-1.0, 1.0\], the resignation of player 1 gives"):
         record.check_result(record.replay())
-    record.result = {"returns": [0.0, 0.0], "text": "agreed"}  # no rule ends the game here
+    record.outcome = Outcome(Termination.RULES, (0.0, 0.0), text="agreed")  # no rule ends the game here
     with pytest.raises(RecordError, match="states a result but the game is not over"):
         record.check_result(record.replay())
-    record.result = {"returns": "x", "resigned": 0}
     with pytest.raises(RecordError, match="no list of numbers in 'returns'"):
-        record.check_result(record.replay())
+        Outcome.from_json({"returns": "x", "termination": "resignation", "seat": 0})
 
 
 JSON = st.recursive(

@@ -22,6 +22,7 @@ from palaestra.cli import app
 from palaestra.core.chance import CHANCE_RULE, ChanceSource, agent_seed
 from palaestra.core.driver import ChanceDrawn, Driver, GameOver, MovePlayed, check_draws
 from palaestra.core.game import CHANCE
+from palaestra.core.outcome import Termination
 from palaestra.core.record import Record
 from palaestra.core.registry import game_info, game_names, load_game, register_game, unregister_game
 from palaestra.server.app import create_app
@@ -81,9 +82,10 @@ def test_the_driver_plays_seats_and_chance_and_tells_its_listeners() -> None:
         record=record,
     )
     driver.listeners.append(events.append)
-    over = driver.run()
-    assert isinstance(over, GameOver) and events[-1] == over and not over.settled
-    assert record.result is not None and over.returns == record.result["returns"]
+    outcome = driver.run()
+    assert isinstance(events[-1], GameOver) and events[-1].outcome == outcome
+    assert outcome is not None and outcome.termination is Termination.RULES and not events[-1].settled
+    assert record.outcome == outcome and list(outcome.returns) == record.to_json()["result"]["returns"]
     played = [e for e in events if isinstance(e, MovePlayed)]
     drawn = [e for e in events if isinstance(e, ChanceDrawn)]
     assert [e.text for e in played] == ["step 2"] * len(played)

@@ -134,6 +134,10 @@ PAGES: dict[str, tuple[Callable[[Any, ServerProcess, World], None], bool, str]] 
     "profile-de": (visit("/@/{w.member}", "#ratings"), True, "de"),
     "game-archimedes-fr": (game_in_play("archimedes"), False, "fr"),
     "rules-athos-fr": (visit("/rules/athos?lang=fr", "h1"), False, "fr"),
+    "learn": (visit("/learn", "#courses li"), False, "en"),
+    "learn-athos": (visit("/learn/athos", "#board[data-outcome]"), False, "en"),
+    "learn-archimedes": (visit("/learn/archimedes", "#board[data-outcome]"), False, "en"),
+    "learn-agamemnon-fr": (visit("/learn/agamemnon", "#board[data-outcome]"), False, "fr"),
 }
 
 

@@ -148,7 +148,7 @@ def test_game_to_the_end_result_and_record(client: TestClient) -> None:
     assert_error(play(client, gid, tokens[0], 2, move="take 1"), 409, "game_over")
     assert_error(client.post(f"/api/games/{gid}/resign", json={"token": tokens[0]}), 409, "game_over")
     record = client.get(f"/api/games/{gid}/record").json()
-    assert record["format"] == 1 and record["game"] == "nim"
+    assert record["format"] == 2 and record["game"] == "nim"
     assert [m["move"] for m in record["moves"]] == ["take 2", "take 1"]
     # the record is the core's: it replays to the same result
     rec = Record.from_json(record)
@@ -228,10 +228,11 @@ def test_resign(client: TestClient) -> None:
     view = r.json()
     assert view["status"] == "finished"
     assert view["result"]["returns"] == [1.0, -1.0]
-    assert view["result"]["resigned"] == 1 and "resigned" in view["result"]["text"]
+    assert view["result"]["termination"] == "resignation" and view["result"]["seat"] == 1
+    assert "resigned" in view["result"]["text"] and "resigned" not in view["result"]
     assert_error(play(client, gid, t0, 0, action=1), 409, "game_over")
     exported = client.get(f"/api/games/{gid}/record").json()
-    assert exported["result"]["resigned"] == 1
+    assert exported["result"]["seat"] == 1 and exported["format"] == 2
     record = Record.from_json(exported)
     record.check_result(record.replay())  # the exported record replays and checks (palaestra replay)
 
@@ -385,7 +386,7 @@ def test_a_settled_game_ends_with_the_result_it_can_no_longer_escape(client: Tes
         view = r.json()
     assert view["status"] == "finished" and view["ply"] == 47
     result = view["result"]
-    assert result["settled"] is True and result["returns"] == [0.0, 0.0]
+    assert result["termination"] == "adjudication" and result["returns"] == [0.0, 0.0]
     assert result["text"].startswith("draw (settled: no cube can reach a goal cell any more")
     assert_error(play(client, gid, tokens[view["current_player"]], 47, move="f4-e4"), 409, "game_over")
     record = Record.from_json(client.get(f"/api/games/{gid}/record").json())

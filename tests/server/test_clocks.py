@@ -7,6 +7,7 @@ themselves, so nothing here waits for real time to pass and no timing is asserte
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from palaestra.core.errors import RecordError
+from palaestra.core.outcome import Outcome
 from palaestra.core.record import Record
 from palaestra.server.app import create_app
 from palaestra.server.db import make_engine
@@ -230,12 +232,13 @@ def test_a_flag_falls_without_any_request_and_the_seat_loses(timed: tuple[TestCl
         assert sweep(client) == 1
         pushed = ws.receive_json()["game"]
     assert pushed["status"] == "finished" and pushed["clock"]["flagged"] == 1
-    assert pushed["result"]["timeout"] == 1 and pushed["result"]["returns"] == [1.0, -1.0]
+    assert pushed["result"]["termination"] == "time" and pushed["result"]["seat"] == 1
+    assert pushed["result"]["returns"] == [1.0, -1.0]
     assert pushed["result"]["text"] == "player 1 ran out of time"
     assert all(not s["running"] for s in pushed["clock"]["seats"]) and pushed["clock"]["deadline"] is None
     assert sweep(client) == 0  # acted on once
     record = client.get(f"/api/games/{gid}/record").json()
-    assert record["result"]["timeout"] == 1 and record["ended"]
+    assert record["result"]["seat"] == 1 and record["ended"]
     replayed = Record.from_json(record)
     replayed.check_result(replayed.replay())  # the stored result agrees with the moves (`palaestra replay`)
 
@@ -250,7 +253,7 @@ def test_a_move_after_the_deadline_is_refused_and_ends_the_game_at_once(
     r = play(client, gid, t0, 0, move="take 1")
     assert_error(r, 409, "out_of_time")
     view = client.get(f"/api/games/{gid}").json()
-    assert view["status"] == "finished" and view["ply"] == 0 and view["result"]["timeout"] == 0
+    assert view["status"] == "finished" and view["ply"] == 0 and view["result"]["seat"] == 0
     assert_error(play(client, gid, t0, 0, move="take 1"), 409, "game_over")
 
 
@@ -333,7 +336,7 @@ def test_a_flag_that_fell_while_no_server_ran_is_acted_on_at_the_restart(db_url:
         play(client, gid, t0, 0, move="take 2")  # seat 1 to move; its 30 s started an hour ago
     with TestClient(create_app(db_url, ai_delay=0.0)) as client:
         view = wait_for(client, gid, lambda v: v["status"] == "finished")
-        assert view["result"]["timeout"] == 1 and view["ply"] == 1 and view["clock"]["flagged"] == 1
+        assert view["result"]["seat"] == 1 and view["ply"] == 1 and view["clock"]["flagged"] == 1
 
 
 def test_a_running_clock_survives_a_restart(db_url: str) -> None:
@@ -359,22 +362,20 @@ def test_an_undo_after_the_deadline_is_refused_and_ends_the_game_too(
     gid, t0 = created["id"], created["seats"][0]["token"]
     fake.now += 31
     assert_error(client.post(f"/api/games/{gid}/undo", json={"token": t0, "ply": 0}), 409, "out_of_time")
-    assert client.get(f"/api/games/{gid}").json()["result"]["timeout"] == 0
+    assert client.get(f"/api/games/{gid}").json()["result"]["seat"] == 0
 
 
 def test_a_record_whose_loss_on_time_disagrees_with_the_ranking_is_refused(client: TestClient) -> None:
     created = create(client, time_control=PER_MOVE_30)
     doc = client.get(f"/api/games/{created['id']}/record").json()
     record = Record.from_json(doc)
-    record.result = {
-        "returns": [1.0, -1.0],
-        "scores": [0, 0],
-        "text": "player 0 ran out of time",
-        "timeout": 0,
-    }
+    # a record of format 1 said it with a flag: read as the termination ``time`` of seat 0
+    record.outcome = Outcome.from_json(
+        {"returns": [1.0, -1.0], "scores": [0, 0], "text": "player 0 ran out of time", "timeout": 0}
+    )
     with pytest.raises(RecordError, match="loss on time of player 0"):
         record.check_result(record.replay())
-    record.result["returns"] = [-1.0, 1.0]
+    record.outcome = dataclasses.replace(record.outcome, returns=(-1.0, 1.0))
     record.check_result(record.replay())
 
 
@@ -395,7 +396,8 @@ def test_with_three_players_a_fall_ends_the_game_like_a_resignation(
     assert sweep(client) == 1
     view = client.get(f"/api/games/{gid}").json()
     returns = view["result"]["returns"]
-    assert view["status"] == "finished" and view["result"]["timeout"] == first
+    assert view["status"] == "finished" and view["result"]["termination"] == "time"
+    assert view["result"]["seat"] == first
     assert returns[first] < min(r for i, r in enumerate(returns) if i != first)
     assert len({r for i, r in enumerate(returns) if i != first}) == 1
     record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
@@ -433,5 +435,5 @@ def test_a_row_that_does_not_load_does_not_stop_the_sweep(timed: tuple[TestClien
         conn.execute(sa.text("UPDATE games SET record = :r WHERE id = :i"), {"r": '{"format": 99}', "i": bad})
     fake.now += 31
     assert sweep(client) == 1 and hub.clocks.broken == {bad}
-    assert client.get(f"/api/games/{good}").json()["result"]["timeout"] == 0
+    assert client.get(f"/api/games/{good}").json()["result"]["seat"] == 0
     assert sweep(client) == 0  # the broken one is not tried again

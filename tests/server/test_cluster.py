@@ -352,7 +352,7 @@ def test_a_flag_fall_is_acted_on_once_by_the_processes_and_the_ai_turn_by_the_wo
     with socket(cluster.a, games["lose"]) as on_a, socket(cluster.b, games["lose"]) as on_b:
         for ws in (on_a, on_b):
             over = receive_until(ws, lambda g: g["status"] == "finished", timeout=20)
-            assert over["result"]["timeout"] == 0 and over["clock"]["flagged"] == 0
+            assert over["result"]["seat"] == 0 and over["clock"]["flagged"] == 0
             assert over["version"] == 1  # one write: the fall, by one of the two processes
     with socket(cluster.b, games["ai"]) as on_b:
         played = receive_until(on_b, lambda g: g["ply"] >= 1, timeout=20)
@@ -425,7 +425,7 @@ def test_a_rated_flag_fall_seen_by_both_processes_is_rated_once(cluster: Cluster
         who = alice if ply % 2 == 0 else bob
         assert who.post(f"/api/games/{gid}/actions", json={"ply": ply, "move": "take 1"}).status_code == 200
     over = wait_for(lambda: v if (v := view(cluster.a, gid))["status"] == "finished" else None)
-    assert over["result"]["timeout"] == 0 and over["version"] == 1 + 4 + 1  # join, 4 moves, one fall
+    assert over["result"]["seat"] == 0 and over["version"] == 1 + 4 + 1  # join, 4 moves, one fall
     assert len(rating_rows(cluster, gid)) == 2
     alice_rating = httpx.get(f"{cluster.a.url}/api/users/alice2", timeout=10).json()["ratings"]["nim"]
     bob_rating = httpx.get(f"{cluster.b.url}/api/users/bob2", timeout=10).json()["ratings"]["nim"]

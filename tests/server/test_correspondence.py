@@ -102,7 +102,8 @@ def test_three_days_a_move_a_move_resets_the_turn_and_an_old_turn_loses_by_the_s
         assert sweep(client) == 1
         view = client.get(f"/api/games/{gid}").json()
         assert view["status"] == "finished" and view["clock"]["flagged"] == 0
-        assert view["result"]["timeout"] == 0 and view["result"]["returns"] == [-1.0, 1.0]
+        assert view["result"]["termination"] == "time" and view["result"]["seat"] == 0
+        assert view["result"]["returns"] == [-1.0, 1.0]
         assert sweep(client) == 0
 
 
@@ -114,7 +115,7 @@ def test_a_move_after_three_days_is_refused_out_of_time(db_url: str) -> None:
         gid, t0 = created["id"], created["seats"][0]["token"]
         fake.now += 3 * DAY + 1
         assert_error(play(client, gid, t0, 0, move="take 1"), 409, "out_of_time")
-        assert client.get(f"/api/games/{gid}").json()["result"]["timeout"] == 0
+        assert client.get(f"/api/games/{gid}").json()["result"]["seat"] == 0
 
 
 def test_across_a_restart_the_new_servers_first_sweep_ends_the_game_on_time(db_url: str) -> None:
@@ -133,7 +134,7 @@ def test_across_a_restart_the_new_servers_first_sweep_ends_the_game_on_time(db_u
         assert sweep(client) == 1  # the new server's first sweep
         view = client.get(f"/api/games/{gid}").json()
         assert view["status"] == "finished" and view["ply"] == 1
-        assert view["result"]["timeout"] == 1 and view["clock"]["flagged"] == 1
+        assert view["result"]["seat"] == 1 and view["clock"]["flagged"] == 1
         assert view["clock"]["control"]["days"] == 3
 
 
@@ -145,7 +146,7 @@ def test_a_turn_that_ran_out_while_down_is_ended_by_a_real_servers_own_sweep(db_
         gid = create(client, time_control=THREE_DAYS)["id"]
     with TestClient(create_app(db_url, ai_delay=0.0)) as client:
         view = wait_for(client, gid, lambda v: v["status"] == "finished")
-        assert view["result"]["timeout"] == 0 and view["clock"]["flagged"] == 0
+        assert view["result"]["seat"] == 0 and view["clock"]["flagged"] == 0
 
 
 def test_a_running_correspondence_clock_survives_a_restart(db_url: str) -> None:

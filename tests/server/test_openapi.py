@@ -18,7 +18,11 @@ pytestmark = pytest.mark.slow
 #: routes that cannot fail on input and touch no database
 NEVER_FAIL = {("get", "/healthz"), ("get", "/metrics"), ("get", "/api/meta")}
 #: pages that touch no database
-NO_DATABASE = NEVER_FAIL | {("get", "/rules/{game}")}
+NO_DATABASE = NEVER_FAIL | {
+    ("get", "/rules/{game}"),
+    ("get", "/api/learn/{game}"),
+    ("post", "/api/learn/{game}/{lesson_id}"),
+}
 RATE_LIMITED = {
     ("post", "/api/games"),
     ("post", "/api/seeks"),

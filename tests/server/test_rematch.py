@@ -3,6 +3,7 @@ record still replays), rematches and claims of an absent player's game."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
@@ -25,7 +26,7 @@ def test_a_seat_aborts_before_every_seat_moved_no_winner_and_the_record_replays(
     assert r.status_code == 200, r.text
     view = r.json()
     assert view["status"] == "finished"
-    assert view["result"]["aborted"] is True and view["result"]["returns"] == [0.0, 0.0]
+    assert view["result"]["termination"] == "abort" and view["result"]["returns"] == [0.0, 0.0]
     assert_error(play(client, gid, t1, 1, move="take 1"), 409, "game_over")
     assert_error(client.post(f"/api/games/{gid}/abort", json={"token": t0}), 409, "game_over")
     record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
@@ -50,7 +51,8 @@ def test_a_record_claiming_an_abort_after_every_seat_moved_does_not_check(client
     client.post(f"/api/games/{gid}/abort", json={"token": t0})
     doc = client.get(f"/api/games/{gid}/record").json()
     record = Record.from_json(doc)
-    record.result = dict(record.result or {}, returns=[1.0, -1.0])
+    assert record.outcome is not None
+    record.outcome = dataclasses.replace(record.outcome, returns=(1.0, -1.0))
     with pytest.raises(RecordError, match="abort gives"):
         record.check_result(record.replay())
     record = Record.from_json(doc)
@@ -68,7 +70,7 @@ def test_an_aborted_rated_game_is_never_rated(client: TestClient, db_url: str) -
     play_out(alice, bob, gid, ["take 1"])
     r = alice.post(f"/api/games/{gid}/abort", json={})  # a member's seat by the session cookie
     assert r.status_code == 200, r.text
-    assert r.json()["result"]["aborted"] is True
+    assert r.json()["result"]["termination"] == "abort"
     assert db_rows(db_url, "SELECT * FROM rating_events") == []
 
 
@@ -168,7 +170,7 @@ def test_the_win_is_claimed_once_the_seat_to_move_has_had_no_websocket_for_the_s
     assert r.status_code == 200, r.text
     result = r.json()["result"]
     assert r.json()["status"] == "finished" and result["returns"] == [-1.0, 1.0]
-    assert result["resigned"] == 0 and result["claimed"] == 1
+    assert result["termination"] == "abandonment" and result["seat"] == 0 and result["claimed_by"] == 1
     record = Record.from_json(client.get(f"/api/games/{gid}/record").json())
     record.check_result(record.replay())
 

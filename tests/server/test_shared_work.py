@@ -52,7 +52,7 @@ def test_one_view_per_change_and_a_new_one_after_every_kind_of_change(client: Te
     assert changed()["seats"][1]["joined"] is True and seen[-1]["seats"][1]["name"] == "Bea"
     # a resignation (the status and the result change)
     assert client.post(f"/api/games/{gid}/resign", json={"token": token}).status_code == 200
-    assert changed()["status"] == "finished" and seen[-1]["result"]["resigned"] == 0
+    assert changed()["status"] == "finished" and seen[-1]["result"]["seat"] == 0
     assert client.get(f"/api/games/{gid}").json() == seen[-1]
 
 
@@ -187,7 +187,9 @@ def test_a_copied_record_is_equal_and_changes_apart_from_the_original() -> None:
     twin.moves.append(Move(1, "take 2"))
     twin.options["stones"] = 5
     twin.players[0] = "C"
-    twin.result = {"returns": [1, -1]}
+    from palaestra.core.outcome import Outcome, Termination
+
+    twin.outcome = Outcome(Termination.RULES, (1.0, -1.0))
     assert original == Record("nim", {"stones": 9}, ["A", "B"], seed=3, moves=[Move(0, "take 1")])
 
 

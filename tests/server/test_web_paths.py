@@ -9,7 +9,9 @@ from fastapi.testclient import TestClient
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", ["/@/bea", "/@/someone-else", "/leaderboard", "/leaderboard/nim"])
+@pytest.mark.parametrize(
+    "path", ["/@/bea", "/@/someone-else", "/leaderboard", "/leaderboard/nim", "/learn", "/learn/athos"]
+)
 def test_profile_and_leaderboard_paths_serve_the_page(client: TestClient, path: str) -> None:
     r = client.get(path)
     assert r.status_code == 200
@@ -23,3 +25,4 @@ def test_other_paths_are_not_the_page(client: TestClient) -> None:
     assert client.get("/@/").status_code == 404
     assert client.get("/@/bea/games").status_code == 404
     assert client.get("/leaderboard/nim/extra").status_code == 404
+    assert client.get("/learn/athos/walking").status_code == 404

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from palaestra.core.errors import OptionError
 from palaestra.core.game import RULES_ORIGINAL, Game, Option, rules_option
-from palaestra.games.agamemnon import _fast, display, position, rules
+from palaestra.games.agamemnon import _fast, display, position, rules, saved
 from palaestra.games.agamemnon.board import CLASS_NAMES, KIND_NAMES, Board, load_boards
 from palaestra.games.agamemnon.moves import CHANCE_LAYOUT, action_layout
 from palaestra.games.agamemnon.rules import AgamemnonState
@@ -142,7 +142,7 @@ class AgamemnonGame(Game):
         return AgamemnonState(self, seed)
 
     def _state_from_dict(self, doc: Mapping[str, Any]) -> AgamemnonState:
-        seed, history, setting = position.read_saved(self, doc)
+        seed, history, setting = saved.read_saved(self, doc)
         state = AgamemnonState(self, seed, setting)
         state.history = history
         return state

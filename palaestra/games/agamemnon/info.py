@@ -43,6 +43,7 @@ INFO = GameInfo(
         },
         rules="palaestra.games.agamemnon.web.rules_page:RULES",
         examples="palaestra.games.agamemnon.web.rules_examples:examples",
+        lessons="palaestra.games.agamemnon.web.lessons:COURSE",
     ),
     menu_rank=1,
     # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27

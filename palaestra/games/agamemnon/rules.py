@@ -7,8 +7,8 @@ action's legality is decided; ``legal_actions`` is a generator the tests check a
 whole action space. The scoring as the rulings word it is ``scoring.py``; the live score comes
 from the bit masks of ``_fast.py``, which the tests check against it. The game object (options,
 facts): ``game.py``; tiles, turns and phases as facts: ``tiles.py``; notation: ``moves.py``;
-position documents: ``position.py``; ``evaluate`` and ``outlook``: ``heuristic.py``; the text board
-and the observation: ``display.py``.
+position documents: ``position.py``; saved states: ``saved.py``; ``evaluate`` and ``outlook``:
+``heuristic.py``; the text board and the observation: ``display.py``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from palaestra.core.errors import IllegalActionError, NotationError
 from palaestra.core.game import CHANCE, TERMINAL, State, is_int
-from palaestra.games.agamemnon import display, heuristic, moves, position, scoring
+from palaestra.games.agamemnon import display, heuristic, moves, position, saved, scoring
 from palaestra.games.agamemnon._fast import (
     LIVE_POINTS_0,
     LIVE_POINTS_1,
@@ -671,7 +671,7 @@ class AgamemnonState(State):
     def string_to_action(self, text: str) -> int:
         return moves.action_of_text(self, text)
 
-    # --- views (display.py) and documents (position.py) -----------------------------------------------
+    # --- views (display.py) and documents (position.py, saved.py) ----------------------------------
     def render(self, labels: bool = False) -> str:
         return display.render(self, labels)
 
@@ -683,7 +683,7 @@ class AgamemnonState(State):
         return self._maps, self._masks, self._free
 
     def _to_dict(self) -> dict[str, Any]:
-        return position.saved_fields(self)
+        return saved.saved_fields(self)
 
     def to_position(self) -> dict[str, Any]:
         return position.position_of(self)

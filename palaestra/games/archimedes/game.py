@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from palaestra.core.errors import IllegalActionError, OptionError, PositionError, RecordError
+from palaestra.core.errors import IllegalActionError, PositionError, RecordError
 from palaestra.core.game import Game, Option, is_int
 from palaestra.games.archimedes import display, heuristic, position
 from palaestra.games.archimedes._fast import MoveGenerator
@@ -139,15 +139,6 @@ class ArchimedesGame(Game):
 
     def state_from_position(self, doc: Mapping[str, Any]) -> ArchimedesState:
         """A state from a position document (``position.py``, docs/archimedes.md)."""
-        doc, cubes = position.read_document(doc)
-        options = position.read_options(doc, cubes, self.options)
-        try:
-            game = self if options == self.options else ArchimedesGame(**options)
-        except OptionError as err:
-            raise PositionError(str(err)) from None
-        pos = position.read_cubes(game, cubes)
-        to_move, passes, ply = position.read_turn(doc, game.num_players)
-        state = ArchimedesState(game, pos, to_move=to_move, passes=passes, ply=ply)
-        position.check_passes(state)
+        state = position.read_position(self, doc)
         state._origin = state.to_position()
         return state

@@ -39,6 +39,7 @@ INFO = GameInfo(
         },
         rules="palaestra.games.archimedes.web.rules_page:RULES",
         examples="palaestra.games.archimedes.web.rules_examples:examples",
+        lessons="palaestra.games.archimedes.web.lessons:COURSE",
     ),
     menu_rank=3,
     # the AI levels' ratings per pool: benchmarks/rating_anchors.py, strength measured 2026-11-27

@@ -1,133 +1,163 @@
-"""The Archimedes position document (docs/archimedes.md): reading and writing it.
+"""The Archimedes position document (docs/archimedes.md): the Pydantic model that reads it
+(:class:`ArchimedesPosition`) and :func:`position_of`, which writes one.
 
 ``{"game": "archimedes", "players": 2, "revisit": false, "move_limit": 1000,
 "cubes": [["a2", "a4", "a6", "a8"], ["h2", "h4", "h6", "h8"]], "to_move": 0, "passes": 0,
-"ply": 0}``; only ``game`` and ``cubes`` are required. ``ArchimedesGame.state_from_position``
-reads one with the checks below; ``ArchimedesState.to_position`` writes one with
-:func:`position_of`.
+"ply": 0}``; only ``cubes`` is required. The model's validators check the document against the
+game it is played by (ARC-S1, ARC-S2, ARC-M6); :func:`read_position` returns the state it
+describes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Self
 
-from palaestra.core.errors import PositionError
-from palaestra.core.game import OptionValue, is_int
+from pydantic import Field, JsonValue, PrivateAttr, ValidationInfo, field_validator, model_validator
+
+from palaestra.core.documents import Document, validate
+from palaestra.core.errors import OptionError, PositionError
 from palaestra.games.archimedes.moves import cell_help
 
 if TYPE_CHECKING:
     from palaestra.games.archimedes.game import ArchimedesGame
     from palaestra.games.archimedes.rules import ArchimedesState
 
-POSITION_KEYS = (
-    "game",
-    "options",
-    "players",
-    "revisit",
-    "move_limit",
-    "cubes",
-    "to_move",
-    "passes",
-    "ply",
-    "format",
-)
-#: the options a position may set (the others are the game's own)
+#: the options a position may set at its top level (the others are the game's own)
 _POSITION_OPTIONS = ("players", "revisit", "move_limit")
 
-
-def read_document(doc: object) -> tuple[Mapping[str, Any], list[list[Any]]]:
-    """The document and its ``cubes`` lists: :class:`PositionError` for another game, an unknown
-    field or cubes that are not one list per player."""
-    if not isinstance(doc, Mapping):
-        raise PositionError("a position is a JSON object")
-    if doc.get("game", "archimedes") != "archimedes":
-        raise PositionError(f"this position is of {doc.get('game')!r}, not archimedes")
-    unknown = sorted(set(doc) - set(POSITION_KEYS))
-    if unknown:
-        raise PositionError(
-            f"unknown field {unknown[0]!r} in an archimedes position (fields: {', '.join(POSITION_KEYS)})"
-        )
-    cubes = doc.get("cubes")
-    if not isinstance(cubes, list) or not all(isinstance(c, list) for c in cubes):
-        raise PositionError("'cubes' is a list with one list of cell names per player")
-    return doc, cubes
+#: the messages of a document of the wrong shape (palaestra/core/documents.py)
+HINTS = {
+    "": "a position is a JSON object",
+    "!extra": "unknown field {name!r} in an archimedes position (fields: {fields})",
+    "options": "'options' is a JSON object",
+    "cubes": "'cubes' is a list with one list of cell names per player",
+    "cubes!string_type": "{value!r:.40} is not a cell of the board (a cell name, e.g. 'a2')",
+    "to_move": "'to_move' is a whole number, not {value!r:.40}",
+    "to_move!greater_than_equal": "'to_move' is a player number, not {value!r}",
+    "passes": "'passes' (passes in a row) is a whole number, 0 or more, not {value!r:.40}",
+    "ply": "'ply' is 0 or more (a whole number), not {value!r:.40}",
+}
 
 
-def read_options(
-    doc: Mapping[str, Any], cubes: list[list[Any]], options: Mapping[str, OptionValue | None]
-) -> dict[str, object]:
-    """The game options of the position: ``options`` (the game's), then the document's
-    ``options`` object, then its top-level fields; the player count from the cubes if unset."""
-    out: dict[str, object] = {k: v for k, v in options.items() if k in ("revisit", "move_limit")}
-    given = doc.get("options", {})
-    if not isinstance(given, Mapping):
-        raise PositionError("'options' is a JSON object")
-    out.update(given)
-    out.update({key: doc[key] for key in _POSITION_OPTIONS if key in doc})
-    if "players" not in out:
-        out["players"] = len(cubes) if len(cubes) in (2, 3) else options["players"]
-    return out
+# Checked against the game it is played by: the game reading it (``context={"game": game}``) with
+# the document's options on top; the state it describes is ``_state``.
+class ArchimedesPosition(Document):
+    """An Archimedes position (docs/archimedes.md, *Position format*): a state without its
+    history."""
 
-
-def read_cubes(game: ArchimedesGame, cubes: list[list[Any]]) -> list[int]:
-    """The cells of the cubes, four per player in player order (ARC-S1, ARC-S2)."""
-    n = game.num_players
-    if len(cubes) != n:
-        raise PositionError(f"'cubes' has {len(cubes)} lists, one per player: {n} are needed")
-    board = game.board
-    pos: list[int] = []
-    owner: dict[int, int] = {}
-    for p, cells in enumerate(cubes):
-        who = game.player_name(p)
-        if len(cells) != game.cubes_per_player:
-            raise PositionError(f"{who} has {len(cells)} cubes, not {game.cubes_per_player}")
-        for name in cells:
-            if not isinstance(name, str) or name.strip().lower() not in board.index:
-                raise PositionError(f"{who}: {name!r} is not a cell of the board ({cell_help(board)})")
-            c = board.index[name.strip().lower()]
-            if c in owner:
-                raise PositionError(f"two cubes on {board.names[c]} ({game.player_name(owner[c])} and {who})")
-            owner[c] = p
-            pos.append(c)
-    home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in game.cubes_of(pos, p))]
-    if len(home) > 1:
-        raise PositionError(" and ".join(game.player_name(p) for p in home) + " all have four cubes home")
-    return pos
-
-
-def _whole_number(doc: Mapping[str, Any], key: str, low: int, high: int | None, what: str) -> int:
-    value = doc.get(key, 0)
-    if not is_int(value):
-        raise PositionError(f"{key!r} is a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        raise PositionError(f"{what}, not {value}")
-    return value
-
-
-def read_turn(doc: Mapping[str, Any], players: int) -> tuple[int, int, int]:
-    """``(to_move, passes, ply)``: the player to move, the passes in a row (ARC-M6), the plies."""
-    to_move = _whole_number(
-        doc, "to_move", 0, players - 1, f"'to_move' is a player number from 0 to {players - 1}"
+    game: Literal["archimedes"] = "archimedes"
+    options: dict[str, JsonValue] = Field(default_factory=dict, description="the game's options")
+    players: JsonValue = Field(None, description="the player count, 2 or 3 (default: one per cubes list)")
+    revisit: JsonValue = Field(None, description="the revisit variant (option 'revisit')")
+    move_limit: JsonValue = Field(None, description="the move limit (option 'move_limit')")
+    cubes: list[list[str]] = Field(
+        description="the cells of each player's four cubes, one list per player in player order"
     )
-    passes = _whole_number(doc, "passes", 0, players, f"'passes' (passes in a row) is from 0 to {players}")
-    ply = _whole_number(doc, "ply", 0, None, "'ply' is 0 or more")
-    return to_move, passes, ply
+    to_move: int = Field(0, ge=0, description="the player to move (0 = player 1)")
+    passes: int = Field(0, ge=0, description="the passes in a row just before (ARC-M6)")
+    ply: int = Field(0, ge=0, description="the plies played so far")
+    format: JsonValue = Field(None, description="ignored")
+
+    _game: Any = PrivateAttr(None)
+    _cells: list[int] = PrivateAttr(default_factory=list)
+    _state: Any = PrivateAttr(None)
+
+    @field_validator("game", mode="before")
+    @classmethod
+    def _of_this_game(cls, game: object) -> object:
+        if game != "archimedes":
+            raise PositionError(f"this position is of {game!r}, not archimedes")
+        return game
+
+    @model_validator(mode="after")
+    def _options(self, info: ValidationInfo) -> Self:
+        """The game: the reader's revisit and move limit, the document's ``options`` object, its
+        top-level fields; the player count from the cubes if unset."""
+        base: ArchimedesGame = (info.context or {})["game"]
+        options: dict[str, object] = {k: v for k, v in base.options.items() if k in ("revisit", "move_limit")}
+        options.update(self.options)
+        options.update({key: getattr(self, key) for key in _POSITION_OPTIONS if key in self.model_fields_set})
+        if "players" not in options:
+            options["players"] = len(self.cubes) if len(self.cubes) in (2, 3) else base.options["players"]
+        try:
+            self._game = base if options == base.options else type(base)(**options)
+        except OptionError as err:
+            raise PositionError(str(err)) from None
+        return self
+
+    @model_validator(mode="after")
+    def _cubes_on_cells(self) -> Self:
+        """ARC-S1, ARC-S2: four cubes per player, each on a cell of its own."""
+        game: ArchimedesGame = self._game
+        n = game.num_players
+        if len(self.cubes) != n:
+            raise PositionError(f"'cubes' has {len(self.cubes)} lists, one per player: {n} are needed")
+        board = game.board
+        owner: dict[int, int] = {}
+        pos: list[int] = []
+        for p, names in enumerate(self.cubes):
+            who = game.player_name(p)
+            if len(names) != game.cubes_per_player:
+                raise PositionError(f"{who} has {len(names)} cubes, not {game.cubes_per_player}")
+            for name in names:
+                c = board.index.get(name.strip().lower())
+                if c is None:
+                    raise PositionError(f"{who}: {name!r} is not a cell of the board ({cell_help(board)})")
+                if c in owner:
+                    raise PositionError(
+                        f"two cubes on {board.names[c]} ({game.player_name(owner[c])} and {who})"
+                    )
+                owner[c] = p
+                pos.append(c)
+        self._cells = pos
+        return self
+
+    @model_validator(mode="after")
+    def _not_two_home(self) -> Self:
+        """A game ends when a player has all four cubes home (ARC-E1): never two players."""
+        game: ArchimedesGame = self._game
+        n = game.num_players
+        cells = self._cells
+        home = [p for p in range(n) if all(game.goal_mask[p] >> c & 1 for c in game.cubes_of(cells, p))]
+        if len(home) > 1:
+            raise PositionError(" and ".join(game.player_name(p) for p in home) + " all have four cubes home")
+        return self
+
+    @model_validator(mode="after")
+    def _turn(self) -> Self:
+        """A player to move of the game; at most a round of passes in a row (ARC-M6)."""
+        n = self._game.num_players
+        if self.to_move >= n:
+            raise PositionError(f"'to_move' is a player number from 0 to {n - 1}, not {self.to_move}")
+        if self.passes > n:
+            raise PositionError(f"'passes' (passes in a row) is from 0 to {n}, not {self.passes}")
+        return self
+
+    @model_validator(mode="after")
+    def _passes(self) -> Self:
+        """ARC-M6: the players who passed just before had no move here (the position is static
+        for them); the state is made here, and :func:`read_position` returns it."""
+        from palaestra.games.archimedes.rules import ArchimedesState
+
+        game: ArchimedesGame = self._game
+        state = ArchimedesState(game, self._cells, to_move=self.to_move, passes=self.passes, ply=self.ply)
+        for back in range(1, state.passes + 1) if state.end_reason != "home" else ():
+            p = (state.to_move - back) % game.num_players
+            passed = state.moves_of(p)
+            if passed:
+                raise PositionError(
+                    f"'passes' is {state.passes}, but {game.player_name(p)} has a legal move here "
+                    f"({state.action_to_string(passed[0])}) and cannot have passed"
+                )
+        self._state = state
+        return self
 
 
-def check_passes(state: ArchimedesState) -> None:
-    """The players who passed just before had no move here (ARC-M6): the position is static."""
-    if state.end_reason == "home":
-        return
-    n = state.game.num_players
-    for back in range(1, state.passes + 1):
-        p = (state.to_move - back) % n
-        passed = state.moves_of(p)
-        if passed:
-            raise PositionError(
-                f"'passes' is {state.passes}, but {state.game.player_name(p)} has a legal move here "
-                f"({state.action_to_string(passed[0])}) and cannot have passed"
-            )
+def read_position(game: ArchimedesGame, doc: object) -> ArchimedesState:
+    """The state of the position ``doc`` read by ``game``; :class:`PositionError` for what is wrong."""
+    fields = ", ".join(ArchimedesPosition.model_fields)
+    state: ArchimedesState = validate(ArchimedesPosition, doc, HINTS, {"game": game, "fields": fields})._state
+    return state
 
 
 def position_of(state: ArchimedesState) -> dict[str, Any]:

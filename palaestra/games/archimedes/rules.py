@@ -26,6 +26,7 @@ from palaestra.core.game import (
     returns_from_ranks,
     set_bits,
 )
+from palaestra.core.termination import Termination
 from palaestra.games.archimedes import display, heuristic, position
 from palaestra.games.archimedes.moves import Move, decode, encode, format_move, parse_move
 
@@ -437,6 +438,9 @@ class ArchimedesState(State):
             "to_move": None if self._end is not None else self._to_move,
             "ended": self._end,
         }
+
+    def termination(self) -> Termination:
+        return Termination.MOVE_LIMIT if self._end == LIMIT else Termination.RULES
 
     def result_text(self) -> str:
         if self._end is None:

@@ -52,6 +52,7 @@ INFO = GameInfo(
         },
         rules="palaestra.games.athos.web.rules_page:RULES",
         examples="palaestra.games.athos.web.rules_examples:examples",
+        lessons="palaestra.games.athos.web.lessons:COURSE",
     ),
     terminal=TerminalView(details=("terrain:", "supply:")),
     menu_rank=2,

@@ -3,6 +3,7 @@ leaderboards, claiming a guest's games, the export and deletion of an account.""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -191,13 +192,15 @@ async def change_password(hub: HubDep, member: Member, body: PasswordChange) -> 
 
 @router.get(
     "/account/export",
-    summary="Everything kept about you: profile, ratings, every game record (JSON)",
+    summary="Everything kept about you: profile, ratings, every game record, lessons done (JSON)",
     response_model=dict[str, Any],
     responses=errors("sign_in_required"),
 )
 async def export(hub: HubDep, member: Member) -> JSONResponse:
     doc = await hub.accounts.export(member.account)
     doc.update(await hub.challenges.export(member.account))  # issue 29: challenges, who may make them
+    # the lessons done (issue 30, "Learn to play"), kept beside the account
+    doc["lessons"] = await asyncio.to_thread(hub.lessons.progress, member.account.id)
     doc["notifications"] = await hub.notifications.export(member.account.id)
     name = f"palaestra-{member.account.username}.json"
     return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{name}"'})

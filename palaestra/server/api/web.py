@@ -129,6 +129,7 @@ def games_meta() -> list[dict[str, Any]]:
                 "seatings": seatings,
                 **web_assets(info.name),
                 "undo": has_undo(info.name),
+                "learn": info.web.lessons is not None,  # a course at /learn/NAME
             }
         )
     return out
@@ -161,4 +162,10 @@ async def profile_page(name: str) -> Response:
 @router.get("/leaderboard", include_in_schema=False)
 @router.get("/leaderboard/{pool}", include_in_schema=False)
 async def leaderboard_page(pool: str | None = None) -> Response:
+    return await index()
+
+
+@router.get("/learn", include_in_schema=False)
+@router.get("/learn/{game}", include_in_schema=False)
+async def learn_page(game: str | None = None) -> Response:
     return await index()

@@ -22,10 +22,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from palaestra.core.outcome import Termination
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.session import Session
-from palaestra.server.service.sessions import Sessions, forfeited
+from palaestra.server.service.sessions import Sessions, ended_by
 
 log = logging.getLogger("palaestra.server")
 
@@ -82,7 +83,7 @@ class ClockKeeper:
             record = session.record
             status = session.status
             if clock.control.on_timeout != "ai":
-                record = forfeited(session, seat, "ran out of time", "timeout")
+                record = ended_by(session, seat, Termination.TIME)
                 status = "finished"
             try:
                 await self.sessions.write(session, session.state, record, status, clock=fallen)

@@ -30,6 +30,7 @@ from palaestra.server.account_store import AccountStore
 from palaestra.server.broker import Broker
 from palaestra.server.challenge_store import ChallengeStore
 from palaestra.server.db import StorageError, Store
+from palaestra.server.lesson_store import LessonStore
 from palaestra.server.memory import release_free_memory
 from palaestra.server.passkey_store import PasskeyStore
 from palaestra.server.seek_store import SeekStore
@@ -108,6 +109,8 @@ class Hub:
         #: rematches of finished games (issue 29)
         self.rematches = RematchService(self.sessions, self.seats, self.accounts.store)
         self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
+        #: the lessons a member has done (issue 30, "Learn to play")
+        self.lessons = LessonStore(store)
         #: notifications (issue 29): queued with the writes that cause them, sent as jobs
         self.notifications = Notifications(store, self.sessions.broker)
         self.sessions.on_write = self.notifications.on_write

@@ -12,13 +12,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from palaestra.core.errors import NotationError, PalaestraError
+from palaestra.core.outcome import Termination
 from palaestra.server.game_hooks import can_undo
 from palaestra.server.service.absence import Absence
 from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
-from palaestra.server.service.sessions import Sessions, aborted, copy_record, forfeited
+from palaestra.server.service.sessions import Sessions, copy_record, ended_by
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ class PlayService:
         async with session.lock:
             seat = holder.seat(session)
             session.check_playable()
-            record = forfeited(session, seat, "resigned", "resigned")
+            record = ended_by(session, seat, Termination.RESIGNATION)
             await self.sessions.write(session, session.state, record, "finished")
 
     async def abort(self, game_id: str, token: str | None, account: int | None = None) -> Session:
@@ -155,7 +156,8 @@ class PlayService:
             moved = {m.player for m in session.record.moves}
             if all(p in moved for p in range(session.game.num_players)):
                 raise ApiError(409, "cannot_abort", "every seat has moved: resign instead")
-            await self.sessions.write(session, session.state, aborted(session, seat), "finished")
+            record = ended_by(session, seat, Termination.ABORT)
+            await self.sessions.write(session, session.state, record, "finished")
 
     async def claim(
         self, game_id: str, token: str | None, absence: Absence, after: float, account: int | None = None
@@ -189,9 +191,7 @@ class PlayService:
                     "cannot_claim",
                     f"{session.game.player_name(absent)} has not been gone for {after:g} s",
                 )
-            record = forfeited(session, absent, "left the game", "resigned")
-            assert record.result is not None
-            record.result["claimed"] = seat
+            record = ended_by(session, absent, Termination.ABANDONMENT, claimed_by=seat)
             await self.sessions.write(session, session.state, record, "finished")
 
     async def undo(self, game_id: str, token: str | None, ply: int, account: int | None = None) -> Session:
@@ -242,7 +242,7 @@ class PlayService:
                 )
             record = copy_record(session.record)
             record.moves.pop()
-            record.result = None
+            record.outcome = None
             record.ended = None
             await self.sessions.write(session, before.clone(), record, "active")
             if from_stack:

@@ -14,6 +14,7 @@ import logging
 
 from sqlalchemy.engine import Connection
 
+from palaestra.core.outcome import Termination
 from palaestra.core.record import Record
 from palaestra.server.account_store import RatingUpdate, read_ratings, write_ratings
 from palaestra.server.db import Then
@@ -36,10 +37,11 @@ log = logging.getLogger("palaestra.server")
 def rating_writer(session: Session, record: Record) -> Then | None:
     """The ratings to write with the result of ``session`` (None: not rated, or aborted: a seat
     made fewer than two moves)."""
-    if not session.rated or record.result is None or record.result.get("aborted") is True:
+    outcome = record.outcome
+    if not session.rated or outcome is None or outcome.termination is Termination.ABORT:
         return None
     game = session.game
-    returns = [float(r) for r in record.result.get("returns", [])]
+    returns = list(outcome.returns)
     moves = move_counts((m.player for m in record.moves), game.num_players)
     if len(returns) != game.num_players or is_aborted(moves):
         return None

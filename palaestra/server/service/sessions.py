@@ -23,7 +23,6 @@ version, and a refusal is given only from the row's current version (``judge``).
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import logging
 import re
@@ -35,8 +34,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
-from palaestra.core.game import State, returns_from_ranks
-from palaestra.core.record import Record, now
+from palaestra.core.finish import advance, end_by
+from palaestra.core.game import State
+from palaestra.core.outcome import Termination
+from palaestra.core.record import Record
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, Then, VersionConflict
 from palaestra.server.service.clock import Clock
@@ -224,7 +225,7 @@ class Sessions:
         before = session.state
         state = before.clone()
         record = copy_record(session.record)
-        record.apply(state, action)  # ends the record when the game is over or its result settled
+        advance(state, action, record)  # the one way: ends the record when the game is over or settled
         status = "finished" if record.over else "active"
         await self.write(session, state, record, status)
         self.on_action()
@@ -488,35 +489,15 @@ def copy_record(record: Record) -> Record:
     twin.options = dict(record.options)
     twin.players = list(record.players)
     twin.moves = list(record.moves)
-    twin.result = copy.deepcopy(record.result)
+    twin.outcome = record.outcome  # frozen: shared
     return twin
 
 
-def aborted(session: Session, seat: int) -> Record:
-    """A copy of the game's record called off by ``seat`` before every seat moved: no winner
-    (every return 0), ``"aborted": true``, never rated."""
+def ended_by(session: Session, seat: int, termination: Termination, claimed_by: int | None = None) -> Record:
+    """A copy of the game's record that ``seat`` ended before its rules did (the one way a seat
+    ends a game, :func:`palaestra.core.finish.end_by`): it resigned, ran out of time or left (it
+    ranks last, the others share first place), or it aborted before every seat moved (no winner,
+    every return 0, never rated)."""
     record = copy_record(session.record)
-    record.result = {
-        "returns": [0.0] * session.game.num_players,
-        "scores": session.state.scores(),
-        "text": f"{session.game.player_name(seat)} aborted the game",
-        "aborted": True,
-    }
-    record.ended = now()
-    return record
-
-
-def forfeited(session: Session, seat: int, why: str, key: str) -> Record:
-    """A copy of the game's record ended by ``seat`` giving up (``key``: ``"resigned"``, or
-    ``"timeout"`` when its clock ran out): that seat ranks last, the others share first; ``why``
-    follows the seat's name in the result's text ("resigned", "ran out of time")."""
-    record = copy_record(session.record)
-    ranks = [1 if p == seat else 0 for p in range(session.game.num_players)]
-    record.result = {
-        "returns": returns_from_ranks(ranks),
-        "scores": session.state.scores(),
-        "text": f"{session.game.player_name(seat)} {why}",
-        key: seat,
-    }
-    record.ended = now()
+    record.finish(end_by(session.state, seat, termination, claimed_by))
     return record

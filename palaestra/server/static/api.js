@@ -70,6 +70,8 @@ const ERROR_TEXT = {
   challenge_not_found: "There is no such challenge.",
   too_many_challenges: "You have too many open challenges: cancel one first.",
   challenge_gone: "This challenge is no longer open.",
+  lesson_not_found: "There is no such lesson.",
+  unknown_lesson: "This lesson is not known.",
 };
 export function plainError(code, status, detail) {
   if (!(code in ERROR_TEXT)) return t("request failed ({status})", { status });

@@ -16,5 +16,6 @@ export const ROUTES = [
   { path: "account", screen: () => import("/static/screens/settings.js") },         // password, passkeys, data, deletion
   { path: "@/:name", screen: () => import("/static/screens/profile.js") },          // a profile (also at the path /@/NAME)
   { path: "leaderboard/:pool?", screen: () => import("/static/screens/leaderboard.js") }, // (also at /leaderboard/POOL)
+  { path: "learn/:game?", screen: () => import("/static/screens/learn.js") },       // "Learn to play" (also at /learn/GAME)
   { path: "", screen: () => import("/static/screens/home.js") },                   // anything else: home
 ];

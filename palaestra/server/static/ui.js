@@ -54,20 +54,33 @@ export function resultText(result, seats, together = false) {
   if (winners.length === 1) return t("{name} wins", { name: list });
   return together ? t("{names} win together", { names: list }) : t("{names} share the win", { names: list });
 }
-// Why the game ended, when the players ended it: a resignation, a flag fall (a game's own reasons,
-// the move limit say, are its renderer's resultReason(view, t)); null otherwise.
+// Why the game ended, when a seat ended it, from the result's termination (docs/formats.md): a
+// resignation, a flag fall, a seat that left (its win claimed), an abort; null otherwise.
 export function resultReason(result, seats) {
   const names = seats.map((s) => playerName(s.player_name));
-  if (result.resigned !== undefined && result.resigned !== null) return t("{name} resigned", { name: names[result.resigned] });
-  if (result.timeout !== undefined && result.timeout !== null) return t("{name} ran out of time and loses", { name: names[result.timeout] });
-  return null;
+  const who = result.seat !== undefined && result.seat !== null ? names[result.seat] : null;
+  switch (result.termination) {
+    case "resignation": return who ? t("{name} resigned", { name: who }) : t("a player resigned");
+    case "time": return who ? t("{name} ran out of time and loses", { name: who }) : t("a player ran out of time");
+    case "abandonment": return who ? t("{name} left the game", { name: who }) : t("a player left the game");
+    case "abort": return who ? t("{name} aborted the game", { name: who }) : t("the game was aborted");
+    default: return null;
+  }
 }
-// the reason of a game's end: the players' (resultReason) or the game's own (its module's)
+// Why the game ended where it was not a seat: the game's own words (its renderer's
+// resultReason(view, t): how its rules ended it), else the termination's: adjudicated, the move limit.
 export function endReason(view, gameModule, gt) {
   const own = resultReason(view.result, view.seats);
   if (own) return own;
-  if (!gameModule || !gameModule.resultReason) return null;
-  try { return gameModule.resultReason(view, gt); } catch (err) { console.error(err); return null; }
+  if (gameModule && gameModule.resultReason) {
+    try {
+      const game = gameModule.resultReason(view, gt);
+      if (game) return game;
+    } catch (err) { console.error(err); }
+  }
+  if (view.result.termination === "adjudication") return t("the result could no longer change");
+  if (view.result.termination === "move_limit") return t("the move limit was reached");
+  return null;
 }
 // How the game ended for this browser's seats: "won", "lost" or "drawn"; null for a spectator and
 // in hot seat (every seat is this browser's), where the banner stays neutral.

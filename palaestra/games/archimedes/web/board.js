@@ -161,7 +161,7 @@ export function resultReason(view, t) {
   const details = view.score_details || {};
   const home = (details.arrived || []).join("–");
   const position = (view.state && view.state.position) || {};
-  if (view.result && view.result.settled) return t("No cube can reach a goal any more: ranked by cubes home ({home})", { home });
+  if (view.result && view.result.termination === "adjudication") return t("No cube can reach a goal any more: ranked by cubes home ({home})", { home });
   if (details.ended === "limit") return t("The move limit of {n} moves was reached: ranked by cubes home ({home})", { n: position.move_limit, home });
   if (details.ended === "passes") return t("Every player passed in a row: ranked by cubes home ({home})", { home });
   if (details.ended === "home") return t("All four cubes home");

@@ -19,7 +19,11 @@ export default async function homePage(params, { root, onLeave }) {
   const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: t("New game") }));
   const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: t("My games") }));
   const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: t("Watch") }));
-  root.replaceChildren(el("div", { class: "cards" }, challengesCard, lobbyCard, newCard, mineCard, watchCard));
+  // "Learn to play" (issue 30): a course for each game that has one
+  const courses = m.games.filter((g) => g.learn);
+  const learnLine = courses.length ? el("p", { class: "learn-links", id: "learn-links" }, el("strong", { text: t("Learn to play") }), ": ",
+    ...courses.flatMap((g, i) => [i ? " · " : "", el("a", { href: `/learn/${g.name}`, "data-game": g.name }, g.title)])) : null;
+  root.replaceChildren(...(learnLine ? [learnLine] : []), el("div", { class: "cards" }, challengesCard, lobbyCard, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
   // this browser's games (finding 13: each with its opponents, its state for me and its date),
