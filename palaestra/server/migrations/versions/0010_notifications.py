@@ -16,7 +16,7 @@
   Push, ``vapid``), by name.
 
 Revision ID: 0010
-Revises: 0009
+Revises: 0011 (after the lessons of issue 30, made before it landed)
 Create Date: 2026-11-27
 """
 
@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0009"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
