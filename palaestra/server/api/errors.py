@@ -41,6 +41,7 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_username": (400, "a username of 3 to 20 letters, digits, '_' or '-', not reserved"),
     "weak_password": (400, "a password shorter than 10 characters, or a common one"),
     "bad_passkey": (400, "the passkey's answer is malformed, or (registering) does not verify"),
+    "bad_subscription": (400, "not a Web Push subscription: an https endpoint, keys p256dh and auth"),
     "challenge_expired": (400, "the passkey challenge is unknown, used, expired or for another purpose"),
     "bad_credentials": (401, "unknown username or wrong password (the same answer for both)"),
     "sign_in_required": (401, "sign in first (a member's request, or a rated game)"),

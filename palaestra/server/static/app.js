@@ -7,6 +7,7 @@
 //                signin.js, settings.js, profile.js, leaderboard.js (issue 28)
 //   api.js       the API client (plain-worded refusals, the CSRF token), /api/meta
 //   member.js    the signed-in member and the header's account links; webauthn.js passkeys
+//   notify.js    the header's notifications (bell, list, live count); tabtitle.js the title's "(N)"
 //   socket.js    a game's websocket and the connection dot
 //   state.js     what this browser knows (tokens, invitations, name) and the page on screen
 //   boards.js    a game's renderer (/games/NAME/web/board.js) and the keyboard support of boards
@@ -22,6 +23,7 @@ import { route, startRouter } from "/static/router.js";
 import { loadMember, drawAccountNav } from "/static/member.js";
 import "/static/theme.js";  // the colour theme, set before anything is drawn (issue 30)
 import { drawPrefs } from "/static/prefs.js";
+import { languageChanged } from "/static/notify.js";
 
 const connEl = document.getElementById("conn");
 
@@ -39,6 +41,7 @@ function languagePicker() {
     connEl.title = t("live connection");
     drawAccountNav();
     drawPrefs();
+    languageChanged();
     route();
   });
 }

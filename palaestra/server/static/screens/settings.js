@@ -1,6 +1,6 @@
 // Account settings (#/account, issue 28): change the password, who may challenge me (issue 29),
-// passkeys (add with a name, list, remove), download my data, delete the account (confirmed with
-// the password).
+// passkeys (add with a name, list, remove), notifications (issue 29: screens/notify-settings.js),
+// download my data, delete the account (confirmed with the password).
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -8,6 +8,7 @@ import { api } from "/static/api.js";
 import { me, signedOut, profileLink } from "/static/member.js";
 import { passkeysSupported, creationOptions, requestOptions, credentialToJSON } from "/static/webauthn.js";
 import { field, messageLine, dateText } from "/static/screens/forms.js";
+import { notificationsCard } from "/static/screens/notify-settings.js";
 
 export default async function settingsPage(params, { root }) {
   if (!me()) {
@@ -20,7 +21,7 @@ export default async function settingsPage(params, { root }) {
   root.replaceChildren(el("div", { class: "account-page" },
     el("h1", { class: "page-title" }, t("Account settings"), " ", el("span", { class: "muted small" }, profileLink(account.username))),
     el("p", { class: "muted", text: t("Member since {date}", { date: dateText(account.joined) }) }),
-    el("div", { class: "cards" }, passwordCard(), challengesCard(), passkeysCard(deletion.passkeys), dataCard(), deletion.card)));
+    el("div", { class: "cards" }, passwordCard(), challengesCard(), passkeysCard(deletion.passkeys), notificationsCard(), dataCard(), deletion.card)));
 }
 
 function passwordCard() {
