@@ -63,6 +63,7 @@ async def seat_holder(request: Request, token: str | None) -> int | None:
         *TURN,
         "bad_request",
         "not_your_turn",
+        "waiting_for_players",
         "illegal_action",
         "bad_notation",
         "out_of_time",

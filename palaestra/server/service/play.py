@@ -94,6 +94,7 @@ class PlayService:
         async with session.lock:
             seat = holder.seat(session)
             session.check_playable()
+            session.check_everybody_joined()
             if ply != session.ply:
                 raise ApiError(
                     409,
