@@ -20,6 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from palaestra.server.db import GAMES, Base, GameRow, StorageError, Store, guarded
 from palaestra.server.lesson_store import LESSONS
+from palaestra.server.notify_store import MEMBER_TABLES
 
 
 class AccountRow(Base):
@@ -529,7 +530,7 @@ class AccountStore:
                     .values(seats=new_seats, record=record, version=game.version + 1)
                 )
                 changed.append((game_id, int(game.version) + 1))
-            for table in (PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS, LESSONS):
+            for table in (*MEMBER_TABLES, PLAYERS, EVENTS, RATINGS, SESSIONS, PASSKEYS, LESSONS):
                 conn.execute(sa.delete(table).where(table.c.account_id == account_id))
             conn.execute(sa.delete(CHALLENGES).where(CHALLENGES.c.account_id == account_id))
             # the challenges made by or to the account (issue 29; a local import: that module

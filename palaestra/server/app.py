@@ -23,6 +23,7 @@ from palaestra.server.api import (
     games,
     learn,
     lobby,
+    notifications,
     ops,
     passkeys,
     play,
@@ -114,6 +115,9 @@ def create_app(
         hub.claim_after = config.claim_after_seconds
         hub.lobby.seek_seconds = config.seek_seconds
         hub.lobby.leave_seconds = config.seek_leave_seconds
+        hub.notifications.configure(config)
+        if queue is not None:  # notifications are sent by the workers
+            hub.notifications.enqueue = queue.notify
         app.state.hub = hub
         await hub.start()
         try:
@@ -147,6 +151,7 @@ def create_app(
         lobby.router,
         challenges.router,
         accounts.router,
+        notifications.router,
         passkeys.router,
         learn.router,
         ops.router,

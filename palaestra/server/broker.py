@@ -59,6 +59,10 @@ CONTROL_CHANNEL = "palaestra:processes"
 #: process hears them and pushes them to its lobby websockets (a lost one costs only liveness: a
 #: lobby page reads ``GET /api/lobby`` again when its websocket reconnects)
 LOBBY_CHANNEL = "palaestra:lobby"
+#: members' unread notifications (issue 29): ``{"account", "unread"}``, pushed by every web
+#: process to that member's notification websockets (a lost one: the page reads the count again
+#: when its socket reconnects or the member opens another page)
+MEMBERS_CHANNEL = "palaestra:members"
 
 
 def _ignore(game_id: str, version: int | None, state: str | None) -> None:
@@ -81,6 +85,8 @@ class Broker:
         self.observe: Callable[[float], None] = lambda seconds: None
         #: a lobby message of another process (issue 29), as it was published
         self.on_lobby: Callable[[str], None] = lambda message: None
+        #: a member's unread notifications counted by another process (issue 29), as published
+        self.on_member: Callable[[str], None] = lambda message: None
 
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
@@ -96,6 +102,10 @@ class Broker:
     async def publish_lobby(self, message: str) -> None:
         """Tell the other processes of a change of the lobby (``message``: the JSON their lobby
         websockets get). Never raises: a lost lobby message is logged."""
+
+    async def publish_member(self, message: str) -> None:
+        """Tell the other processes a member's unread count (``message``: ``{"account",
+        "unread"}``). Never raises: a lost message is logged."""
 
     def follow(self, game_id: str) -> None:
         """Hear of changes of ``game_id`` while it is held in memory (subscribed in the background;
@@ -179,7 +189,7 @@ class RedisBroker(Broker):
 
     async def start(self, on_notice: NoticeHandler) -> None:
         self.on_notice = on_notice
-        await self.pubsub.subscribe(CONTROL_CHANNEL, LOBBY_CHANNEL)
+        await self.pubsub.subscribe(CONTROL_CHANNEL, LOBBY_CHANNEL, MEMBERS_CHANNEL)
         # redis-py connects again by itself after some failures (and subscribes again): whatever
         # the way, a new connection may have missed notices until its subscriptions are confirmed
         self.pubsub.connection.register_connect_callback(self._connected)
@@ -220,6 +230,13 @@ class RedisBroker(Broker):
             await self.redis.publish(LOBBY_CHANNEL, header + SEPARATOR + message)
         except Exception as err:  # Redis away: the lobby pages catch up when they reconnect
             log.warning("a lobby change could not be announced (%s)", err)
+
+    async def publish_member(self, message: str) -> None:
+        header = json.dumps({"origin": self.origin, "at": time.time()})
+        try:
+            await self.redis.publish(MEMBERS_CHANNEL, header + SEPARATOR + message)
+        except Exception as err:  # Redis away: the pages read the count when they reconnect
+            log.warning("a member's notifications could not be announced (%s)", err)
 
     async def _publish(self) -> None:
         while True:
@@ -351,7 +368,7 @@ class RedisBroker(Broker):
                     # back: listen to every watched game again (redis-py does so for the channels
                     # it had; a game watched while Redis was away is not among them)
                     channels = [self.channel(g) for g in self.watched]
-                    await self.pubsub.subscribe(CONTROL_CHANNEL, LOBBY_CHANNEL, *channels)
+                    await self.pubsub.subscribe(CONTROL_CHANNEL, LOBBY_CHANNEL, MEMBERS_CHANNEL, *channels)
                     failures = 0
                     self._down = False
                     self._resync()
@@ -377,9 +394,9 @@ class RedisBroker(Broker):
     def _dispatch(self, message: dict[str, object]) -> None:
         channel = _text(message.get("channel"))
         kind = message.get("type")
-        if channel == LOBBY_CHANNEL:
+        if channel in (LOBBY_CHANNEL, MEMBERS_CHANNEL):
             if kind == "message":
-                self._lobby(_text(message.get("data")))
+                self._lobby(_text(message.get("data")), channel)
             return
         if not channel.startswith(CHANNEL_PREFIX):
             return
@@ -414,7 +431,7 @@ class RedisBroker(Broker):
             self._announced[game_id] = version
         self.on_notice(game_id, version, state if state.startswith(STATE_START) else None)
 
-    def _lobby(self, data: str) -> None:
+    def _lobby(self, data: str, channel: str = LOBBY_CHANNEL) -> None:
         header, _, body = data.partition(SEPARATOR)
         try:
             origin = str(json.loads(header).get("origin", ""))
@@ -422,7 +439,7 @@ class RedisBroker(Broker):
             log.warning("a lobby message that is not ours: %r", data[:200])
             return
         if origin != self.origin and body:
-            self.on_lobby(body)
+            (self.on_lobby if channel == LOBBY_CHANNEL else self.on_member)(body)
 
     async def stop(self) -> None:
         await self.flush(timeout=2.0)

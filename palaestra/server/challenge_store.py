@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from palaestra.server.account_store import ACCOUNTS, PLAYERS
-from palaestra.server.db import Base, StorageError, Store, guarded
+from palaestra.server.db import Base, StorageError, Store, Then, guarded
 
 
 class GameChallengeRow(Base):
@@ -132,9 +132,12 @@ class ChallengeStore:
         self.engine = store.engine
 
     @guarded
-    def insert(self, challenge: StoredChallenge) -> None:
+    def insert(self, challenge: StoredChallenge, then: Then | None = None) -> None:
+        """Store a new challenge; ``then`` writes more in the same transaction (its notification)."""
         with self.store.writing() as conn:
             conn.execute(sa.insert(GAME_CHALLENGES).values(**challenge.__dict__))
+            if then is not None:
+                then(conn)
 
     @guarded
     def get(self, challenge_id: str) -> StoredChallenge | None:

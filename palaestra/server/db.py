@@ -385,9 +385,16 @@ class Store:
 
     @guarded
     def update_rematch(
-        self, game_id: str, rematch: dict[str, Any], *, expect_version: int, version: int
+        self,
+        game_id: str,
+        rematch: dict[str, Any],
+        *,
+        expect_version: int,
+        version: int,
+        then: Then | None = None,
     ) -> None:
-        """Write a finished game's rematch (the offer, or the new game's id), guarded by its version."""
+        """Write a finished game's rematch (the offer, or the new game's id), guarded by its
+        version; ``then`` writes more in the same transaction (the notifications of an offer)."""
         with self.writing() as conn:
             result = conn.execute(
                 sa.update(GameRow)
@@ -396,6 +403,8 @@ class Store:
             )
             if result.rowcount != 1:
                 raise VersionConflict(f"game {game_id} was changed elsewhere; reload it")
+            if then is not None:
+                then(conn)
 
     @guarded
     def abandon_idle(self, before: datetime, limit: int = 500) -> list[tuple[str, int]]:

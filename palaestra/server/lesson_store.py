@@ -1,5 +1,5 @@
 """Persistence of a member's progress in the courses "Learn to play" (``GET/PUT
-/api/account/lessons``; migration 0011): one row per account, the lessons done per game as JSON
+/api/account/lessons``; migration 0010): one row per account, the lessons done per game as JSON
 (``{"GAME": ["LESSON", ...]}``). The service reads and writes it from worker threads; deleting an
 account deletes its row (``AccountStore.delete``)."""
 

@@ -120,7 +120,9 @@ def render(game: str, lang: str, back: str | None = None) -> str:
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}</title><link rel="stylesheet" href="/static/style.css">{own_style}'
-        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head><body>'
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+        # the colour theme chosen in the app (or the system's): static/theme.js
+        '<script type="module" src="/static/theme.js"></script></head><body>'
         f'<header class="top"><a href="/" class="brand">Palaestra</a>{game_link}{learn}'
         f'<nav class="langs" id="rules-languages" aria-label="{escape(_LANGUAGE[lang])}">{switch}</nav>'
         "</header>"

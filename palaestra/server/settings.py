@@ -84,6 +84,23 @@ class Settings:
     #: it holds, to hear of changes made by another process on the same database (0: never; a
     #: game is then checked on each request, and websockets hear of this process's changes only)
     version_poll_seconds: float = 1.0
+    #: notifications (issue 29; docs/deploy.md, "Notifications"): e-mail goes out only with an
+    #: SMTP server, ``smtp://user:password@host:port`` (STARTTLS when offered) or ``smtps://``,
+    #: from ``smtp_from``; the contact of the VAPID claims of Web Push (a mailto: or https: URL)
+    smtp_url: str = ""
+    smtp_from: str = "Palaestra <palaestra@localhost>"
+    push_contact: str = "mailto:palaestra@localhost"
+    #: tests and debugging only, never in production: accept push endpoints on
+    #: http://127.0.0.1 and http://localhost (a local test push service)
+    push_allow_http: bool = False
+    #: a sender holds a notification this long (seconds; renewed while it sends) before another
+    #: may take it; a failed try is tried again after ``notify_retry_seconds`` (doubling, at
+    #: most an hour), ``notify_max_tries`` times in all; rows due are looked for every
+    #: ``notify_poll_seconds`` (by the web process without Redis, by the workers with it)
+    notify_claim_seconds: float = 30.0
+    notify_retry_seconds: float = 10.0
+    notify_max_tries: int = 8
+    notify_poll_seconds: float = 5.0
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:

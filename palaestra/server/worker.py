@@ -25,6 +25,9 @@ Why nothing is lost (docs/deploy.md says why arq):
 - Every worker also sweeps every ``sweep_every`` seconds: an active game waiting for the server
   with no job (Redis lost it, or a web process died between storing a person's move and
   enqueueing) gets one.
+- Notifications (issue 29) are jobs too: ``notify(row)`` sends one row of the outbox
+  (palaestra/server/service/delivery.py: claimed, sent, marked). Every ``notify_poll_seconds``
+  each worker enqueues the rows due (a job lost, a retry, a row whose sender died).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from palaestra.server.broker import Broker, RedisBroker
 from palaestra.server.db import StorageError, Store
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.hub import Hub
+from palaestra.server.settings import Settings
 
 log = logging.getLogger("palaestra.server.worker")
 
@@ -45,6 +49,8 @@ log = logging.getLogger("palaestra.server.worker")
 QUEUE_NAME = "palaestra:moves"
 JOB_NAME = "server_move"
 SEARCH_JOB = "search"
+#: the job that sends one notification of the outbox (issue 29; palaestra/server/service/delivery.py)
+NOTIFY_JOB = "notify"
 #: a job still running after this long is stopped and counted as failed (the sweep asks again);
 #: also, a job of a killed worker is run again this long plus 10 seconds after it was taken
 JOB_TIMEOUT = 60.0
@@ -89,6 +95,13 @@ class ArqQueue:
         job = await self.pool.enqueue_job(JOB_NAME, game_id, _job_id=job_id(game_id, version))
         self.submitted += 1
         return job is not None
+
+    async def notify(self, row_id: int) -> None:
+        """Have a worker send the notification ``row_id`` of the outbox (one job per row at a
+        time; a row whose job is queued or running already is not asked for twice)."""
+        if self.pool is None:
+            await self.start()
+        await self.pool.enqueue_job(NOTIFY_JOB, row_id, _job_id=f"notify:{row_id}")
 
     async def ask(self, kind: str, game_id: str, arg: int) -> Any:
         """A hint or analysis, searched by a worker; 503 ``ai_unavailable`` if none answers in
@@ -187,6 +200,13 @@ async def search(ctx: dict[str, Any], kind: str, game_id: str, arg: int) -> dict
     return {"error": [400, "bad_request", f"no search {kind!r}"]}
 
 
+async def notify(ctx: dict[str, Any], row_id: int) -> str:
+    """The arq job of one notification: claim it, send it, mark it (delivery.py; a row another
+    sender holds is left to it, a failed try is put off and found again by the sweep)."""
+    runtime: Runtime = ctx["palaestra"]
+    return await runtime.hub.notifications.deliverer.deliver(row_id)
+
+
 def _leased_worker_class() -> Any:
     """:class:`LeasedWorker`, made when first needed (arq is imported by workers only)."""
     from arq.constants import in_progress_key_prefix
@@ -211,6 +231,16 @@ def _leased_worker_class() -> Any:
                 renewer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await renewer
+
+        async def close(self) -> None:
+            """Before arq's close (which waits for the cancelled jobs), let the notifications
+            under way be sent to their end and recorded (delivery.py, ``drain``)."""
+            runtime: Runtime | None = self.ctx.get("palaestra") if self.ctx else None
+            if runtime is not None:
+                deliverer = runtime.hub.notifications.deliverer
+                with contextlib.suppress(Exception):
+                    await deliverer.drain(deliverer.claim / 2)
+            await super().close()
 
         async def renew(self) -> None:
             """Extend the lease of every job this worker runs (a key deleted because the job
@@ -262,10 +292,15 @@ def make_worker(
         queue = ArqQueue(redis_url)
         queue.pool = ctx["redis"]  # the worker's own connection pool
         hub = Hub(store, ai_delay=ai_delay, broker=broker, queue=queue, search_workers=jobs)
+        hub.notifications.configure(Settings.from_env())
+        hub.notifications.enqueue = queue.notify
         await broker.start(lambda game_id, version, state: None)  # announces only; hears nothing
+        await hub.notifications.start(send=False)
         runtime = Runtime(hub, queue)
         ctx["palaestra"] = runtime
-        sweeper.append(asyncio.get_running_loop().create_task(_sweep_forever(runtime, sweep_every)))
+        loop = asyncio.get_running_loop()
+        sweeper.append(loop.create_task(_sweep_forever(runtime, sweep_every)))
+        sweeper.append(loop.create_task(_notify_forever(runtime, hub.notifications.poll)))
         log.info("worker ready: %d moves at once, jobs time out after %.0f s", jobs, job_timeout)
 
     async def shutdown(ctx: dict[str, Any]) -> None:
@@ -284,6 +319,7 @@ def make_worker(
             func(server_move, name=JOB_NAME, timeout=job_timeout),
             # the answer is kept a minute for the web process that waits for it
             func(search, name=SEARCH_JOB, timeout=job_timeout, keep_result=60, max_tries=1),
+            func(notify, name=NOTIFY_JOB, timeout=job_timeout),
         ],
         redis_settings=_settings(redis_url),
         queue_name=QUEUE_NAME,
@@ -309,6 +345,21 @@ async def _sweep_forever(runtime: Runtime, every: float) -> None:
             raise
         except Exception:
             log.exception("sweep failed; again in %.0f s", every)
+        await asyncio.sleep(every)
+
+
+async def _notify_forever(runtime: Runtime, every: float) -> None:
+    """Every ``every`` seconds, a job for each notification due (new, to try again, or held by a
+    sender that died: its claim ran out)."""
+    notifications = runtime.hub.notifications
+    while True:
+        try:
+            for row_id in await notifications.sweep():
+                await runtime.queue.notify(row_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the notifications sweep failed; again in %.0f s", every)
         await asyncio.sleep(every)
 
 

@@ -44,6 +44,8 @@ def test_an_inactive_game_becomes_abandoned_shown_and_read_only(client: TestClie
     created = create(client, seats=INVITED, seed=None, hints=True)
     gid, token = created["id"], created["seats"][0]["token"]
     fresh = create(client)["id"]
+    # the friend joins before anybody moves (issue 30, finding 14); the used link is tried again below
+    assert client.post(f"/api/games/{gid}/join", json={"code": code_of(created, 1)}).status_code == 200
     assert play(client, gid, token, 0, move="take 1").status_code == 200
     before = client.get(f"/api/games/{gid}").json()
     age(db_url, gid, days=2)

@@ -1,7 +1,9 @@
 """Accessibility checked by a machine (issue 30): axe-core, run through Playwright
 (axe-playwright-python, which ships axe-core's JavaScript: nothing is downloaded), on every page of
-the UI at a desktop (1280×800) and a phone (390×844) size; a violation of impact "serious" or
-"critical" fails the test, printed with its rule, impact, elements and help page.
+the UI at a desktop (1280×800) and a phone (390×844) size, each in the light and in the dark colour
+scheme (the page follows the system's, static/theme.js); a violation of impact "moderate",
+"serious" or "critical" fails the test, printed with its rule, impact, elements and help page, and
+so does a screen without exactly one <h1>.
 
 The pages: home (with the lobby), the new-game form with "More options" open, a game in play of
 each of the three games, a finished game's replay, an invitation's join page, sign-up, sign-in,
@@ -10,6 +12,7 @@ rules page in English; and a page in German and in French."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +30,8 @@ from tests.server.test_browser import browser, server, shot, start_game  # noqa:
 Axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe
 
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-FAILING = ("serious", "critical")
+FAILING = ("moderate", "serious", "critical")
+SCHEMES = ("light", "dark")  # the system's colour scheme: the page follows it (static/theme.js)
 LISTED = 10  # the rated games that put a member on a leaderboard (docs/accounts.md)
 
 
@@ -91,6 +95,15 @@ def game_in_play(game: str) -> Callable[[Any, ServerProcess, World], None]:
     return show
 
 
+def watched_game(page: Any, server: ServerProcess, world: World) -> None:
+    """A public game seen by a spectator: its "Share to watch" card (issue 29)."""
+    seats = [{"kind": "human", "joined": True}, {"kind": "human"}]
+    body = {"game": "archimedes", "seats": seats, "public": True}
+    made = httpx.post(server.url + "/api/games", json=body, timeout=30).json()
+    page.goto(f"{server.url}/#/game/{made['id']}")
+    page.wait_for_selector("#watch-link")
+
+
 def visit(path: str, ready: str) -> Callable[[Any, ServerProcess, World], None]:
     def show(page: Any, server: ServerProcess, world: World) -> None:
         page.goto(server.url + path.format(w=world))
@@ -118,6 +131,7 @@ PAGES: dict[str, tuple[Callable[[Any, ServerProcess, World], None], bool, str]] 
     "game-athos": (game_in_play("athos"), False, "en"),
     "game-archimedes": (game_in_play("archimedes"), False, "en"),
     "game-agamemnon": (game_in_play("agamemnon"), False, "en"),
+    "game-watched": (watched_game, False, "en"),
     "replay": (visit("/#/replay/{w.finished}", "#replay-result"), False, "en"),
     "join": (visit("{w.invite}", "#join-form"), False, "en"),
     "signup": (visit("/#/signup", "#signup-form"), False, "en"),
@@ -150,14 +164,14 @@ def describe(violation: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("name", list(PAGES))
-def test_no_serious_or_critical_violations(
+def test_no_moderate_serious_or_critical_violations(
     name: str, server: ServerProcess, browser: Any, world: World
 ) -> None:
     show, signed_in, lang = PAGES[name]
     axe = Axe()
     report = ""
-    for size, viewport in VIEWPORTS.items():
-        context = browser.new_context(bypass_csp=True, viewport=viewport, locale=lang)
+    for (size, viewport), scheme in itertools.product(VIEWPORTS.items(), SCHEMES):
+        context = browser.new_context(bypass_csp=True, viewport=viewport, locale=lang, color_scheme=scheme)
         context.add_init_script(  # the language picked in the header (about:blank has no storage)
             f"if (location.protocol.startsWith('http')) localStorage.setItem('palaestra.lang', '{lang}')"
         )
@@ -169,11 +183,14 @@ def test_no_serious_or_critical_violations(
         page.wait_for_load_state("networkidle")
         if lang != "en":
             assert re.match(lang, page.evaluate("document.documentElement.lang"))
-        shot(page, f"axe-{name}-{size}")
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        # one level-one heading on every screen (axe's moderate "page-has-heading-one", issue 30)
+        assert page.locator("h1").count() == 1, f"{name}: {page.locator('h1').count()} <h1>"
+        shot(page, f"axe-{name}-{size}-{scheme}")
         results = axe.run(page)
         failing = [v for v in results.response["violations"] if v["impact"] in FAILING]
         if failing:
-            report += f"{name} at {size} {viewport['width']}×{viewport['height']}:\n"
+            report += f"{name} at {size} {viewport['width']}×{viewport['height']}, {scheme}:\n"
             report += "".join(describe(v) for v in failing)
         context.close()
-    assert not report, "axe-core found serious or critical violations:\n" + report
+    assert not report, "axe-core found moderate, serious or critical violations:\n" + report

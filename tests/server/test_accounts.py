@@ -226,6 +226,10 @@ def test_a_guest_who_signs_up_claims_the_games_of_their_tokens(client: TestClien
     # others see the public game only; the member plays the claimed seat from this account
     others = client.get("/api/users/former_guest/games").json()
     assert [g["id"] for g in others["games"]] == [second["id"]]
+    # (the invited friend joins first: nobody moves before, issue 30 finding 14)
+    assert (
+        client.post(f"/api/games/{first['id']}/join", json={"code": invite_code(first, 1)}).status_code == 200
+    )
     r = member.post(f"/api/games/{first['id']}/actions", json={"ply": 0, "move": "take 1"})
     assert r.status_code == 200, r.text
     other = sign_up(client, "thief")

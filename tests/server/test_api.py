@@ -310,13 +310,15 @@ def test_websocket_pushes_every_change_to_everyone(client: TestClient) -> None:
         for ws in (spectator, player):
             first = ws.receive_json()
             assert first["type"] == "state" and first["game"]["ply"] == 0
+        # the friend joins first: nobody moves before (issue 30, finding 14)
+        t1 = client.post(f"/api/games/{gid}/join", json={"token": t1, "name": "Bo"}).json()["token"]
+        for ws in (spectator, player):
+            assert ws.receive_json()["game"]["seats"][1]["name"] == "Bo"
         assert play(client, gid, t0, 0, move="take 2").status_code == 200
         for ws in (spectator, player):
             pushed = ws.receive_json()
             assert pushed["type"] == "state" and pushed["game"]["ply"] == 1
             assert pushed["game"]["moves"][-1]["move"] == "take 2"
-        t1 = client.post(f"/api/games/{gid}/join", json={"token": t1, "name": "Bo"}).json()["token"]
-        assert spectator.receive_json()["game"]["seats"][1]["name"] == "Bo"
         spectator.send_json({"type": "ping"})
         assert spectator.receive_json() == {"type": "pong"}
         spectator.send_text("play take 1")
@@ -325,6 +327,27 @@ def test_websocket_pushes_every_change_to_everyone(client: TestClient) -> None:
         assert play(client, gid, t0, 1, move="take 1").status_code == 409
         assert play(client, gid, t1, 1, move="take 1").status_code == 200
         assert spectator.receive_json()["game"]["ply"] == 2
+
+
+def test_nobody_moves_before_the_invited_friend_joins(client: TestClient) -> None:
+    """Issue 30, finding 14: the host could move before the invited friend had joined. A move
+    then is refused with 409 ``waiting_for_players`` and changes nothing; after the join it is
+    played. An AI to move waits as well, and plays once the friend has joined."""
+    created = create(client, seats=INVITED, seed=None)
+    gid, t0 = created["id"], created["seats"][0]["token"]
+    before = client.get(f"/api/games/{gid}").json()
+    refused = play(client, gid, t0, 0, move="take 2")
+    assert_error(refused, 409, "waiting_for_players")
+    assert "waiting for player 1" in refused.json()["message"]
+    assert client.get(f"/api/games/{gid}").json() == before
+    client.post(f"/api/games/{gid}/join", json={"token": code_of(created, 1), "name": "Bo"})
+    assert play(client, gid, t0, 0, move="take 2").status_code == 200
+    # an AI seat to move waits for the invited player too
+    ai_first = create(client, seats=[{"kind": "ai", "level": "random"}, {"kind": "human"}], seed=None)
+    time.sleep(0.5)
+    assert client.get(f"/api/games/{ai_first['id']}").json()["ply"] == 0
+    client.post(f"/api/games/{ai_first['id']}/join", json={"token": code_of(ai_first, 1)})
+    wait_for(client, ai_first["id"], lambda v: v["ply"] >= 1)
 
 
 def test_websocket_unknown_game(client: TestClient) -> None:

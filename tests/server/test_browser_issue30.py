@@ -141,7 +141,7 @@ def test_finding_14_the_host_waits_for_the_invited_friend(server: ServerProcess,
     page.wait_for_selector("#invites input")
     status = page.locator("#status")
     page.wait_for_function("document.querySelector('#status').textContent.includes('to join')")
-    assert status.inner_text() == "Waiting for player 2 (N) to join"
+    assert status.inner_text() == "Waiting for your friend to join"  # finding 8: no "player 2 (N)"
     assert status.get_attribute("data-mine") == "0"
     assert page.locator("#board .target").count() == 0
     assert page.locator("#hint").is_disabled()
@@ -162,8 +162,10 @@ def test_finding_2_after_a_resignation_the_banner_says_who_won(server: ServerPro
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
     page.wait_for_selector("#result-banner")
-    assert page.locator("#result-winner").inner_text() == "player 2 (N) wins"
-    assert page.locator("#result-reason").inner_text() == "player 1 (S) resigned"
+    assert (
+        page.locator("#result-winner").inner_text() == "blue (N) wins"
+    )  # colours, not "player 2" (finding 8)
+    assert page.locator("#result-reason").inner_text() == "orange (S) resigned"
     assert page.locator("#result-banner").get_attribute("data-outcome") == "lost"
 
 
@@ -215,7 +217,7 @@ def test_finding_3_archimedes_illegal_clicks_are_explained(server: ServerProcess
     version = page.get_attribute("#status", "data-version")
     # an opponent's cube
     said = toast_after(page, lambda: page.click('#board [data-cell="h2"]'))
-    assert said.startswith("This cube belongs to player 2 (N)"), said
+    assert said.startswith("This cube belongs to blue (N)"), said
     # a cell the selected cube cannot reach: the server's reason (an engine's rule, a rules link)
     page.click('#board [data-from="a2"]')
     said = toast_after(page, lambda: page.click('#board [data-cell="a3"]'))
@@ -290,7 +292,7 @@ def test_finding_13_my_games_say_opponent_state_and_date(server: ServerProcess, 
     page.wait_for_selector("#my-games-list")
     first = page.locator(f'#my-games li[data-game="{invited}"]')
     words = " ".join(first.inner_text().split())
-    assert words.startswith("Archimedes against player 2 (N) waiting for player 2 (N) to join"), words
+    assert words.startswith("Archimedes against player 2 (N) waiting for your friend to join"), words
     second = page.locator(f'#my-games li[data-game="{against_ai}"]')
     assert second.locator("a").first.inner_text() == "Athos"
     assert second.locator("[data-against]").inner_text() == "against AI (random)"
@@ -390,9 +392,9 @@ def test_finding_9_the_record_and_the_moves_download_with_file_names(
     text = Path(download.path()).read_text()
     lines = text.splitlines()
     assert lines[0] == f"Archimedes #{game_id}"
-    assert lines[1] == "Players: player 1 (S), player 2 (N) (AI (random))"
-    assert re.fullmatch(r"1\. Player 1 \(S\) moves a cube from (\w+) to (\w+) \[\1-\2\]", lines[3]), lines[3]
-    assert "player 2 (N) wins (player 1 (S) resigned)" in text
+    assert lines[1] == "Players: orange (S), blue (N) (AI (random))"
+    assert re.fullmatch(r"1\. Orange \(S\) moves a cube from (\w+) to (\w+) \[\1-\2\]", lines[3]), lines[3]
+    assert "blue (N) wins (orange (S) resigned)" in text
     assert page.url.endswith(f"#/game/{game_id}")  # no tab, no navigation
 
 
@@ -408,7 +410,7 @@ def test_finding_12_places_are_named_moves_announced_and_the_focus_ring_whole(
     page.wait_for_selector('#board g[data-cell="e8"][role="img"]')
     assert page.get_attribute('#board g[data-cell="e8"]', "aria-label") == "e8: empty"
     opponent = page.get_attribute('#board g[data-cell="h2"]', "aria-label")
-    assert opponent == "h2: cube of player 2 (N), distance 4"
+    assert opponent == "h2: cube of blue (N), distance 4"
     assert page.get_attribute("#status", "role") == "status"
     assert page.get_attribute("#status", "aria-live") == "polite"
     # the focus ring is a whole box around the focused cube
@@ -428,7 +430,7 @@ def test_finding_12_places_are_named_moves_announced_and_the_focus_ring_whole(
     keyboard_turn(page)
     page.wait_for_selector('#status[data-mine="1"]')
     page.wait_for_function(
-        "document.querySelector('#announce').textContent.startsWith('Player 2 (N) moves a cube from ')"
+        "document.querySelector('#announce').textContent.startsWith('Blue (N) moves a cube from ')"
     )
     # Agamemnon's spaces
     start_game(page, server, "agamemnon", ["me", "ai:random"])

@@ -118,8 +118,9 @@ def test_the_page_carries_the_examples_after_their_sections(web: TestClient, gam
         # every script is the module or the data block: nothing inline to execute (CSP)
         scripts = re.findall(r"<script([^>]*)>", page)
         module = ' type="module" src="/static/rules.js"'
+        theme = ' type="module" src="/static/theme.js"'  # the colour theme (issue 30)
         data_block = ' type="application/json" id="rules-examples"'
-        assert sorted(scripts) == [data_block, module]
+        assert sorted(scripts) == [data_block, module, theme]
         sections = page.split("<section>")[1:]
         for example in examples(game):
             assert f'id="{example.id}"' in sections[example.after], example.id

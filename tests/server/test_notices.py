@@ -185,14 +185,15 @@ def test_a_request_naming_a_newer_ply_or_version_reloads_at_once(
 
 def test_a_refusal_is_given_from_the_current_row_only(db_url: str, redis_server: RedisServer) -> None:
     """A seat joined through another process: B's trusted copy does not know its token yet; the
-    refusal (wrong token) is checked against the row, and the action is accepted."""
+    refusal (wrong token) is checked against the row, and the action is accepted. (The friend
+    joins before the host moves: nobody moves before, issue 30 finding 14.)"""
 
     async def scenario(a: Hub, b: Hub, silent: Hub) -> None:
         gid, tokens, created = await create(a, INVITED)
         await current_on(b, gid)
-        await b.play.act(gid, str(tokens[0]), 0, None, "take 1")
         seat, token = await afresh(silent, gid).seats.join(gid, str(created.invites[1]), "Bea")
         assert seat == 1
+        await afresh(silent, gid).play.act(gid, str(tokens[0]), 0, None, "take 1")
         checks = b.sessions.checks
         session = await b.play.act(gid, token, 1, None, "take 1")
         assert b.sessions.checks == checks + 1  # the refusal's check found the seat taken
@@ -207,15 +208,18 @@ def test_a_refusal_is_given_from_the_current_row_only(db_url: str, redis_server:
 def test_a_change_judged_on_a_copy_a_notice_behind_is_judged_again_on_the_row(
     db_url: str, redis_server: RedisServer
 ) -> None:
-    """B's copy is behind (the silent process moved): a join or a resignation through B loses the
-    race to the row, and is judged again on the reloaded game (not answered 409 ``conflict``)."""
+    """B's copy is behind (the silent process changed the game): a join or a resignation through
+    B loses the race to the row, and is judged again on the reloaded game (not answered 409
+    ``conflict``). (Before the friend joins nobody moves, issue 30 finding 14: the change before
+    the join is the creator's new invitation.)"""
 
     async def scenario(a: Hub, b: Hub, silent: Hub) -> None:
         gid, tokens, created = await create(a, INVITED)
         await current_on(b, gid)
+        code = await afresh(silent, gid).seats.reinvite(gid, created.creator_token, 1, new=True)
+        seat, token = await b.seats.join(gid, str(code), "Bea")
+        assert seat == 1 and b.loaded[gid].seats[1].joined
         await afresh(silent, gid).play.act(gid, str(tokens[0]), 0, None, "take 1")
-        seat, token = await b.seats.join(gid, str(created.invites[1]), "Bea")
-        assert seat == 1 and b.loaded[gid].ply == 1
         await afresh(silent, gid).play.act(gid, token, 1, None, "take 1")
         resigned = await b.play.resign(gid, str(tokens[0]))
         assert resigned.status == "finished" and resigned.ply == 2

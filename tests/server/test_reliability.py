@@ -22,7 +22,7 @@ from palaestra.server.settings import Settings
 from tests.server.postgres import PostgresServer
 from tests.server.redis_server import RedisServer
 from tests.server.server_process import ServerProcess, WorkerProcess
-from tests.server.test_api import INVITED, assert_error, create, play, wait_for
+from tests.server.test_api import HUMANS, assert_error, create, play, wait_for
 
 
 def finished_record(client: TestClient, coin: bool) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def test_finding1_a_move_through_one_process_is_seen_through_the_other(
 
 def test_finding1_a_websocket_on_the_other_process_gets_the_move(two: tuple[TestClient, TestClient]) -> None:
     a, b = two
-    created = create(a, seats=INVITED, seed=None)
+    created = create(a, seats=HUMANS, seed=None)  # (an invitation game waits for its guest: issue 30)
     gid, token = created["id"], created["seats"][0]["token"]
     with ThreadPoolExecutor(1) as pool, b.websocket_connect(f"/api/games/{gid}/ws") as ws:
         assert ws.receive_json()["game"]["ply"] == 0

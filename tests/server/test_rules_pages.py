@@ -35,6 +35,7 @@ def test_rules_page_in_the_asked_language(web: TestClient, game: str) -> None:
         assert set(re.findall(r"<script[^>]*>", page.text)) == {
             '<script type="application/json" id="rules-examples">',
             '<script type="module" src="/static/rules.js">',
+            '<script type="module" src="/static/theme.js">',  # the colour theme (issue 30)
         }
         assert not re.search(r"\b[A-Z]{3}-[A-Z]+\d", page.text)  # written for players: no ruling IDs
 

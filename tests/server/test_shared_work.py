@@ -42,14 +42,14 @@ def test_one_view_per_change_and_a_new_one_after_every_kind_of_change(client: Te
         seen.append(view)
         return view
 
-    # an action
-    r = client.post(f"/api/games/{gid}/actions", json={"token": token, "ply": 0, "move": "take 1"})
-    assert r.status_code == 200 and r.json() == changed() and seen[-1]["ply"] == 1
-    # a seat joined (the seats change, not the state)
+    # a seat joined (the seats change, not the state; nobody moves before: issue 30, finding 14)
     code = created["seats"][1]["invite"].rsplit("/", 1)[1]
     joined = client.post(f"/api/games/{gid}/join", json={"code": code, "name": "Bea"})
     assert joined.status_code == 200
     assert changed()["seats"][1]["joined"] is True and seen[-1]["seats"][1]["name"] == "Bea"
+    # an action
+    r = client.post(f"/api/games/{gid}/actions", json={"token": token, "ply": 0, "move": "take 1"})
+    assert r.status_code == 200 and r.json() == changed() and seen[-1]["ply"] == 1
     # a resignation (the status and the result change)
     assert client.post(f"/api/games/{gid}/resign", json={"token": token}).status_code == 200
     assert changed()["status"] == "finished" and seen[-1]["result"]["seat"] == 0

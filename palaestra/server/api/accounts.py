@@ -201,6 +201,7 @@ async def export(hub: HubDep, member: Member) -> JSONResponse:
     doc.update(await hub.challenges.export(member.account))  # issue 29: challenges, who may make them
     # the lessons done (issue 30, "Learn to play"), kept beside the account
     doc["lessons"] = await asyncio.to_thread(hub.lessons.progress, member.account.id)
+    doc["notifications"] = await hub.notifications.export(member.account.id)
     name = f"palaestra-{member.account.username}.json"
     return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -45,6 +45,7 @@ from palaestra.server.challenge_store import (
     ChallengeStore,
     StoredChallenge,
 )
+from palaestra.server.db import Then
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.lobby import RETRIES, LobbyService, Wanted
 from palaestra.server.service.seats import Held
@@ -98,6 +99,11 @@ class ChallengeService:
         self.slow_seconds = SLOW_SECONDS
         #: answered challenges stay in their members' lists this long (seconds)
         self.recent_seconds = 3600.0
+        #: what else a new challenge writes in its transaction (given it, the challenger's name
+        #: and the game's title): the challenged member's notification (notifications.py); and
+        #: what to call once it is committed (has it sent)
+        self.on_made: Callable[[StoredChallenge, str, str], Then | None] = lambda c, name, title: None
+        self.after_made: Callable[[], None] = lambda: None
         #: an accepted challenge whose game is not stored this long (seconds) after the accept
         #: failed (its process died while making it): the sweep says so
         self.starting_grace = 60.0
@@ -150,8 +156,10 @@ class ChallengeService:
         await self.lobby.broker.publish_lobby(message)
 
     async def _announce(self, challenge: StoredChallenge) -> None:
-        """A challenge was made: the place where the challenged member is told so beyond their
-        open pages (the "a challenge for you" notification, issue 29 part 9, hooks in here)."""
+        """A challenge was made: the challenged member is told so beyond their open pages (the
+        "a challenge for you" notification, issue 29 part 9: queued with the challenge by
+        ``on_made``, sent from here once committed)."""
+        self.after_made()
 
     # --- reading ----------------------------------------------------------------------------
     async def doc(self, challenge: StoredChallenge) -> dict[str, Any]:
@@ -267,7 +275,8 @@ class ChallengeService:
             now + timedelta(seconds=self.lifetime(clock)),
             OPEN,
         )
-        await asyncio.to_thread(self.store.insert, challenge)
+        then = self.on_made(challenge, member.username, game_info(wanted.game).title)
+        await asyncio.to_thread(self.store.insert, challenge, then)
         await self._push(challenge)
         await self._announce(challenge)
         return await self.doc(challenge)

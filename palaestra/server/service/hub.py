@@ -12,6 +12,8 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``challenges`` (challenges.py): challenges to a named member (issue 29);
 - ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
   rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
+- ``notifications`` (notifications.py): queued with the writes that cause them
+  (``Sessions.on_write``, ``RematchService.on_offer``) and sent as jobs (delivery.py).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from palaestra.server.service.challenges import ChallengeService
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.lobby import LobbyService
+from palaestra.server.service.notifications import Notifications
 from palaestra.server.service.passkeys import PasskeyService
 from palaestra.server.service.passwords import Hasher
 from palaestra.server.service.play import PlayService
@@ -108,6 +111,17 @@ class Hub:
         self.passkeys = PasskeyService(PasskeyStore(store), self.accounts)
         #: the lessons a member has done (issue 30, "Learn to play")
         self.lessons = LessonStore(store)
+        #: notifications (issue 29): queued with the writes that cause them, sent as jobs
+        self.notifications = Notifications(store, self.sessions.broker)
+        self.sessions.on_write = self.notifications.on_write
+        self.sessions.on_start = self.notifications.on_start
+        self.sessions.after_write = self.notifications.kick
+        self.rematches.on_offer = self.notifications.rematch_writer
+        self.challenges.on_made = lambda challenge, name, title: self.notifications.challenge_writer(
+            challenge.challenged_id, challenge.id, name, title, "/#/"
+        )
+        self.challenges.after_made = self.notifications.kick
+        self.rematches.after_offer = self.notifications.kick
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
@@ -121,6 +135,7 @@ class Hub:
         game is looked at once and kept in memory only if it has such a move to play; the others
         are loaded again on demand. Then idle games are evicted every ``evict_every`` seconds."""
         await self.sessions.broker.start(self.sessions.on_notice)
+        await self.notifications.start()
         await self.abandon_idle()  # before resuming: an abandoned game is not resumed
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
@@ -186,6 +201,7 @@ class Hub:
                 await task
         await self.lobby.stop()
         await self.challenges.stop()
+        await self.notifications.stop()
         await self.moves.stop()
         self.pool.close()
         self.accounts.hasher.close()

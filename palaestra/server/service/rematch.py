@@ -15,10 +15,11 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from palaestra.server.account_store import AccountStore
-from palaestra.server.db import VersionConflict
+from palaestra.server.db import Then, VersionConflict
 from palaestra.server.service.errors import ApiError
 from palaestra.server.service.play import Holder
 from palaestra.server.service.seats import Held, SeatService
@@ -38,6 +39,10 @@ class RematchService:
         self.sessions = sessions
         self.seats = seats
         self.accounts = accounts
+        #: what else an offer writes in its transaction (the notifications of the others:
+        #: palaestra/server/service/notifications.py), and what to call once it is committed
+        self.on_offer: Callable[[Session, dict[str, Any]], Then | None] = lambda session, rematch: None
+        self.after_offer: Callable[[], None] = lambda: None
 
     async def rematch(self, game_id: str, token: str | None, account: int | None = None) -> dict[str, Any]:
         """The seat agrees to a rematch → ``{"game", "seat", "token", "rematch"}``: ``game`` null
@@ -117,8 +122,10 @@ class RematchService:
                 rematch,
                 expect_version=session.version,
                 version=session.version + 1,
+                then=self.on_offer(session, rematch),
             )
         except VersionConflict:
             raise await self.sessions.lost_race(session) from None
         session.rematch = rematch
         session.version += 1
+        self.after_offer()

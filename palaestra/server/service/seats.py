@@ -28,7 +28,7 @@ from palaestra.server.service.errors import ApiError
 from palaestra.server.service.persistence import load_server_game, stored_from_session
 from palaestra.server.service.ratings import anchor_rating, pool_of
 from palaestra.server.service.session import Seat, Session, hash_token, same_secret
-from palaestra.server.service.sessions import Sessions
+from palaestra.server.service.sessions import Sessions, both
 
 
 @dataclass
@@ -140,12 +140,13 @@ class SeatService:
             clock = Clock.new(control, game.num_players, now)
             session.clock = clock.advance(session.timed_seat(state, "active", made), now)
         players = [(i, s.account) for i, s in enumerate(made) if s.account is not None]
-        await asyncio.to_thread(
-            self.sessions.store.insert,
-            stored_from_session(session),
+        then = both(
             seat_players(game_id, game.name, players, stamp),
+            self.sessions.on_start(session, None if member is None else member.id),
         )
+        await asyncio.to_thread(self.sessions.store.insert, stored_from_session(session), then)
         self.sessions.add(session)
+        self.sessions.after_write()
         self.kick(session)
         return session, created
 
@@ -238,6 +239,7 @@ class SeatService:
         session = await self.sessions.get(game_id)
         joined = await self.sessions.judge(session, lambda s: self._join(s, code, name, member))
         await self.sessions.broadcast(session)
+        self.kick(session)  # the game waited for this player: an AI or chance to move plays now
         return joined
 
     async def invitation(self, game_id: str, code: str) -> tuple[Session, int, str]:

@@ -259,10 +259,27 @@ class Session:
         if self.status != "active" or self.state.is_terminal():
             raise ApiError(409, "game_over", over)
 
+    def unjoined(self) -> list[int]:
+        """The seats whose invitation nobody has taken yet: the game waits for them (issue 30,
+        finding 14: the host could move before the invited friend joined). AI seats and the
+        creator's own seats are joined from the start."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and not s.joined]
+
+    def check_everybody_joined(self) -> None:
+        """Refuse a move while an invited player has not joined: 409 ``waiting_for_players``."""
+        waiting = self.unjoined()
+        if waiting:
+            names = " and ".join(self.game.player_name(i) for i in waiting)
+            raise ApiError(
+                409,
+                "waiting_for_players",
+                f"the game starts once every invited player has joined: waiting for {names}",
+            )
+
     def waiting_for_server(self) -> bool:
         """True if the next action is the server's (chance, an AI seat, or a seat whose time ran
-        out and whose turn the AI plays)."""
-        if self.status != "active" or self.state.is_terminal():
+        out and whose turn the AI plays); nobody moves before every invited player has joined."""
+        if self.status != "active" or self.state.is_terminal() or self.unjoined():
             return False
         player = self.state.current_player
         if self.clock is not None and self.clock.autoplay == player:

@@ -32,6 +32,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from sqlalchemy.engine import Connection
+
 from palaestra.core.finish import advance, end_by
 from palaestra.core.game import State
 from palaestra.core.outcome import Termination
@@ -75,6 +77,15 @@ class Sessions:
         #: what else to write in the transaction that finishes a game (its ratings, if rated:
         #: palaestra/server/service/rated.py); given the session and its new record
         self.on_finish: Callable[[Session, Record], Then | None] = lambda session, record: None
+        #: what else a write tells (the notifications it causes: palaestra/server/service/
+        #: notifications.py), given the session as it was, the new state, status, seats and
+        #: clock; ``after_write`` is called once such a write is committed
+        self.on_write: Callable[[Session, State, str, list[Seat], Clock | None], Then | None] = (
+            lambda session, state, status, seats, clock: None
+        )
+        self.after_write: Callable[[], None] = lambda: None
+        #: the same for a new game (``SeatService.create``), given it and the account creating it
+        self.on_start: Callable[[Session, int | None], Then | None] = lambda session, creator: None
         #: the games whose view caches are kept, used last at the end (issue 31, finding 4: the
         #: cached view and its JSON took some 25 KB of a played game's 54 in memory)
         self.view_cache_games = 500
@@ -250,7 +261,10 @@ class Sessions:
         from the new position (``clock_after``) unless the caller gives it (a flag fall)."""
         clock = clock or session.clock_after(state, status)
         finishing = status == "finished" and session.status == "active"
-        then = self.on_finish(session, record) if finishing else None
+        then = both(
+            self.on_finish(session, record) if finishing else None,
+            self.on_write(session, state, status, session.seats, clock),
+        )
         try:
             await asyncio.to_thread(
                 self.store.update,
@@ -273,11 +287,13 @@ class Sessions:
         session.clock = clock
         session.updated_at = datetime.now(UTC)
         session.version += 1
+        self.after_write()
 
     async def write_seats(self, session: Session, seats: list[Seat], then: Then | None = None) -> None:
         """Store changed seats (a clock starts once the last invited player has joined); ``then``
         writes more in the same transaction (who holds a seat by account)."""
         clock = session.clock_after(session.state, session.status, seats)
+        then = both(then, self.on_write(session, session.state, session.status, seats, clock))
         try:
             await asyncio.to_thread(
                 self.store.update_seats,
@@ -295,6 +311,7 @@ class Sessions:
         session.clock = clock
         session.updated_at = datetime.now(UTC)
         session.version += 1
+        self.after_write()
 
     # --- pushing ----------------------------------------------------------------------------
     def subscribe(
@@ -448,6 +465,18 @@ class Sessions:
             "result": None,
             "updated": iso(row["updated_at"]),
         }
+
+
+def both(first: Then | None, second: Then | None) -> Then | None:
+    """One ``then`` that writes ``first``, then ``second`` (either may be None)."""
+    if first is None or second is None:
+        return first or second
+
+    def write(conn: Connection) -> None:
+        first(conn)
+        second(conn)
+
+    return write
 
 
 def copy_record(record: Record) -> Record:

@@ -24,6 +24,7 @@ const ERROR_TEXT = {
   not_found: "Not found.",
   stale_action: "The game moved on in the meantime: look and try again.",
   not_your_turn: "It is not your turn",
+  waiting_for_players: "The game starts once every invited player has joined.",
   game_over: "The game is over.",
   game_abandoned: "Nobody moved in this game for a long time: it was set aside and cannot go on.",
   no_hint: "There is nothing to hint at.",

@@ -5,7 +5,7 @@
 import { gameT, playerName, t } from "/static/i18n.js";
 import { el, svg, SVGNS, PLAYER_COLOURS, lastTurns, lastMover } from "/static/dom.js";
 import { gameInfo, capitalise } from "/static/api.js";
-import { toast, describer } from "/static/ui.js";
+import { toast, describer, personName } from "/static/ui.js";
 
 // a game's renderer module, and its own stylesheet (a <link>, as the CSP allows), loaded once
 const renderers = {};
@@ -102,9 +102,21 @@ export async function makeBoard(gameName, container) {
   const mod = await rendererFor(gameName);
   const gt = await gameT(await gameInfo(gameName));
   naming.describe = describer(mod, gt);
-  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t: gt, playerName };
+  // a player by the engine's name ("player 1 (S)"), as people see them: the name the player chose,
+  // else the colour (issue 30, finding 8), from the seats of the view drawn last
+  let seats = [];
+  const named = (name) => {
+    const seat = seats.find((s) => s.player_name === name);
+    return seat ? personName(seat) : playerName(name);
+  };
+  const helpers = { el, svg, PLAYER_COLOURS, toast, lastTurns, lastMover, t: gt, playerName: named };
   if (mod && mod.createBoard) {
-    try { return mod.createBoard(container, helpers); } catch (err) { console.error(err); }
+    try {
+      const board = mod.createBoard(container, helpers);
+      const update = board.update.bind(board);
+      board.update = (view, ctx) => { seats = view.seats || []; return update(view, ctx); };
+      return board;
+    } catch (err) { console.error(err); }
   }
   return textBoard(container);
 }

@@ -6,7 +6,8 @@
 // clock is wrong still shows the server's time. The server decides when a flag falls and says so
 // on the websocket; until then a clock that reaches zero here shows 0:00.
 
-import { t, playerName } from "/static/i18n.js";
+import { t } from "/static/i18n.js";
+import { personName } from "/static/ui.js";
 import { el } from "/static/dom.js";
 
 // --- the creation form ------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ export function timeoutsTag(view, seat) {
 export function autoplayText(view) {
   const seat = view.clock && view.clock.autoplay;
   if (seat === null || seat === undefined || view.status !== "active") return null;
-  return t("{name} ran out of time: the AI plays this turn", { name: playerName(view.seats[seat].player_name) });
+  return t("{name} ran out of time: the AI plays this turn", { name: personName(view.seats[seat]) });
 }
 
 // a control's time: "30 s", "10 min", "1:30 min"

@@ -28,11 +28,13 @@ export function signedIn(data) {
   member.username = data.username;
   setCsrfToken(data.csrf_token);
   drawAccountNav();
+  document.dispatchEvent(new CustomEvent("palaestra:member", { detail: { username: data.username } }));  // notify.js
 }
 export function signedOut() {
   member.username = null;
   setCsrfToken(null);
   drawAccountNav();
+  document.dispatchEvent(new CustomEvent("palaestra:member", { detail: { username: null } }));
 }
 
 // a profile's address is a real path, to be shared as it is (web.py serves the page there)

@@ -62,7 +62,7 @@ async function showRoute() {
     const module = await found.route.screen();
     await module.default(found.params, screen);
   } catch (err) {
-    root.replaceChildren(el("div", { class: "card" }, el("h2", { text: t("Something went wrong") }),
+    root.replaceChildren(el("div", { class: "card" }, el("h1", { class: "page-title", text: t("Something went wrong") }),
       el("p", { text: err.message }), el("a", { href: "#/" }, t("Back home"))));
   }
 }

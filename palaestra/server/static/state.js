@@ -27,5 +27,8 @@ export const page = { game: null };
 
 // the seat colours of the board on screen (its renderer may have its own)
 let seatColours = PLAYER_COLOURS;
-export function setSeatColours(colours) { seatColours = colours || PLAYER_COLOURS; }
+// the board's names of those colours ("orange", "blue"), for seats the engine calls "player 1 (S)"
+let colourNames = null;
+export function setSeatColours(colours, names = null) { seatColours = colours || PLAYER_COLOURS; colourNames = names || null; }
+export function seatColourName(i) { return colourNames ? colourNames[i % colourNames.length] : null; }
 export function seatColour(i) { return seatColours[i % seatColours.length]; }

@@ -3,7 +3,7 @@
 
 import { t, language, playerName } from "/static/i18n.js";
 import { el } from "/static/dom.js";
-import { page } from "/static/state.js";
+import { page, seatColourName } from "/static/state.js";
 import { capitalise } from "/static/api.js";
 
 const toastEl = document.getElementById("toast");
@@ -45,7 +45,7 @@ export function followList(list, index) {
 // resignation or a flag fall too, who won (finding 2: it said only who resigned). Why the game
 // ended is resultReason's.
 export function resultText(result, seats, together = false) {
-  const names = seats.map((s) => playerName(s.player_name));
+  const names = seats.map(personName);
   const returns = result.returns || [];
   const best = Math.max(...returns);
   const winners = returns.map((r, i) => (r === best ? i : -1)).filter((i) => i >= 0);
@@ -57,7 +57,7 @@ export function resultText(result, seats, together = false) {
 // Why the game ended, when a seat ended it, from the result's termination (docs/formats.md): a
 // resignation, a flag fall, a seat that left (its win claimed), an abort; null otherwise.
 export function resultReason(result, seats) {
-  const names = seats.map((s) => playerName(s.player_name));
+  const names = seats.map(personName);
   const who = result.seat !== undefined && result.seat !== null ? names[result.seat] : null;
   switch (result.termination) {
     case "resignation": return who ? t("{name} resigned", { name: who }) : t("a player resigned");
@@ -116,10 +116,25 @@ export function outlook(value) {
 }
 
 // --- moves in words (finding 7: the list and the labels spoke the engine's notation) ---------------
-// a seat's person: the name a person gave, else the seat's name in the game (a colour)
+// A seat's person: the name a member or guest chose, else the seat's colour in the page's
+// language (issue 30, finding 8: the status and the banner said "player 1 (S)"): the engine's
+// name ("red (A)") translated, or where the engine numbers its players ("player 1 (S)") the
+// colour the board draws it in ("orange (S)", from the board's colourNames).
 export function personName(seat) {
   if (!seat) return "";
-  return seat.kind === "human" && seat.name ? seat.name : playerName(seat.player_name);
+  return seat.kind === "human" && seat.name ? seat.name : colourName(seat);
+}
+export function colourName(seat) {
+  const word = seat.seat === undefined ? null : seatColourName(seat.seat);
+  const numbered = /^player \d+(.*)$/.exec(seat.player_name || "");
+  return word && numbered ? t(word) + numbered[1] : playerName(seat.player_name);
+}
+// the seats an invitation still waits for, by name: the name the host gave, else "your friend"
+export function invitedNames(seats) {
+  const named = seats.filter((s) => s.name).map((s) => s.name);
+  const unnamed = seats.length - named.length;
+  if (unnamed) named.push(unnamed === 1 ? t("your friend") : t("your friends"));
+  return named.join(t(" and "));
 }
 // describe(move) -> the move in words without its subject ("moves a cube from a2 to b4"), from the
 // game's module (its describeMove(move, t)), or null: the notation is all there is

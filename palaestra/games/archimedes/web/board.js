@@ -9,6 +9,11 @@ const SIDES = {"S":["a2","a4","a6","a8"],"N":["h2","h4","h6","h8"],"SE":["a9","b
 
 const OPPOSITE = { S: "N", N: "S", NE: "SW", SW: "NE", NW: "SE", SE: "NW" };
 const COLOURS = ["#d55e00", "#1f4e9c", "#009e73"]; // Okabe–Ito: apart for colour-blind players (tests/server/test_palette.py)
+// the colours by name, for players who chose none ("orange (S)" rather than "player 1 (S)")
+const COLOUR_NAMES = ["orange", "blue", "green"];
+// the degrees the board turns so that a side is at the bottom (S is drawn there; SE at the lower
+// right: 60° clockwise brings it down)
+const TURN = { S: 0, SE: 60, NE: 120, N: 180, NW: -120, SW: -60 };
 const S = 60;
 const H = (S * Math.sqrt(3)) / 2;
 
@@ -137,7 +142,7 @@ export function createBoard(container, helpers) {
     }
   }
 
-  return { colours: COLOURS, update, destroy() { root.remove(); info.remove(); } };
+  return { colours: COLOURS, colourNames: COLOUR_NAMES, update, destroy() { root.remove(); info.remove(); } };
 }
 
 function centroid(pts) {
@@ -178,3 +183,10 @@ export function describeMove(move, t) {
 
 // The new-game form (finding 4): the expert settings go under "More options".
 export const EXPERT_OPTIONS = ["move_limit"];
+
+// The board turned so that the seat's own side (its start, named in the player's name) is at the
+// bottom (issue 30): static/orientation.js turns the drawing by these degrees.
+export function turnFor(view, seat) {
+  const m = view.seats[seat] ? /\((\w+)\)\s*$/.exec(view.seats[seat].player_name) : null;
+  return m && m[1] in TURN ? TURN[m[1]] : 0;
+}

@@ -5,7 +5,7 @@ import { t, playerName } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { plainHelp } from "/static/api.js";
 import { seatColour } from "/static/state.js";
-import { resultText, endReason, moveLine, outcomeFor, seatName, isDefaultAiName, formatScore } from "/static/ui.js";
+import { resultText, endReason, moveLine, outcomeFor, seatName, isDefaultAiName, formatScore, personName, colourName, invitedNames } from "/static/ui.js";
 import { clockBadge, controlText, timeoutsTag } from "/static/clock.js";
 import { profileLink } from "/static/member.js";
 
@@ -18,7 +18,7 @@ export function unjoinedSeats(view) {
 export function playerRows(view, { mySeats, teams, gt }) {
   return view.seats.map((s, i) => el("li", { class: i === view.current_player ? "to-move" : "", "data-seat": i },
     el("span", { class: "swatch", style: `background:${seatColour(i)}` }),
-    el("span", {}, playerName(s.player_name), s.member ? el("span", { class: "small" }, " ", profileLink(s.member, { class: "member" }))
+    el("span", {}, colourName(s), s.member ? el("span", { class: "small" }, " ", profileLink(s.member, { class: "member" }))
       : seatName(s) && !isDefaultAiName(s) ? el("span", { class: "muted small", text: ` ${seatName(s)}` }) : null,
       s.kind === "ai" ? el("span", { class: "tag", text: t("AI: {level}", { level: t(s.level) }) }) : null,
       mySeats.includes(i) ? el("span", { class: "tag", text: t("you") }) : null,
@@ -33,12 +33,14 @@ export function playerRows(view, { mySeats, teams, gt }) {
 export function statusText(view, { myTurn, unjoined, autoplay }) {
   if (view.status === "finished") return t("Game over");
   if (view.status === "abandoned") return t("Abandoned: nobody moved for a long time");
-  if (unjoined.length) return t("Waiting for {names} to join", { names: unjoined.map((s) => playerName(s.player_name)).join(t(" and ")) });
+  if (unjoined.length) return t("Waiting for {names} to join", { names: invitedNames(unjoined) });
   if (view.current_player === -1) return t("Drawing…");
   if (autoplay) return autoplay;
-  if (myTurn) return t("Your turn ({name})", { name: playerName(view.to_move) });
+  // the player's name (finding 8: "player 1 (S)"): the name chosen, else the colour
   const seat = view.seats[view.current_player];
-  return seat && seat.kind === "ai" ? t("{name} (AI) is thinking…", { name: playerName(view.to_move) }) : t("Waiting for {name}", { name: playerName(view.to_move) });
+  const name = seat ? personName(seat) : playerName(view.to_move);
+  if (myTurn) return t("Your turn ({name})", { name });
+  return seat && seat.kind === "ai" ? t("{name} (AI) is thinking…", { name: colourName(seat) }) : t("Waiting for {name}", { name });
 }
 
 // the banner over the board: who won and why (finding 2), or that nobody can win outright any more
@@ -48,7 +50,7 @@ export function resultBanner(view, { id, mySeats, teams, gameModule, gt }) {
     return el("div", { class: outcome ? `result ${outcome}` : "result", id: "result-banner", "data-outcome": outcome || "" },
       el("div", { id: "result-winner", text: resultText(view.result, view.seats, Boolean(teams)), title: plainHelp(view.result.text), "data-engine-text": view.result.text }),
       el("div", { id: "result-reason", text: endReason(view, gameModule, gt) || "" }),
-      el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${playerName(s.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
+      el("div", { class: "small", text: t("Scores: {list}", { list: view.seats.map((s, i) => `${personName(s)} ${formatScore(view.result.scores[i])}`).join(", ") }) }),
       el("div", { class: "small" }, el("a", { href: `#/replay/${id}` }, t("Replay this game")), " · ", el("a", { href: "#/" }, t("New game"))));
   }
   if (view.status === "active" && view.dead_position) {
@@ -62,7 +64,7 @@ export function resultBanner(view, { id, mySeats, teams, gameModule, gt }) {
 // the game as text for people (finding 9): title, players, clock, every move in words with its
 // notation, the result with its reason, the scores
 export function gameAsText(view, { describe, gameModule, gt }) {
-  const names = view.seats.map((seat) => playerName(seat.player_name) + (seatName(seat) ? ` (${seatName(seat)})` : ""));
+  const names = view.seats.map((seat) => colourName(seat) + (seatName(seat) ? ` (${seatName(seat)})` : ""));
   const lines = [`${view.title} #${view.id}`, t("Players: {list}", { list: names.join(", ") })];
   if (view.clock) lines.push(t("Clock: {control}", { control: controlText(view.clock.control) }));
   lines.push("");
@@ -74,7 +76,7 @@ export function gameAsText(view, { describe, gameModule, gt }) {
     const reason = endReason(view, gameModule, gt);
     const together = Boolean(gameModule && gameModule.teamsOf && gameModule.teamsOf(view));
     lines.push("", `${resultText(view.result, view.seats, together)}${reason ? ` (${reason})` : ""}`);
-    lines.push(t("Scores: {list}", { list: view.seats.map((seat, i) => `${playerName(seat.player_name)} ${formatScore(view.result.scores[i])}`).join(", ") }));
+    lines.push(t("Scores: {list}", { list: view.seats.map((seat, i) => `${personName(seat)} ${formatScore(view.result.scores[i])}`).join(", ") }));
   }
   return lines.join("\n") + "\n";
 }

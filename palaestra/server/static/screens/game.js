@@ -3,17 +3,21 @@
 // undo, hint, resign) and puts the parts together on each change; the parts drawn from the view
 // alone are in game-panels.js, the hints in hints.js, the board in boards.js, the socket in socket.js.
 
-import { t, gameT, playerName, language } from "/static/i18n.js";
-import { el } from "/static/dom.js";
+import { t, gameT, language } from "/static/i18n.js";
+import { el, lastMover } from "/static/dom.js";
 import { api, gameInfo, plainError } from "/static/api.js";
 import { mineOf, page, rememberGame, setSeatColours } from "/static/state.js";
-import { toast, moveLine, moveLabel, describer } from "/static/ui.js";
+import { toast, moveLine, moveLabel, describer, personName, colourName } from "/static/ui.js";
 import { makeBoard, rendererFor } from "/static/boards.js";
 import { live } from "/static/socket.js";
 import { tickClocks, autoplayText, controlText, clockBadge } from "/static/clock.js";
 import { unjoinedSeats, playerRows, statusText, resultBanner, gameAsText, download } from "/static/screens/game-panels.js";
 import { createHints } from "/static/screens/hints.js";
 import { memberSeats } from "/static/member.js";
+import { turnSignal } from "/static/turnsignal.js";
+import { playSound } from "/static/sounds.js";
+import { viewerSeat, seatTurn, turnBoard } from "/static/orientation.js";
+import { confirmKind, confirmParts } from "/static/confirmmove.js";
 
 export default async function gamePage({ id }, { root, onLeave }) {
   let view = await api(`/api/games/${id}`);
@@ -59,6 +63,15 @@ export default async function gamePage({ id }, { root, onLeave }) {
   const zoomButton = el("button", { type: "button", class: "secondary small zoom", id: "board-zoom", "aria-pressed": "false", onclick: () => {
     zoomButton.setAttribute("aria-pressed", String(boardBox.classList.toggle("zoomed")));
   } }, t("Zoom the board"));
+  // the board turned to this browser's side, and half round more on request (issue 30)
+  let flipped = false;
+  const flipButton = el("button", { type: "button", class: "secondary small flip", id: "flip-board", "aria-pressed": "false", onclick: () => {
+    flipped = !flipped;
+    flipButton.setAttribute("aria-pressed", String(flipped));
+    orient();
+  } }, t("Flip board"));
+  // a move waits for Confirm before it is sent (issue 30): by default in correspondence games
+  const confirming = confirmParts(confirmKind(view), () => draw());
   // downloads with a file name (finding 9: the JSON opened in a tab): the record, the moves as text
   const exports = el("p", { class: "small export" }, el("a", { href: `#/replay/${id}` }, t("replay")), " · ",
     el("a", { href: `/api/games/${id}/record`, download: `palaestra-${view.game}-${id}.json`, id: "export-json" }, t("record (JSON)")), " · ",
@@ -68,20 +81,21 @@ export default async function gamePage({ id }, { root, onLeave }) {
     } }, t("moves (text)")));
 
   root.replaceChildren(el("div", { class: "game" },
-    el("div", {}, el("h2", {}, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ", zoomButton, " ",
+    el("div", {}, el("h1", { class: "screen-title" }, `${view.title} `, el("span", { class: "muted small", text: `#${view.id}` }), " ", zoomButton, " ", flipButton, " ",
       view.rated ? el("span", { class: "tag rated", id: "rated-tag", title: t("this game counts on the players' ratings") }, t("Rated")) : null, " ",
       el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${view.game}?lang=${language}&game=${id}`, target: "_blank", rel: "noopener" }, t("Rules"))),
-    statusTop, resultBox, boardBox, announceBox),
+    statusTop, resultBox, confirming.bar, boardBox, announceBox),
     el("aside", { class: "side" },
       el("div", { class: "card" }, statusBox, playersBox, clockLine),
       invitesBox,
       legalCard,
       mySeats.length ? actions : el("p", { class: "muted small", text: t("You are watching this game.") }),
-      el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox, exports))));
+      mySeats.length ? el("div", { class: "card small" }, confirming.toggle) : null,
+      el("div", { class: "card" }, el("h2", { class: "h3", text: t("Moves") }), movesBox, exports))));
 
   // --- the game's own parts: its board, texts and module --------------------------------------------
   const board = await makeBoard(view.game, boardBox);
-  setSeatColours(board.colours);
+  setSeatColours(board.colours, board.colourNames);
   const info = await gameInfo(view.game);
   gt = await gameT(info); // the game's own texts
   gameModule = await rendererFor(view.game);
@@ -91,20 +105,34 @@ export default async function gamePage({ id }, { root, onLeave }) {
   describe = describer(gameModule, gt);
   const moveText = (move) => moveLabel(move, describe);
 
+  // a link in a read-only field with a button that copies it
+  const copyField = (url, attrs) => {
+    const input = el("input", { readonly: true, value: url, ...attrs });
+    return el("div", { class: "invite" }, input,
+      el("button", { type: "button", class: "secondary", onclick: async () => {
+        input.select();
+        try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
+      } }, t("Copy")));
+  };
   // invitations this browser made
   for (const [seat, url] of Object.entries(mine.invites || {})) {
-    const input = el("input", { readonly: true, value: url, "data-seat": seat });
     invitesBox.append(el("div", { class: "card invite-card", "data-seat": seat },
-      el("div", { class: "small", text: t("Invitation for {name}:", { name: playerName(view.seats[seat].player_name) }) }),
-      el("div", { class: "invite" }, input,
-        el("button", { type: "button", class: "secondary", onclick: async () => {
-          input.select();
-          try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
-        } }, t("Copy")))));
+      el("div", { class: "small", text: t("Invitation for {name}:", { name: colourName(view.seats[seat]) }) }),
+      copyField(url, { "data-seat": seat })));
+  }
+  // a public game's link for spectators (issue 29): the game's page alone, never a seat's token
+  // (a browser without this game's tokens watches it)
+  if (view.public) {
+    const watchUrl = `${location.origin}/#/game/${encodeURIComponent(id)}`;
+    invitesBox.append(el("div", { class: "card", id: "watch-link" },
+      el("div", { class: "small", text: t("Share to watch: anyone with this link can watch the game.") }),
+      copyField(watchUrl, { id: "watch-url", "aria-label": t("Link to watch this game") })));
   }
 
   // --- requests ------------------------------------------------------------------------------------
   let pending = false;
+  let askedPly = null;  // the position of a move waiting for Confirm
+  let askedAction = null;  // and that move
   // the game again from the server, after a refusal (at least as new as the one on screen)
   async function reload() {
     const current = await api(`/api/games/${id}?version=${view.version}`);
@@ -115,6 +143,20 @@ export default async function gamePage({ id }, { root, onLeave }) {
     if (pending) return;
     const player = view.current_player;
     if (!mySeats.includes(player)) { toast(t("It is not your turn"), true); return; }
+    if (confirming.waiting()) return;  // one move waits for Confirm at a time
+    if (confirming.on()) {
+      // the move waits on the page, pending, until it is confirmed (the board takes no clicks)
+      const legal = view.legal.find((l) => l.action === action);
+      const ply = view.ply;
+      askedPly = ply;
+      askedAction = action;
+      const asked = confirming.ask(legal ? moveText(legal.move) : String(action));
+      draw();
+      const ok = await asked;
+      askedPly = null;
+      askedAction = null;
+      if (!ok || view.ply !== ply) { draw(); return; }
+    }
     pending = true;
     try {
       const next = await api(`/api/games/${id}/actions`, { method: "POST", body: withToken(player, { ply: view.ply, action }) });
@@ -178,7 +220,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
 
   resignButton.addEventListener("click", async () => {
     const seat = mySeats.includes(view.current_player) ? view.current_player : mySeats[0];
-    if (!confirm(t("Resign for {name}? The game ends.", { name: playerName(view.seats[seat].player_name) }))) return;
+    if (!confirm(t("Resign for {name}? The game ends.", { name: personName(view.seats[seat]) }))) return;
     try {
       view = await api(`/api/games/${id}/resign`, { method: "POST", body: withToken(seat, {}) });
       draw();
@@ -191,10 +233,34 @@ export default async function gamePage({ id }, { root, onLeave }) {
       draw();
     } catch (err) { toast(err.message, true, err.detail); }
   }
+  let abortedHere = false;
   abortButton.addEventListener("click", () => {
     if (!confirm(t("Abort this game? It ends without a result."))) return;
+    abortedHere = true;
     endingCall("abort", mySeats[0]);
   });
+
+  // issue 29: a game made from a seek, aborted by the other side while this page is open: the seek
+  // is back in the lobby (its id: the game's and "a"; a place's secret: its seat token there), and
+  // the page goes to the lobby to wait on it
+  const activeAtLoad = view.status === "active";
+  let lookedForSeek = false;
+  async function seekAgain() {
+    if (lookedForSeek || abortedHere || !activeAtLoad || !mine.fromSeek) return;
+    lookedForSeek = true;
+    for (const seat of mySeats) {
+      const token = myTokens[seat];
+      if (!token) continue;
+      try {
+        const seek = await api(`/api/seeks/${id}a`, { headers: { "X-Seek-Token": token } });
+        if (seek.status !== "open") continue;
+        sessionStorage.setItem("palaestra.seekAgain", JSON.stringify({ seek, token }));
+        toast(t("The game was aborted: your seek is back in the lobby."));
+        location.hash = "#/";
+        return;
+      } catch { /* no seek for this seat (it was not posted again): stay on the game */ }
+    }
+  }
   claimButton.addEventListener("click", () => endingCall("claim", mySeats[0]));
 
   // a rematch: every seat of this page agrees; once the new game is made each seat's answer
@@ -259,7 +325,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
       moveLine(mv, view.seats, describe))));
     movesBox.scrollTop = movesBox.scrollHeight;
     // legal moves as buttons (always available; boards add clicking on the board itself)
-    legalBox.replaceChildren(...(myTurn ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, title: l.move, onclick: () => play(l.action) }, moveText(l.move))));
+    legalBox.replaceChildren(...(myTurn && !confirming.waiting() ? view.legal : []).map((l) => el("button", { type: "button", "data-action": l.action, "data-move": l.move, title: l.move, onclick: () => play(l.action) }, moveText(l.move))));
     hintButton.disabled = !myTurn;
     hintButton.hidden = !view.hints;  // a game between people whose creator did not allow them
     hintsOff.hidden = Boolean(view.hints);
@@ -277,10 +343,37 @@ export default async function gamePage({ id }, { root, onLeave }) {
       ? (mySeats.includes(offer.offered_by) ? t("Rematch offered") : t("Accept rematch"))
       : t("Rematch");
     if (offer && offer.game && playing && !acceptedAtLoad) rematch();  // accepted: on to the new game
+    if (view.status === "finished" && view.result && view.result.termination === "abort" && playing) seekAgain();
     if (!myTurn || hints.ply !== view.ply) hints.clear();
     turnIsMine = myTurn;
-    board.update(view, { interactive: myTurn && !pending, legal: myTurn ? view.legal : [], play, refuse, mySeats, replay: false });
+    if (askedPly !== null && askedPly !== view.ply) confirming.cancel();  // the game moved on
+    // a move waiting for Confirm is the one move the board shows (its piece and where it goes,
+    // marked "pending"), and the board takes no clicks meanwhile
+    const asking = confirming.waiting();
+    const offered = !myTurn ? [] : asking ? view.legal.filter((l) => l.action === askedAction) : view.legal;
+    board.update(view, { interactive: myTurn && !pending, legal: offered, play, refuse: asking ? null : refuse, mySeats, replay: false });
+    boardBox.classList.toggle("asking", asking);
+    if (asking) for (const node of boardBox.querySelectorAll(`[data-action="${askedAction}"]`)) node.classList.add("pending");
+    orient();
     hints.mark();
+    turnSignal(myTurn);
+    sound();
+  }
+
+  // the board turned to this browser's side (the game's turnFor), flipped on request
+  const viewer = viewerSeat(mySeats, view.seats.length);
+  function orient() { turnBoard(boardBox, seatTurn(gameModule, view, viewer) + (flipped ? 180 : 0)); }
+
+  // a sound for every new move: this browser's, the others', the end of the game (sounds.js)
+  let heard = null;
+  function sound() {
+    const count = view.moves.length;
+    if (heard !== null && count > heard) {
+      const mover = lastMover(view.moves.slice(heard));
+      if (view.status === "finished") playSound("end");
+      else if (mover !== null) playSound(mySeats.includes(mover) ? "mine" : "other");
+    }
+    heard = count;
   }
   draw();
 
@@ -289,5 +382,5 @@ export default async function gamePage({ id }, { root, onLeave }) {
   const closeSocket = live(id, (game) => { if (game.version > view.version) { view = game; draw(); } },
     () => Object.values(myTokens).map((token) => ({ type: "seat", token })));
   const stopClocks = tickClocks(root, () => view.clock && view.clock.control);
-  onLeave(() => { closeSocket(); stopClocks(); if (board.destroy) board.destroy(); });
+  onLeave(() => { closeSocket(); stopClocks(); confirming.cancel(); turnSignal(false); if (board.destroy) board.destroy(); });
 }

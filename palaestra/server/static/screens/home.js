@@ -5,7 +5,7 @@ import { t, playerName, language } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 import { api, meta } from "/static/api.js";
 import { loadMine } from "/static/state.js";
-import { seatName, movesText, outcomeFor } from "/static/ui.js";
+import { seatName, movesText, outcomeFor, invitedNames } from "/static/ui.js";
 import { buildNewGameForm } from "/static/newgame.js";
 import { memberGames } from "/static/membergames.js";
 import { buildLobby } from "/static/lobby.js";
@@ -19,11 +19,14 @@ export default async function homePage(params, { root, onLeave }) {
   const newCard = el("section", { class: "card", id: "new-game" }, el("h2", { text: t("New game") }));
   const mineCard = el("section", { class: "card", id: "my-games" }, el("h2", { text: t("My games") }));
   const watchCard = el("section", { class: "card", id: "watch-games" }, el("h2", { text: t("Watch") }));
+  // the screen's one level-one heading (issue 30: axe's "page-has-heading-one"), for screen readers:
+  // the cards' titles say the rest
+  const heading = el("h1", { class: "sr-only", id: "home-title", text: t("Palaestra: board games to play online") });
   // "Learn to play" (issue 30): a course for each game that has one
   const courses = m.games.filter((g) => g.learn);
   const learnLine = courses.length ? el("p", { class: "learn-links", id: "learn-links" }, el("strong", { text: t("Learn to play") }), ": ",
     ...courses.flatMap((g, i) => [i ? " · " : "", el("a", { href: `/learn/${g.name}`, "data-game": g.name }, g.title)])) : null;
-  root.replaceChildren(...(learnLine ? [learnLine] : []), el("div", { class: "cards" }, challengesCard, lobbyCard, newCard, mineCard, watchCard));
+  root.replaceChildren(heading, ...(learnLine ? [learnLine] : []), el("div", { class: "cards" }, challengesCard, lobbyCard, newCard, mineCard, watchCard));
   buildNewGameForm(newCard, m);
 
   // this browser's games (finding 13: each with its opponents, its state for me and its date),
@@ -60,7 +63,7 @@ function stateFor(g, mySeats) {
     return outcome === "won" ? t("you won") : outcome === "lost" ? t("you lost") : outcome === "drawn" ? t("draw") : t("finished");
   }
   const unjoined = g.seats.filter((s) => s.kind === "human" && !s.joined);
-  if (unjoined.length) return t("waiting for {names} to join", { names: unjoined.map((s) => playerName(s.player_name)).join(t(" and ")) });
+  if (unjoined.length) return t("waiting for {names} to join", { names: invitedNames(unjoined) });
   const toMove = g.seats.findIndex((s) => s.player_name === g.to_move);
   if (toMove >= 0 && mySeats.includes(toMove)) return t("your turn");
   if (toMove >= 0) return t("{name} to move", { name: seatName(g.seats[toMove]) || playerName(g.to_move) });

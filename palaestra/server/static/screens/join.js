@@ -25,14 +25,14 @@ export default async function joinPage({ id, code }, { root }) {
     el("p", { class: "small", id: "join-players", text: t("Players: {list}", { list: game.seats.map((s, i) => who(s, i, offer)).join(" · ") }) }),
     el("p", { class: "small", id: "join-clock", text: game.clock ? t("Clock: {control}", { control: controlText(game.clock.control) }) : t("No clock") }));
   if (closed) {
-    root.replaceChildren(el("div", { class: "card", id: "join-closed" }, el("h2", { text: t("Join the game") }),
+    root.replaceChildren(el("div", { class: "card", id: "join-closed" }, el("h1", { class: "page-title", text: t("Join the game") }),
       el("p", { class: "note", role: "status", text: closed }), about, el("p", {}, watch, " · ", el("a", { href: "#/" }, t("Back home")))));
     return;
   }
   const input = el("input", { id: "join-name", name: "name", maxlength: 40, autocomplete: "nickname", required: true, value: myName() });
   const button = el("button", { type: "submit", id: "join-start" }, t("Join"));
   const form = el("form", { class: "card", id: "join-form" },
-    el("h2", { text: t("Join the game") }), about,
+    el("h1", { class: "page-title", text: t("Join the game") }), about,
     el("div", { class: "field" }, el("label", { for: "join-name", text: t("Your name") }), input),
     el("div", { class: "field" }, button));
   form.addEventListener("submit", async (event) => {

@@ -11,14 +11,14 @@ export default async function leaderboardPage({ pool }, { root }) {
   const m = await meta();
   const pools = m.rating_pools || [];
   if (!pools.length) {
-    root.replaceChildren(el("section", { class: "card" }, el("h2", { text: t("Leaderboards") }), el("p", { text: t("No game is rated on this server.") })));
+    root.replaceChildren(el("section", { class: "card" }, el("h1", { class: "page-title", text: t("Leaderboards") }), el("p", { text: t("No game is rated on this server.") })));
     return;
   }
   const picker = el("select", { id: "pool-picker" }, pools.map((p) => el("option", { value: p.id, text: p.title })));
   picker.value = pools.some((p) => p.id === pool) ? pool : pools[0].id;
   const table = el("div", { id: "leaderboard" });
   root.replaceChildren(el("section", { class: "card", "aria-labelledby": "leaderboard-title" },
-    el("h2", { id: "leaderboard-title", text: t("Leaderboards") }),
+    el("h1", { class: "page-title", id: "leaderboard-title", text: t("Leaderboards") }),
     el("div", { class: "field" }, el("label", { for: "pool-picker", text: t("Rating list") }), picker),
     el("p", { class: "small muted", text: t("Members with 10 or more rated games in the list, who played in the last 90 days.") }),
     table));

@@ -65,7 +65,7 @@ async function courseList({ root }) {
     el("a", { href: `/learn/${g.name}` }, g.title),
     el("span", { class: "muted small", text: ` ${t("{n} lessons done", { n: (progress[g.name] || []).length })}` })));
   root.replaceChildren(el("section", { class: "card learn-list" },
-    el("h2", { text: t("Learn to play") }),
+    el("h1", { class: "page-title", text: t("Learn to play") }),
     el("p", { text: t("Short lessons on the real board, one idea of the rules each, then a first game against the AI.") }),
     el("ul", { class: "list", id: "courses" }, ...items)));
 }
@@ -77,7 +77,7 @@ async function coursePage(game, { root, onLeave }) {
   const firstOpen = course.lessons.findIndex((l) => !done().has(l.id));
 
   const nav = el("ol", { class: "lessons", id: "lesson-list" });
-  const title = el("h3", { id: "lesson-title" });
+  const title = el("h2", { class: "h3", id: "lesson-title" });
   const intro = el("p", { id: "lesson-intro" });
   const task = el("p", { class: "task", id: "lesson-task" });
   const feedback = el("div", { class: "feedback", id: "lesson-feedback", role: "status", "aria-live": "polite" });
@@ -86,12 +86,12 @@ async function coursePage(game, { root, onLeave }) {
   const boardBox = el("div", { class: "board-wrap", id: "board" });
   const lessonCard = el("section", { class: "card lesson", id: "lesson" }, title, intro, task, feedback, el("div", { class: "field" }, retry, next));
   const finalCard = el("section", { class: "card lesson", id: "lesson-final", hidden: true },
-    el("h3", { text: course.final.title }), el("p", { text: course.final.text }),
+    el("h2", { class: "h3", text: course.final.title }), el("p", { text: course.final.text }),
     el("button", { type: "button", id: "learn-play" }, t("Play against the AI ({level})", { level: t(course.level) })));
-  root.replaceChildren(el("h2", {}, t("Learn to play {game}", { game: course.title }), " ",
+  root.replaceChildren(el("h1", { class: "screen-title" }, t("Learn to play {game}", { game: course.title }), " ",
     el("a", { class: "small rules-link", id: "learn-rules", href: `/rules/${game}?lang=${language}` }, t("Rules"))),
   el("div", { class: "game learn", "data-game": game }, el("div", {}, boardBox),
-    el("aside", { class: "side" }, lessonCard, finalCard, el("div", { class: "card" }, el("h3", { text: t("Lessons") }), nav))));
+    el("aside", { class: "side" }, lessonCard, finalCard, el("div", { class: "card" }, el("h2", { class: "h3", text: t("Lessons") }), nav))));
 
   const board = await makeBoard(game, boardBox);
   let index = firstOpen >= 0 ? firstOpen : 0;

@@ -27,13 +27,13 @@ export default async function profilePage({ name }, { root, onLeave }) {
 
   const ratings = Object.entries(profile.ratings || {});
   const ratingsCard = el("section", { class: "card", id: "ratings", "aria-labelledby": "ratings-title" },
-    el("h3", { id: "ratings-title", text: t("Ratings") }),
+    el("h2", { class: "h3", id: "ratings-title", text: t("Ratings") }),
     ratings.length ? ratings.map(([pool, r], k) => {
       const history = [...((profile.history || {})[pool] || [])].sort((a, b) => String(a.at).localeCompare(String(b.at)));
       const first = history[0];
       const points = history.length ? [first.rating - (Number(first.change) || 0), ...history.map((h) => h.rating)] : [];
       return el("div", { class: "pool", "data-pool": pool },
-        el("h4", {}, el("a", { href: `/leaderboard/${encodeURIComponent(pool)}` }, poolTitle(pool)), " ",
+        el("h3", { class: "h4" }, el("a", { href: `/leaderboard/${encodeURIComponent(pool)}` }, poolTitle(pool)), " ",
           ratingCell(r), " ", el("span", { class: "muted small", text: r.games === 1 ? t("1 rated game") : t("{n} rated games", { n: r.games }) })),
         points.length > 1 ? ratingChart(points, t("Rating history: {pool}", { pool: poolTitle(pool) }), `chart-${k}`) : null);
     }) : el("p", { class: "muted", text: t("No rated games yet.") }));
@@ -46,7 +46,7 @@ export default async function profilePage({ name }, { root, onLeave }) {
     if (onLeave) onLeave(stop);
   }
   root.replaceChildren(el("div", { class: "profile" },
-    el("h2", { id: "profile-name" }, profile.username, own ? el("span", { class: "tag", text: t("you") }) : null),
+    el("h1", { class: "page-title", id: "profile-name" }, profile.username, own ? el("span", { class: "tag", text: t("you") }) : null),
     el("p", { class: "muted", id: "profile-facts" },
       t("Joined {date}", { date: dateText(profile.joined) }), " · ",
       profile.games === 1 ? t("1 game played") : t("{n} games played", { n: profile.games })),
@@ -78,7 +78,7 @@ async function gamesList(card, username, m, own) {
   const prev = el("button", { type: "button", class: "secondary", id: "games-prev" }, t("Newer"));
   const next = el("button", { type: "button", class: "secondary", id: "games-next" }, t("Older"));
   const pager = el("div", { class: "field pager" }, prev, pageLine, next);
-  card.append(...[el("h3", { id: "games-title", text: t("Games") }),
+  card.append(...[el("h2", { class: "h3", id: "games-title", text: t("Games") }),
     el("div", { class: "field" }, el("label", { for: "games-filter", text: t("Game") }), filter),
     own ? el("p", { class: "small muted", text: t("You see all your games; others see your rated and public ones.") }) : null,
     list, pager].filter(Boolean));

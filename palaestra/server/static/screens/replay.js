@@ -30,7 +30,7 @@ export default async function replayPage({ id, ply: plyPart }, { root, onLeave }
   aiToggle.addEventListener("change", () => { aiOn = aiToggle.checked; show(); });
   const go = (n) => { ply = Math.max(0, Math.min(total, n)); slider.value = ply; show(); };
   root.replaceChildren(el("div", { class: "game" },
-    el("div", {}, el("h2", {}, t("Replay: {title}", { title: game.title }) + " ", el("span", { class: "muted small", text: `#${id}` }), " ",
+    el("div", {}, el("h1", { class: "screen-title" }, t("Replay: {title}", { title: game.title }) + " ", el("span", { class: "muted small", text: `#${id}` }), " ",
         el("a", { class: "small rules-link", id: "rules-link", href: `/rules/${game.game}?lang=${language}&game=${id}`, target: "_blank", rel: "noopener" }, t("Rules"))),
       el("div", { class: "replay-bar" },
         el("button", { type: "button", class: "secondary", id: "replay-first", title: t("first move"), "aria-label": t("first move"), onclick: () => go(0) }, "|◀"),
@@ -41,12 +41,12 @@ export default async function replayPage({ id, ply: plyPart }, { root, onLeave }
         label),
       lastMove, boardBox),
     el("aside", { class: "side" },
-      el("div", { class: "card" }, el("h3", { text: t("Score") }), scores),
+      el("div", { class: "card" }, el("h2", { class: "h3", text: t("Score") }), scores),
       el("div", { class: "card" }, el("label", { class: "small" }, aiToggle,
         " " + (finished ? t("Show the AI's view of each move") : t("The AI's view of the moves is shown once the game is over"))), aiBox),
       game.result ? el("div", { class: "card", id: "replay-result", title: plainHelp(game.result.text) }, el("div", { text: resultText(game.result, game.seats, together) }),
         el("div", { class: "small", text: endReason(game, gameModule, gt) || "" })) : null,
-      el("div", { class: "card" }, el("h3", { text: t("Moves") }), movesBox),
+      el("div", { class: "card" }, el("h2", { class: "h3", text: t("Moves") }), movesBox),
       el("a", { href: `#/game/${id}` }, t("Back to the game")))));
   const describe = describer(gameModule, gt);
   movesBox.replaceChildren(...game.moves.map((mv, i) => el("li", { class: mv.player < 0 ? "chance" : "", style: "cursor:pointer", "data-move": mv.move, title: mv.move, onclick: () => go(i + 1) },
@@ -55,7 +55,7 @@ export default async function replayPage({ id, ply: plyPart }, { root, onLeave }
   document.addEventListener("keydown", onKey);
   function onKey(e) { if (e.key === "ArrowLeft") go(ply - 1); if (e.key === "ArrowRight") go(ply + 1); }
   const board = await makeBoard(game.game, boardBox);
-  setSeatColours(board.colours);
+  setSeatColours(board.colours, board.colourNames);
   let token = 0;
   async function show() {
     const mine = ++token;
@@ -66,7 +66,7 @@ export default async function replayPage({ id, ply: plyPart }, { root, onLeave }
     lastMove.textContent = r.last_move ? moveLine(r.last_move, game.seats, describe) : t("start");
     label.dataset.ply = ply;
     followList(movesBox, ply - 1);
-    scores.replaceChildren(...game.seats.map((s, i) => el("li", {}, el("span", { class: "swatch", style: `background:${seatColour(i)}` }), playerName(s.player_name), el("span", { class: "score", text: formatScore(r.scores[i]) }))));
+    scores.replaceChildren(...game.seats.map((s, i) => el("li", {}, el("span", { class: "swatch", style: `background:${seatColour(i)}` }), personName(s), el("span", { class: "score", text: formatScore(r.scores[i]) }))));
     const toMove = r.current_player >= 0 ? game.seats[r.current_player].player_name : r.current_player === -1 ? "chance" : null;
     const view = { ...game, ply, to_move: toMove, state: r.state, text: r.text, scores: r.scores, current_player: r.current_player, legal: [], moves: game.moves.slice(0, ply), status: ply === total ? game.status : "active" };
     board.update(view, { interactive: false, legal: [], play: () => {}, mySeats: [], replay: true });

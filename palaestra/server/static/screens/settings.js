@@ -1,6 +1,6 @@
 // Account settings (#/account, issue 28): change the password, who may challenge me (issue 29),
-// passkeys (add with a name, list, remove), download my data, delete the account (confirmed with
-// the password).
+// passkeys (add with a name, list, remove), notifications (issue 29: screens/notify-settings.js),
+// download my data, delete the account (confirmed with the password).
 
 import { t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -8,19 +8,20 @@ import { api } from "/static/api.js";
 import { me, signedOut, profileLink } from "/static/member.js";
 import { passkeysSupported, creationOptions, requestOptions, credentialToJSON } from "/static/webauthn.js";
 import { field, messageLine, dateText } from "/static/screens/forms.js";
+import { notificationsCard } from "/static/screens/notify-settings.js";
 
 export default async function settingsPage(params, { root }) {
   if (!me()) {
-    root.replaceChildren(el("section", { class: "card narrow" }, el("h2", { text: t("Account settings") }),
+    root.replaceChildren(el("section", { class: "card narrow" }, el("h1", { class: "page-title", text: t("Account settings") }),
       el("p", {}, t("Sign in first."), " ", el("a", { href: "/#/signin" }, t("Sign in")))));
     return;
   }
   const account = await api("/api/account");
   const deletion = deleteCard();
   root.replaceChildren(el("div", { class: "account-page" },
-    el("h2", {}, t("Account settings"), " ", el("span", { class: "muted small" }, profileLink(account.username))),
+    el("h1", { class: "page-title" }, t("Account settings"), " ", el("span", { class: "muted small" }, profileLink(account.username))),
     el("p", { class: "muted", text: t("Member since {date}", { date: dateText(account.joined) }) }),
-    el("div", { class: "cards" }, passwordCard(), challengesCard(), passkeysCard(deletion.passkeys), dataCard(), deletion.card)));
+    el("div", { class: "cards" }, passwordCard(), challengesCard(), passkeysCard(deletion.passkeys), notificationsCard(), dataCard(), deletion.card)));
 }
 
 function passwordCard() {
@@ -42,7 +43,7 @@ function passwordCard() {
       submit.disabled = false;
     }
   });
-  return el("section", { class: "card", "aria-labelledby": "password-title" }, el("h3", { id: "password-title", text: t("Password") }), form);
+  return el("section", { class: "card", "aria-labelledby": "password-title" }, el("h2", { class: "h3", id: "password-title", text: t("Password") }), form);
 }
 
 // passkeys(n): how many passkeys the account holds (0 also where the server has none)
@@ -53,7 +54,7 @@ function passkeysCard(passkeys) {
   const add = el("button", { type: "submit", id: "passkey-add" }, t("Add a passkey"));
   const form = el("form", { id: "passkey-form" }, name.row, el("div", { class: "field" }, add));
   const card = el("section", { class: "card", "aria-labelledby": "passkeys-title" },
-    el("h3", { id: "passkeys-title", text: t("Passkeys") }),
+    el("h2", { class: "h3", id: "passkeys-title", text: t("Passkeys") }),
     el("p", { class: "small muted", text: t("A passkey signs you in with your device's screen lock or a security key, without a password.") }),
     list, passkeysSupported() ? form : el("p", { class: "small", text: t("This browser cannot use passkeys here.") }), message.line);
 
@@ -136,7 +137,7 @@ function challengesCard() {
 
 function dataCard() {
   return el("section", { class: "card", "aria-labelledby": "data-title" },
-    el("h3", { id: "data-title", text: t("Your data") }),
+    el("h2", { class: "h3", id: "data-title", text: t("Your data") }),
     el("p", { class: "small", text: t("Everything kept about you: your profile, ratings and the records of your games, in one JSON file.") }),
     el("a", { class: "button secondary", id: "export", href: "/api/account/export", download: "" }, t("Download my data")));
 }
@@ -174,7 +175,7 @@ function deleteCard() {
     });
   });
   const card = el("section", { class: "card", "aria-labelledby": "delete-title" },
-    el("h3", { id: "delete-title", text: t("Delete the account") }),
+    el("h2", { class: "h3", id: "delete-title", text: t("Delete the account") }),
     el("p", { class: "small", text: t("Your games stay for your opponents, under the name 'deleted player'; your ratings and profile are gone.") }),
     el("p", { class: "small muted", id: "delete-how", text: t("Confirm with your password.") }),
     form);

@@ -9,7 +9,7 @@ import { field, messageLine } from "/static/screens/forms.js";
 
 export default async function signInPage(params, { root }) {
   if (me()) {
-    root.replaceChildren(el("section", { class: "card narrow" }, el("h2", { text: t("Sign in") }),
+    root.replaceChildren(el("section", { class: "card narrow" }, el("h1", { class: "page-title", text: t("Sign in") }),
       el("p", {}, t("You are signed in as"), " ", profileLink(me()), ".")));
     return;
   }
@@ -20,7 +20,7 @@ export default async function signInPage(params, { root }) {
   const form = el("form", { id: "signin-form" }, username.row, password.row, el("div", { class: "field" }, submit));
   const passkeyButton = el("button", { type: "button", class: "secondary", id: "signin-passkey" }, t("Sign in with a passkey"));
   root.replaceChildren(el("section", { class: "card narrow", "aria-labelledby": "signin-title" },
-    el("h2", { id: "signin-title", text: t("Sign in") }),
+    el("h1", { class: "page-title", id: "signin-title", text: t("Sign in") }),
     form,
     passkeysSupported() ? el("div", { class: "field" }, passkeyButton) : null,
     message.line,

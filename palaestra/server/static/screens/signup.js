@@ -10,7 +10,7 @@ import { field, messageLine } from "/static/screens/forms.js";
 
 export default async function signUpPage(params, { root }) {
   if (me()) {
-    root.replaceChildren(el("section", { class: "card narrow" }, el("h2", { text: t("Sign up") }),
+    root.replaceChildren(el("section", { class: "card narrow" }, el("h1", { class: "page-title", text: t("Sign up") }),
       el("p", {}, t("You are signed in as"), " ", profileLink(me()), ".")));
     return;
   }
@@ -22,7 +22,7 @@ export default async function signUpPage(params, { root }) {
   const submit = el("button", { type: "submit", id: "signup-submit" }, t("Create account"));
   const form = el("form", { id: "signup-form" }, username.row, password.row, el("div", { class: "field" }, submit));
   root.replaceChildren(el("section", { class: "card narrow", "aria-labelledby": "signup-title" },
-    el("h2", { id: "signup-title", text: t("Sign up") }),
+    el("h1", { class: "page-title", id: "signup-title", text: t("Sign up") }),
     el("p", { class: "small muted", text: t("With an account your games follow you to every device, rated games count on your profile, and you appear on the leaderboards.") }),
     form, message.line,
     el("p", { class: "small" }, t("Have an account?"), " ", el("a", { href: "/#/signin" }, t("Sign in")))));
@@ -68,7 +68,7 @@ async function offerClaim(root, username) {
       el("ul", { class: "list claim-list" }, boxes.map((b) => b.row))),
     el("div", { class: "field" }, submit, skip));
   root.replaceChildren(el("section", { class: "card narrow", id: "claim", "aria-labelledby": "claim-title" },
-    el("h2", { id: "claim-title", text: t("Welcome, {name}", { name: username }) }),
+    el("h1", { class: "page-title", id: "claim-title", text: t("Welcome, {name}", { name: username }) }),
     el("p", { text: t("Add these games to your account? They then show on your profile, and you can play them from any device you sign in on.") }),
     form, message.line));
   form.addEventListener("submit", async (event) => {

@@ -3,7 +3,7 @@
 - ``lesson_progress``: per account, the lessons done per game as JSON (``{"GAME": ["LESSON",
   ...]}``) and when it was last saved.
 
-Revision ID: 0011
+Revision ID: 0010
 Revises: 0009
 Create Date: 2026-11-27
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
+revision = "0010"
 down_revision = "0009"
 branch_labels = None
 depends_on = None
