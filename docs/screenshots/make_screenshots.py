@@ -4,7 +4,8 @@
 
 Starts `palaestra serve` on a free port with a throwaway SQLite file, drives Debian's Chromium
 (/usr/bin/chromium, else Playwright's) at 1280×800 and 390×844 and writes PNGs into OUT_DIR
-(default: this folder): the home page with the lobby (light), a game of Archimedes against the AI
+(default: this folder): the home page with the lobby (light), the first lesson of the Athos
+course ("Learn to play", light), a game of Archimedes against the AI
 in the light and the dark theme, and the same game with a move waiting for Confirm (a
 correspondence game, where confirming is on by default). Each PNG is the visible window only,
 reduced to 256 colours with Pillow when it is installed (a dev dependency), so they stay small.
@@ -122,6 +123,9 @@ def main(out: Path) -> None:
                     page.goto(url + "/")
                     page.wait_for_selector("#watch-games")
                     shoot(page, out, f"home-{size}")
+                    page.goto(url + "/learn/athos")  # "Learn to play": the first lesson of a course
+                    page.wait_for_selector('#board[data-lesson][data-outcome="playing"]')
+                    shoot(page, out, f"learn-{size}")
                 start_game(page, url)
                 one_move(page)  # a move of each side: the last move is marked
                 page.wait_for_function("document.querySelectorAll('#moves li').length >= 2")

@@ -161,6 +161,15 @@ class SeekStore:
             return None if row is None else _seek(row)
 
     @guarded
+    def made(self, game_id: str) -> StoredSeek | None:
+        """The seek whose full table made the game ``game_id`` (None: the game came from
+        elsewhere). A rare question (a game aborted): no index of its own."""
+        query = sa.select(SEEKS).where(SEEKS.c.game_id == game_id, SEEKS.c.status == STARTED).limit(1)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).one_or_none()
+            return None if row is None else _seek(row)
+
+    @guarded
     def open_seeks(self, now: datetime, limit: int = 200) -> list[StoredSeek]:
         """The open seeks not expired yet, oldest first."""
         query = (
@@ -199,6 +208,19 @@ class SeekStore:
             conn.execute(
                 sa.update(SEEKS).where(SEEKS.c.id == seek_id, SEEKS.c.status == OPEN).values(seen_at=at)
             )
+
+    @guarded
+    def seen_all(self, seek_ids: list[str], at: datetime, chunk: int = 500) -> None:
+        """:meth:`seen` for many seeks at once: one statement per ``chunk`` of them, in one
+        transaction (the sweep renews every seek held here: one write, not one per seek)."""
+        if not seek_ids:
+            return
+        with self.store.writing() as conn:
+            for start in range(0, len(seek_ids), chunk):
+                part = seek_ids[start : start + chunk]
+                conn.execute(
+                    sa.update(SEEKS).where(SEEKS.c.id.in_(part), SEEKS.c.status == OPEN).values(seen_at=at)
+                )
 
     @guarded
     def stale(self, now: datetime, unseen_since: datetime, limit: int = 200) -> list[StoredSeek]:

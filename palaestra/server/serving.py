@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import socket
 from typing import Any
+from urllib.parse import urlsplit
 
 import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
 
 from palaestra.server.app import close_websockets
+
+#: websocket paths served without permessage-deflate (:meth:`WebSocketProtocol.handle_connect`)
+UNCOMPRESSED = frozenset({"/api/lobby/ws"})
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
@@ -33,6 +38,15 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.close_timeout = 2.0
+
+    def handle_connect(self, event: Request) -> None:
+        """The lobby's websocket without permessage-deflate: it fans each change out to every
+        lobby page, and each socket compresses with a zlib context of its own, so nothing of one
+        socket's work serves another: compressing was some 30 % of the server's CPU per message
+        sent, for messages of under a kilobyte (docs/benchmarks.md, "Lobby under load")."""
+        if urlsplit(event.path).path in UNCOMPRESSED:
+            self.conn.available_extensions = []
+        super().handle_connect(event)
 
     def send_receive_event_to_app(self) -> None:
         if self.close_sent:

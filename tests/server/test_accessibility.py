@@ -95,6 +95,15 @@ def game_in_play(game: str) -> Callable[[Any, ServerProcess, World], None]:
     return show
 
 
+def watched_game(page: Any, server: ServerProcess, world: World) -> None:
+    """A public game seen by a spectator: its "Share to watch" card (issue 29)."""
+    seats = [{"kind": "human", "joined": True}, {"kind": "human"}]
+    body = {"game": "archimedes", "seats": seats, "public": True}
+    made = httpx.post(server.url + "/api/games", json=body, timeout=30).json()
+    page.goto(f"{server.url}/#/game/{made['id']}")
+    page.wait_for_selector("#watch-link")
+
+
 def visit(path: str, ready: str) -> Callable[[Any, ServerProcess, World], None]:
     def show(page: Any, server: ServerProcess, world: World) -> None:
         page.goto(server.url + path.format(w=world))
@@ -122,6 +131,7 @@ PAGES: dict[str, tuple[Callable[[Any, ServerProcess, World], None], bool, str]] 
     "game-athos": (game_in_play("athos"), False, "en"),
     "game-archimedes": (game_in_play("archimedes"), False, "en"),
     "game-agamemnon": (game_in_play("agamemnon"), False, "en"),
+    "game-watched": (watched_game, False, "en"),
     "replay": (visit("/#/replay/{w.finished}", "#replay-result"), False, "en"),
     "join": (visit("{w.invite}", "#join-form"), False, "en"),
     "signup": (visit("/#/signup", "#signup-form"), False, "en"),

@@ -5,6 +5,8 @@ Every test runs on SQLite and on PostgreSQL (the ``client`` fixture)."""
 from __future__ import annotations
 
 import asyncio
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -271,6 +273,23 @@ def test_a_stale_copy_of_a_seek_cannot_change_it(client: TestClient) -> None:
     with pytest.raises(SeekConflict):
         hub.lobby.store.change(second, status="starting")
     assert hub.lobby.store.get(seek["id"]).status == "cancelled"
+
+
+def test_the_sweep_renews_every_seek_held_here_in_one_write_and_no_other(client: TestClient) -> None:
+    """The sweep's renewal (one statement for all the seeks held by this process's sockets): the
+    held open seeks are seen now, a seek not held and a seek no longer open keep their time."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    held = [post(client)["id"] for _ in range(3)]
+    loose, withdrawn = post(client), post(client)
+    client.delete(f"/api/seeks/{withdrawn['id']}", headers={"X-Seek-Token": withdrawn["seek_token"]})
+    before = {i: hub.lobby.store.get(i).seen_at for i in [*held, loose["id"], withdrawn["id"]]}
+    hub.lobby.held = dict.fromkeys([*held, withdrawn["id"]], 1)
+    time.sleep(0.01)
+    client.portal.call(hub.lobby.sweep)  # type: ignore[union-attr]
+    after = {i: hub.lobby.store.get(i).seen_at for i in before}
+    assert all(after[i] > before[i] for i in held)
+    assert after[loose["id"]] == before[loose["id"]] and after[withdrawn["id"]] == before[withdrawn["id"]]
+    hub.lobby.store.seen_all([], datetime.now(UTC))  # nothing to renew: nothing written
 
 
 @pytest.mark.slow

@@ -1,11 +1,14 @@
-"""The fast Archimedes move generator: tables and memos for speed, no rules of its own.
+"""What makes the Archimedes rules cheap: tables, memos and path searches, no rule of its own.
 
-It finds the same moves as the readable rules of ``rules.py`` (``ArchimedesState.problem`` and
-``moves_by_the_rules``), which the tests check over thousands of random positions
-(tests/archimedes/test_archimedes_memo.py). What a cube may do depends only on its cell, its
-distance (ARC-M1) and the free cells within that many steps (ARC-M2, ARC-M3), with the player's
-goal cells (ARC-M4); so the moves of one cube are memoised per player under that key, and moves
-of 3 to :data:`TABLE_STEPS` steps without revisits are read from tables of every path.
+Each ruling is stated once, in ``rules.py`` (``ArchimedesState``): which cubes may move (ARC-M5,
+ARC-M7), how far (ARC-M1), through which cells (ARC-M3). What this module adds is the one costly
+question those predicates ask, "where can a path of this many steps from this cell through these
+free cells end" (ARC-M2, with the early stop of ARC-M4), answered from tables of every path
+(3 to :data:`TABLE_STEPS` steps without revisits) or a search, and memoised per player under the
+only key the answer depends on: the cell, the step count and the free cells within that reach.
+There is no batch move generator here: ``rules.py`` derives ``legal_actions`` from its own
+predicates, and the tests check it against ``problem`` and against the independent reference of
+tests/archimedes/archimedes_reference.py (tests/archimedes/test_archimedes_memo.py).
 
 Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
+from palaestra.core.game import set_bits
 from palaestra.games.archimedes.board import Board
 
 #: entries kept per player in the memo of single-cube moves: when it is full, its older half
@@ -42,7 +46,7 @@ def _forget_older_half(memo: dict[int, Any]) -> None:
 
 
 class MoveGenerator:
-    """The move tables and memos of one game (its board, goal cells and revisit option).
+    """The path tables and memos of one game (its board, goal cells and revisit option).
 
     Pickled (and deep-copied) without its memos and tables, which are rebuilt empty: they are
     pure caches and never change a result."""
@@ -50,20 +54,15 @@ class MoveGenerator:
     def __init__(
         self,
         board: Board,
-        start_mask: tuple[int, ...],
         goal_mask: tuple[int, ...],
-        block_mask: tuple[int, ...],
         revisit: bool,
         max_steps: int,
     ) -> None:
         self.board = board
         self.size = board.size
         self.all_mask = board.all_mask
-        #: per player, its start cells and its goal cells (masks)
-        self.start_mask = start_mask
+        #: per player, its goal cells (a mask): a path may stop early on one (ARC-M4)
         self.goal_mask = goal_mask
-        #: ``block_mask[c]``: cell ``c`` and its neighbours, which a cube on ``c`` keeps others out of
-        self.block_mask = block_mask
         self.revisit = revisit
         self.neighbour_bits: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             tuple((m, 1 << m) for m in nbrs) for nbrs in board.neighbours
@@ -90,7 +89,7 @@ class MoveGenerator:
         self.clear()
 
     def clear(self) -> None:
-        """Empty the memos and the path tables."""
+        """Empty the memos and the path tables: the one place they are made (and thrown away)."""
         #: paths without revisits, made on first use: see :meth:`path_table`
         self.path_tables: dict[int, PathTable] = {}
         self.clear_memos()
@@ -213,42 +212,18 @@ class MoveGenerator:
                 ends |= end
         return ends
 
-    def cube_moves(
-        self, pos: list[int], occupied: int, player: int, released: bool
-    ) -> list[tuple[int, tuple[int, ...]]]:
-        """``(cell, action ids)`` of each of ``player``'s cubes that has a move, in cube order:
-        ``pos`` holds four cells per player, ``occupied`` all of them as a mask; ``released``
-        says whether cubes on the player's start cells may move (ARC-M7, decided by the rules)."""
-        block = self.block_mask
-        base = 4 * player
-        c0, c1, c2, c3 = pos[base : base + 4]
-        others = 0
-        for c in pos[:base]:
-            others |= block[c]
-        for c in pos[base + 4 :]:
-            others |= block[c]
-        goal = self.goal_mask[player]
-        start_cells = 0 if released else self.start_mask[player]
-        b0, b1, b2, b3 = block[c0], block[c1], block[c2], block[c3]
-        all_mask = self.all_mask
-        free01 = all_mask & ~(others | b0 | b1)
-        free23 = all_mask & ~(others | b2 | b3)
-        rows = self.board.rows_mask
-        reach = self.reach
-        tag = self.reach_tag
+    def ends(self, c: int, steps: int, free: int, player: int) -> tuple[int, ...]:
+        """The action ids, sorted, of the moves of ``player``'s cube on ``c`` with ``steps`` steps
+        through the ``free`` cells: to the end of every path the rules allow (see :meth:`path_table`
+        and :meth:`search_ends`). Memoised: the answer depends only on the cells of ``free``
+        within ``steps`` steps of ``c``."""
+        i = c << STEP_BITS | steps
+        key = free & self.reach[i] | self.reach_tag[i]
         memo = self.memos[player]
-        found: list[tuple[int, tuple[int, ...]]] = []
-        for c, free in ((c0, free23 & ~b1), (c1, free23 & ~b0), (c2, free01 & ~b3), (c3, free01 & ~b2)):
-            if (goal | start_cells) >> c & 1:  # arrived (ARC-M5) or held on its start cell (ARC-M7)
-                continue
-            i = c << STEP_BITS | (occupied & rows[c]).bit_count()
-            key = free & reach[i] | tag[i]
-            moves = memo.get(key)
-            if moves is None:
-                moves = memo[key] = self._new_moves(c, i & _STEPS, free, player, memo)
-            if moves:
-                found.append((c, moves))
-        return found
+        moves = memo.get(key)
+        if moves is None:
+            moves = memo[key] = self._new_moves(c, steps, free, player, memo)
+        return moves
 
     def _new_moves(self, c: int, steps: int, free: int, player: int, memo: dict[int, Any]) -> tuple[int, ...]:
         if len(memo) >= MEMO_LIMIT:
@@ -266,13 +241,40 @@ class MoveGenerator:
             ends ^= low
         return tuple(found)
 
-    def moves(self, pos: list[int], occupied: int, player: int, released: bool) -> list[int]:
-        """Every move of ``player`` (no pass), sorted: one action id per start and end cell."""
-        found = self.cube_moves(pos, occupied, player, released)
-        if len(found) == 1:
-            return list(found[0][1])
-        found.sort()  # by start cell: the ids (start * size + end) come out sorted
-        out: list[int] = []
-        for _, moves in found:
-            out.extend(moves)
-        return out
+    def example_path(self, start: int, steps: int, free: int, goal: int, end: int) -> list[int] | None:
+        """One path (cells, start first) of ``steps`` steps (or fewer to a ``goal`` cell) from
+        ``start`` to ``end`` through ``free`` cells, or None. Slow; for explanations only."""
+        if end == start:
+            return None
+        if self.revisit:
+            return self._example_walk(start, steps, free, goal, end)
+        return self._example_path([start], steps, free, goal, end)
+
+    def _example_walk(self, start: int, steps: int, free: int, goal: int, end: int) -> list[int] | None:
+        """:meth:`example_path` with revisits: the cells reachable after each step, walked back."""
+        layers = [1 << start]
+        for _ in range(steps):
+            grown = 0
+            for c in set_bits(layers[-1]):
+                grown |= self.board.neighbour_mask[c]
+            layers.append(grown & free)
+        hits = [k for k in range(1, steps + 1) if layers[k] >> end & 1 and (k == steps or goal >> end & 1)]
+        if not hits:
+            return None
+        path = [end]
+        for k in range(hits[0] - 1, -1, -1):
+            path.append(next(c for c in self.board.neighbours[path[-1]] if layers[k] >> c & 1))
+        return path[::-1]
+
+    def _example_path(self, path: list[int], left: int, free: int, goal: int, end: int) -> list[int] | None:
+        """:meth:`example_path` without revisits: a depth-first search, neighbours in board order."""
+        for m in self.board.neighbours[path[-1]]:
+            if not free >> m & 1 or m in path:
+                continue
+            if m == end and (left == 1 or goal >> m & 1):
+                return [*path, m]
+            if left > 1:
+                found = self._example_path([*path, m], left - 1, free, goal, end)
+                if found is not None:
+                    return found
+        return None

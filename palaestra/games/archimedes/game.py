@@ -78,12 +78,15 @@ class ArchimedesGame(Game):
         self.start_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.start_sides)
         self.goal_mask: tuple[int, ...] = tuple(b.side_mask(s) for s in self.goal_sides)
         self.all_mask = b.all_mask
+        #: ``rows_mask[c]``: the three rows through cell ``c`` (ARC-M1; the board's, kept here for speed)
+        self.rows_mask = b.rows_mask
         #: ARC-M3: a cube on cell ``c`` keeps every other cube out of ``block_mask[c]`` (the cell
         #: and its neighbours)
         self.block_mask: tuple[int, ...] = tuple((1 << c) | b.neighbour_mask[c] for c in range(b.size))
-        self.move_generator = MoveGenerator(
-            b, self.start_mask, self.goal_mask, self.block_mask, self.revisit, max_steps=CUBES * n
-        )
+        #: the path tables and memos that make the path rulings cheap (ARC-M2, ARC-M4)
+        self.move_generator = MoveGenerator(b, self.goal_mask, self.revisit, max_steps=CUBES * n)
+        #: :meth:`MoveGenerator.ends`, bound once (the rules ask it for every cube they move)
+        self.ends = self.move_generator.ends
         #: what the heuristic knows of each player's goal side (made on first use by heuristic)
         self.goal_plans: list[heuristic.GoalPlan] | None = None
 

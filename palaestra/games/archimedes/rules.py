@@ -1,13 +1,27 @@
 """Archimedes (Niek Neuwahl, 1995): the rules, in the order of RULINGS.md (ARC-*).
 
-Set-up (ARC-S1, ARC-S2), the move (ARC-M1 distance, ARC-M2 path, ARC-M3 no touching, ARC-M4
-early stop, ARC-M5 arrived cubes, ARC-M7 release with three players, ARC-M6 passing), the end
-(ARC-E1, passes, the move limit) and the ranking. :meth:`ArchimedesState.problem` is the one
-place a move's legality is decided in the rulebook's terms; ``legal_actions`` comes from the fast
-generator of ``_fast.py``, which the tests check against it. Notation: ``moves.py``; the
-position document: ``position.py``; evaluation and adjudication: ``heuristic.py``; the text
-board and the observation: ``display.py``; the game's options and set-up (ARC-S1, ARC-S2):
-``game.py``.
+Set-up (ARC-S1, ARC-S2: ``game.py``), the move (ARC-M1 distance, ARC-M2 path, ARC-M3 no touching,
+ARC-M4 early stop, ARC-M5 arrived cubes, ARC-M7 release with three players, ARC-M6 passing), the
+end (ARC-E1, passes, the move limit) and the ranking.
+
+Each ruling of a move is stated once, as a predicate of :class:`ArchimedesState` that changes
+nothing: :meth:`~ArchimedesState.distance` (ARC-M1), :meth:`~ArchimedesState.free_cells_of`
+(ARC-M3), :meth:`~ArchimedesState.arrived_cells` (ARC-M5), :meth:`~ArchimedesState.held_cells`
+(ARC-M7); the path (ARC-M2, ARC-M4) is stated where they are composed,
+:meth:`~ArchimedesState.cube_moves`, which asks the game's path index for the ends.
+:meth:`~ArchimedesState.candidates` names the cubes that might move (the player to move's, none
+once the game is over) and applies no ruling. :meth:`~ArchimedesState.problem` checks one move
+against the same predicates in the rulebook's order, for a reason that cites the ruling, and
+takes its verdict on the path from :meth:`~ArchimedesState.cube_moves`; ``legal_actions`` is the
+moves of :meth:`~ArchimedesState.cube_moves` for the candidates, or the pass (ARC-M6). ``_fast.py``
+holds only what makes the path cheap (path tables, a path search, memos): no batch generator and
+no rule of its own. The tests check ``legal_actions`` against ``problem`` over
+the whole action space and against the independent generator of
+tests/archimedes/archimedes_reference.py.
+
+Notation: ``moves.py``; the position document: ``position.py``; evaluation and adjudication:
+``heuristic.py``; the text board and the observation: ``display.py``; the game's options and
+set-up: ``game.py``.
 
 Cubes are kept as a flat list of cells, four per player: cube ``k`` belongs to player ``k // 4``.
 Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
@@ -15,6 +29,7 @@ Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from palaestra.core.errors import IllegalActionError
@@ -24,7 +39,6 @@ from palaestra.core.game import (
     is_int,
     outcome_text,
     returns_from_ranks,
-    set_bits,
 )
 from palaestra.core.termination import Termination
 from palaestra.games.archimedes import display, heuristic, position
@@ -69,11 +83,18 @@ class ArchimedesState(State):
         self._ply = ply
         self._end: str | None = None
         self._winner: int | None = None
-        self._legal: list[int] | None = None
-        self._dead: bool | None = None  # dead_position(), once known (evaluate() finds it too)
         #: the position this state's history starts from (None: the standard start)
         self._origin: dict[str, Any] | None = None
+        self._position_changed()
         self._settle()
+
+    def _position_changed(self) -> None:
+        """Forget what was derived from the position: the one place where the state's caches are
+        declared and invalidated (``__init__`` and every move). ``_legal``: the legal actions,
+        never changed in place once made; ``_dead``: :meth:`dead_position`, once known
+        (``evaluate()`` finds it too)."""
+        self._legal: list[int] | None = None
+        self._dead: bool | None = None
 
     # --- facts of the position ---------------------------------------------------------------
     @property
@@ -121,51 +142,56 @@ class ArchimedesState(State):
         """``"home"`` (ARC-E1), ``"passes"`` (ARC-M6), ``"limit"`` (move limit) or None."""
         return self._end
 
-    # --- ARC-M1: distance --------------------------------------------------------------------
+    # --- the rulings of a move, in the rulebook's order: predicates that change nothing -------
     def distance(self, cell: int) -> int:
         """ARC-M1: cubes in the three rows through ``cell`` (the cube there included)."""
-        return (self._occ & self.game.board.rows_mask[cell]).bit_count()
+        return (self._occ & self.game.rows_mask[cell]).bit_count()
 
-    # --- ARC-M2, ARC-M3, ARC-M4: the path -----------------------------------------------------
+    def free_cells_of(self, player: int) -> tuple[int, int, int, int]:
+        """ARC-M3, for each of ``player``'s cubes in order: the cells it may enter, neither taken
+        by another cube nor next to one (``game.block_mask[c]``: a cube on ``c`` keeps every
+        other cube out of ``c`` and its neighbours)."""
+        g = self.game
+        block = g.block_mask
+        pos = self._pos
+        base = CUBES * player
+        others = 0
+        for c in pos[:base]:
+            others |= block[c]
+        for c in pos[base + CUBES :]:
+            others |= block[c]
+        c0, c1, c2, c3 = pos[base : base + CUBES]
+        b0, b1, b2, b3 = block[c0], block[c1], block[c2], block[c3]
+        free = g.all_mask & ~others
+        return free & ~(b1 | b2 | b3), free & ~(b0 | b2 | b3), free & ~(b0 | b1 | b3), free & ~(b0 | b1 | b2)
+
     def free_cells(self, cell: int) -> int:
-        """ARC-M3: the cells the cube on ``cell`` may enter: neither taken by another cube nor
-        next to one."""
-        g = self.game
-        blocked = 0
-        for c in self._pos:
-            if c != cell:
-                blocked |= g.block_mask[c]
-        return g.all_mask & ~blocked
+        """ARC-M3: the cells the cube on ``cell`` may enter (:meth:`free_cells_of`)."""
+        i = self._pos.index(cell)
+        return self.free_cells_of(i // CUBES)[i % CUBES]
 
-    def path_ends(self, cell: int) -> int:
-        """The cells (a mask) where the cube on ``cell`` can end a move: a path of exactly its
-        distance in steps (ARC-M1, ARC-M2) from cell to adjacent cell, through free cells only
-        (ARC-M3), entering no cell twice unless the ``revisit`` option is on, never ending on its
-        start (ARC-M2); or a shorter path that reaches one of its player's goal cells (ARC-M4)."""
-        g = self.game
-        steps = self.distance(cell)
-        free = self.free_cells(cell)
-        goal = g.goal_mask[self._pos.index(cell) // CUBES]
-        ends = 0
-        walked: set[tuple[int, int]] = set()  # with revisits: (cell, steps) already walked from
-        stack = [(cell, 0, 1 << cell)]
-        while stack:
-            here, taken, entered = stack.pop()
-            if taken and here != cell and (taken == steps or goal >> here & 1):
-                ends |= 1 << here
-            if taken == steps:
-                continue
-            for m in g.board.neighbours[here]:
-                if not free >> m & 1 or (not g.revisit and entered >> m & 1):
-                    continue
-                if g.revisit:
-                    if (m, taken + 1) in walked:
-                        continue
-                    walked.add((m, taken + 1))
-                stack.append((m, taken + 1, entered | 1 << m))
-        return ends
+    def arrived_cells(self, player: int) -> int:
+        """ARC-M5: the cells (a mask) where ``player``'s cubes have arrived: a cube there never
+        moves again. They are its goal cells."""
+        return self.game.goal_mask[player]
 
-    # --- ARC-M5, ARC-M7: which cubes may move -------------------------------------------------
+    def held_cells(self, player: int) -> int:
+        """ARC-M7: the cells (a mask) from which ``player``'s cubes may not move now. With three
+        players, a cube on one of its start cells may move only while fewer than 2 + (arrived
+        cubes) of its cubes stand off their start cells: else its start cells hold; otherwise none."""
+        g = self.game
+        if g.players != RELEASE_PLAYERS:
+            return 0
+        start = g.start_mask[player]
+        goal = g.goal_mask[player]
+        off = home = 0
+        for c in self._pos[CUBES * player : CUBES * (player + 1)]:
+            if not start >> c & 1:
+                off += 1
+            if goal >> c & 1:
+                home += 1
+        return 0 if off < FREE_CUBES + home else start
+
     def _home(self, player: int) -> int:
         goal = self.game.goal_mask[player]
         return sum(1 for c in self.cube_cells(player) if goal >> c & 1)
@@ -174,43 +200,17 @@ class ArchimedesState(State):
         """Cubes on goal cells, per player (ARC-M5)."""
         return [self._home(p) for p in range(self.game.num_players)]
 
-    def released(self, player: int) -> bool:
-        """ARC-M7: may a cube on one of ``player``'s start cells move now? With three players,
-        only while fewer than 2 + (arrived cubes) of its cubes stand off their start cells."""
-        g = self.game
-        if g.players != RELEASE_PLAYERS:
-            return True
-        start = g.start_mask[player]
-        goal = g.goal_mask[player]
-        off = home = 0
-        for c in self._pos[CUBES * player : CUBES * (player + 1)]:  # a loop: called by every generation
-            if not start >> c & 1:
-                off += 1
-            if goal >> c & 1:
-                home += 1
-        return off < FREE_CUBES + home
+    # --- legality: candidates, problem() composed of the rulings, legal_actions() from both ---
+    def candidates(self, player: int | None = None) -> list[int]:
+        """The cells of the cubes that might move, before any ruling: every cube of the player to
+        move, none once the game is over; with ``player``, that player's cubes in this position
+        whatever the phase (the evaluation and the position checks ask about every player)."""
+        if player is None:
+            if self._end is not None:
+                return []
+            player = self._to_move
+        return self._pos[CUBES * player : CUBES * (player + 1)]
 
-    def _cube_problem(self, cell: int) -> str | None:
-        """Why the player to move may not move a cube from ``cell`` (ARC-M1, ARC-M5, ARC-M7)."""
-        g = self.game
-        p = self._to_move
-        name = g.board.names[cell]
-        owner = self.owner(cell)
-        if owner is None:
-            return f"there is no cube on {name}"
-        if owner != p:
-            return f"the cube on {name} belongs to {g.player_name(owner)}; {g.player_name(p)} is to move"
-        if g.goal_mask[p] >> cell & 1:
-            return f"the cube on {name} has arrived and may not move any more (ARC-M5)"
-        if g.start_mask[p] >> cell & 1 and not self.released(p):
-            home = self._home(p)
-            return (
-                f"the cube on {name} may not leave its start cell yet (ARC-M7): {g.player_name(p)} "
-                f"has {FREE_CUBES + home} cubes out and {home} home; one more must arrive first"
-            )
-        return None
-
-    # --- legality: the one place it is decided ------------------------------------------------
     def problem(self, action: int) -> str | None:
         """None when ``action`` is legal here; else why not, citing the ruling."""
         g = self.game
@@ -221,35 +221,55 @@ class ArchimedesState(State):
         move = decode(action, g.board)
         if move.is_pass:
             return self._pass_problem()
-        return self._move_problem(move)
+        return self._cube_problem(move.start) or self._end_problem(move)
+
+    def _cube_problem(self, cell: int) -> str | None:
+        """Why the player to move may not move a cube from ``cell`` (its own cube; ARC-M5, ARC-M7)."""
+        g = self.game
+        p = self._to_move
+        name = g.board.names[cell]
+        owner = self.owner(cell)
+        if owner is None:
+            return f"there is no cube on {name}"
+        if owner != p:
+            return f"the cube on {name} belongs to {g.player_name(owner)}; {g.player_name(p)} is to move"
+        if self.arrived_cells(p) >> cell & 1:
+            return f"the cube on {name} has arrived and may not move any more (ARC-M5)"
+        if self.held_cells(p) >> cell & 1:
+            home = self._home(p)
+            return (
+                f"the cube on {name} may not leave its start cell yet (ARC-M7): {g.player_name(p)} "
+                f"has {FREE_CUBES + home} cubes out and {home} home; one more must arrive first"
+            )
+        return None
+
+    def _end_problem(self, move: Move, explain: bool = True) -> str | None:
+        """Why the cube on ``move.start`` may not end on ``move.end`` (ARC-M2, ARC-M3, the path:
+        ARC-M1..M4); without ``explain``, a short text instead of the search for an example."""
+        names = self.game.board.names
+        start, end = move
+        if start == end:
+            return f"a move may not end on its start cell {names[start]} (ARC-M2)"
+        owner = self.owner(end)
+        if owner is not None:
+            return f"{names[end]} is taken by a cube of {self.game.player_name(owner)}"
+        free = self.free_cells(start)
+        if not free >> end & 1:
+            near = next(c for c in self._pos if c != start and self.game.block_mask[c] >> end & 1)
+            return f"{names[end]} touches the cube on {names[near]} (ARC-M3)"
+        if encode(move, self.game.board) in dict(self.cube_moves(self._to_move)).get(start, ()):
+            return None
+        return self._no_path_text(move) if explain else "no path (ARC-M1..M4)"
 
     def _pass_problem(self) -> str | None:
         """ARC-M6: a player passes only without a legal move."""
-        moves = self.moves_by_the_rules()
+        moves = self.moves_of(self._to_move)
         if not moves:
             return None
         return (
             f"{self.game.player_name(self._to_move)} cannot pass: a player passes only without a "
             f"legal move (ARC-M6), and {len(moves)} moves are legal, e.g. {self.action_to_string(moves[0])}"
         )
-
-    def _move_problem(self, move: Move) -> str | None:
-        g = self.game
-        names = g.board.names
-        why = self._cube_problem(move.start)
-        if why is not None:
-            return why
-        if move.start == move.end:
-            return f"a move may not end on its start cell {names[move.start]} (ARC-M2)"
-        owner = self.owner(move.end)
-        if owner is not None:
-            return f"{names[move.end]} is taken by a cube of {g.player_name(owner)}"
-        for c in self._pos:
-            if c != move.start and g.block_mask[c] >> move.end & 1:
-                return f"{names[move.end]} touches the cube on {names[c]} (ARC-M3)"
-        if self.path_ends(move.start) >> move.end & 1:
-            return None
-        return self._no_path_text(move)
 
     def _no_path_text(self, move: Move) -> str:
         """Why no path takes the cube from ``move.start`` to ``move.end`` (ARC-M1..M3): none of the
@@ -261,75 +281,69 @@ class ArchimedesState(State):
         steps = self.distance(start)
         goal = g.goal_mask[self._to_move]
         reach = "at most" if goal >> end & 1 else "exactly"
-        path = self._find_path(start, steps, g.all_mask, goal, end)
+        path = g.move_generator.example_path(start, steps, g.all_mask, goal, end)
         if path is None:
             return f"no path of {reach} {steps} steps from {s} reaches {e} (distance {steps}: ARC-M1, ARC-M2)"
-        shown = "-".join(names[x] for x in path[1:])
-        example = ""
-        for c in path[1:]:
-            if c in self._pos and c != start:
-                example = f"; {s}-{shown} meets the cube on {names[c]}"
-                break
-            touching = [names[x] for x in self._pos if x != start and g.block_mask[x] >> c & 1]
-            if touching:
-                example = f"; {s}-{shown}: {names[c]} touches the cube on {touching[0]}"
-                break
         return (
             f"every path of {reach} {steps} steps from {s} to {e} enters a cell that is taken "
-            f"or touches another cube (ARC-M3){example}"
+            f"or touches another cube (ARC-M3){self._first_block(path)}"
         )
 
-    def _find_path(self, start: int, steps: int, free: int, goal: int, end: int) -> list[int] | None:
-        """One path (cells, start first) of ``steps`` steps (or fewer to a ``goal`` cell) from
-        ``start`` to ``end`` through ``free`` cells, or None. Slow; for explanations only."""
+    def _first_block(self, path: list[int]) -> str:
+        """Where ``path`` (start first) first meets a cube or a cell next to one (ARC-M3), as a
+        clause for :meth:`_no_path_text`."""
         g = self.game
-        nbrs = g.board.neighbours
-        if g.revisit:
-            layers = [1 << start]
-            for _ in range(steps):
-                grown = 0
-                for c in set_bits(layers[-1]):
-                    grown |= g.board.neighbour_mask[c]
-                layers.append(grown & free)
-            hits = [
-                k for k in range(1, steps + 1) if layers[k] >> end & 1 and (k == steps or goal >> end & 1)
-            ]
-            if end == start or not hits:
-                return None
-            path = [end]
-            for k in range(hits[0] - 1, -1, -1):
-                path.append(next(c for c in nbrs[path[-1]] if layers[k] >> c & 1))
-            return path[::-1]
-
-        def search(path: list[int], left: int) -> list[int] | None:
-            for m in nbrs[path[-1]]:
-                if free >> m & 1 and m not in path:
-                    if m == end and (left == 1 or goal >> m & 1):
-                        return [*path, m]
-                    if left > 1:
-                        found = search([*path, m], left - 1)
-                        if found is not None:
-                            return found
-            return None
-
-        return search([start], steps)
-
-    def moves_by_the_rules(self) -> list[int]:
-        """Every move of the player to move, sorted, from :meth:`path_ends` and the cube rules
-        (slow: what :meth:`problem` allows; the tests check ``legal_actions`` against it)."""
-        out = []
-        for cell in sorted(self.cube_cells(self._to_move)):
-            if self._cube_problem(cell) is None:
-                out += [encode(Move(cell, end), self.game.board) for end in set_bits(self.path_ends(cell))]
-        return out
-
-    def moves_of(self, player: int) -> list[int]:
-        """Every move of ``player`` now (no pass), sorted: from the fast generator."""
-        return self.game.move_generator.moves(self._pos, self._occ, player, self.released(player))
+        names = g.board.names
+        start = path[0]
+        shown = f"{names[start]}-" + "-".join(names[x] for x in path[1:])
+        for c in path[1:]:
+            if c in self._pos and c != start:
+                return f"; {shown} meets the cube on {names[c]}"
+            touching = [names[x] for x in self._pos if x != start and g.block_mask[x] >> c & 1]
+            if touching:
+                return f"; {shown}: {names[c]} touches the cube on {touching[0]}"
+        return ""
 
     def cube_moves(self, player: int) -> list[tuple[int, tuple[int, ...]]]:
-        """``(cell, action ids)`` of each of ``player``'s cubes that has a move (fast generator)."""
-        return self.game.move_generator.cube_moves(self._pos, self._occ, player, self.released(player))
+        """``(cell, action ids)`` of each of ``player``'s cubes that has a move, in cube order: the
+        rulings composed for every candidate at once. A cube that has arrived (ARC-M5) or is
+        held on its start cell (ARC-M7) stays; another moves to the end of every path of exactly
+        its distance in steps (ARC-M1) from cell to adjacent cell through its free cells (ARC-M3),
+        entering no cell twice unless the ``revisit`` option is on and never ending on its start
+        (ARC-M2), or of a shorter path that reaches one of the player's goal cells (ARC-M4). The
+        ends of those paths come from the game's path tables, search and memos (``game.ends``:
+        ``_fast.py``), which hold no rule of their own."""
+        stuck = self.arrived_cells(player) | self.held_cells(player)
+        ends, distance = self.game.ends, self.distance
+        found = []
+        for cell, free in zip(self.candidates(player), self.free_cells_of(player), strict=False):
+            if not stuck >> cell & 1:
+                moves = ends(cell, distance(cell), free, player)
+                if moves:
+                    found.append((cell, moves))
+        return found
+
+    def moves_of(self, player: int) -> list[int]:
+        """Every move of ``player`` now (no pass), sorted (from :meth:`cube_moves`)."""
+        found = self.cube_moves(player)
+        if len(found) == 1:
+            return list(found[0][1])
+        found.sort()  # by start cell: the ids (start * size + end) come out sorted
+        out: list[int] = []
+        for _, moves in found:
+            out.extend(moves)
+        return out
+
+    def moves_by_the_rules(self) -> list[int]:
+        """Every move of the player to move that :meth:`problem` allows, sorted: each candidate
+        cube to each cell (slow; the tests check ``legal_actions`` against it)."""
+        g = self.game
+        out = []
+        for cell in sorted(self.candidates()):
+            if self._cube_problem(cell) is None:
+                ends = [e for e in range(g.size) if self._end_problem(Move(cell, e), explain=False) is None]
+                out += [encode(Move(cell, e), g.board) for e in ends]
+        return out
 
     def legal_actions(self) -> list[int]:
         if self._end is not None:
@@ -349,8 +363,7 @@ class ArchimedesState(State):
     def _apply(self, action: int) -> None:
         g = self.game
         p = self._to_move
-        self._legal = None
-        self._dead = None
+        self._position_changed()
         if action == g.pass_action:
             self._passes += 1
             if self._passes >= g.players:
@@ -382,25 +395,16 @@ class ArchimedesState(State):
             self._end = LIMIT
 
     def clone(self) -> ArchimedesState:
-        """An independent copy. Written out field by field on purpose: an object whose ``__dict__``
-        is filled with ``update`` or ``copy.copy`` loses CPython's shared-key layout, and every
-        later attribute read of it is some three times slower (searches clone all the time); a
-        test checks that every field is copied."""
-        other = object.__new__(ArchimedesState)
-        other.game = self.game
-        other.seed = self.seed
-        other.history = list(self.history)
-        other._pos = list(self._pos)
-        other._occ = self._occ
-        other._to_move = self._to_move
-        other._passes = self._passes
-        other._ply = self._ply
-        other._end = self._end
-        other._winner = self._winner
-        other._legal = self._legal  # never changed in place
-        other._dead = self._dead
-        other._origin = self._origin
-        return other
+        """An independent copy: every field of this state, with new lists for the ones a move
+        changes in place (:data:`OWN_COPY`). Derived data (the legal actions,
+        :meth:`dead_position`) is shared: it is never changed in place, and a move replaces it
+        (:meth:`_position_changed`). The copying function is written from the state's own fields
+        (:func:`_write_clone`) at the first clone, and replaces this method: every state has the
+        fields ``__init__`` sets, in that order."""
+        copy = _write_clone(self.__dict__)
+        copy.__doc__ = ArchimedesState.clone.__doc__
+        ArchimedesState.clone = copy  # type: ignore[method-assign,assignment]
+        return copy(self)
 
     # --- ranking: ARC-E1, ARC-M6 ----------------------------------------------------------------
     def ranks(self) -> list[int]:
@@ -550,3 +554,27 @@ class ArchimedesState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {"start": self._origin, "position": self.to_position()}
+
+
+#: the fields of a state that a move changes in place: :meth:`ArchimedesState.clone` gives the
+#: copy its own
+OWN_COPY = ("history", "_pos")
+
+
+def _write_clone(fields: Iterable[str]) -> Callable[[ArchimedesState], ArchimedesState]:
+    """A function that copies a state with these ``fields``, one assignment per field in their
+    order (as ``dataclasses`` writes its methods). Written out on purpose: it is some three times
+    faster than a loop of ``setattr``, and an object whose ``__dict__`` is filled with ``update``
+    or ``copy.copy`` loses CPython's shared-key layout, which makes every later attribute read
+    slower (searches clone all the time). Reading ``__dict__`` on every clone would cost more
+    than the copy (CPython then makes the object's attributes a real dict): hence once."""
+    lines = ["def clone(state):", "    other = new(ArchimedesState)"]
+    for name in fields:
+        assert name.isidentifier(), name
+        value = f"list(state.{name})" if name in OWN_COPY else f"state.{name}"
+        lines.append(f"    other.{name} = {value}")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"new": object.__new__, "ArchimedesState": ArchimedesState}
+    exec("\n".join(lines), namespace)  # our own field names, checked above
+    clone: Callable[[ArchimedesState], ArchimedesState] = namespace["clone"]
+    return clone

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -12,9 +13,13 @@ from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Resign, SubmitAction, Undo
 from palaestra.server.api.responses import Analysis, GameView, Hint, Rematch, ViewJSON
+from palaestra.server.db import StorageError
 from palaestra.server.service.errors import DomainError
+from palaestra.server.service.seek_again import seek_again
+from palaestra.server.service.session import Session
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
+log = logging.getLogger("palaestra.server.api")
 
 TURN = (
     "game_not_found",
@@ -91,8 +96,20 @@ async def resign(request: Request, hub: HubDep, game_id: GameId, body: Resign) -
     responses=errors(*ENDING, "cannot_abort", body=True),
 )
 async def abort(request: Request, hub: HubDep, game_id: GameId, body: Resign) -> ViewJSON:
+    """A game made from a seek: the seek goes back to the lobby for the others
+    (palaestra/server/service/seek_again.py)."""
     account = await seat_holder(request, body.token)
-    return ViewJSON((await hub.play.abort(game_id, body.token, account)).view_json())
+
+    async def again(session: Session, aborter: int) -> None:
+        try:
+            await seek_again(
+                hub.lobby, game_id, aborter, lambda seat: hub.absence.gone_for(game_id, seat) is not None
+            )
+        except StorageError as err:  # the abort is stored: the seek is not posted again, that is all
+            log.warning("the seek of game %s was not posted again: %s", game_id, err)
+
+    session = await hub.play.abort(game_id, body.token, account, then=again)
+    return ViewJSON(session.view_json())
 
 
 @router.post(

@@ -145,9 +145,14 @@ class LobbyService:
             queue.put_nowait(message)
 
     async def announce(self, doc: Mapping[str, Any]) -> None:
+        """Push a change to every lobby websocket: the other processes' first (through the broker),
+        then ours. Encoded once for all. In that order the other processes start their sends while
+        this one makes its own; queued first here, this process's sends ran while the publish
+        waited on Redis, and the others heard of the change only after them (docs/benchmarks.md,
+        "Lobby under load")."""
         message = json.dumps(doc)
-        self.on_message(message)
         await self.broker.publish_lobby(message)
+        self.on_message(message)
 
     async def hold(self, seek_id: str, secret: str) -> bool:
         """A lobby websocket says it holds ``seek_id`` (its token ``secret``): the seek stays
@@ -261,8 +266,10 @@ class LobbyService:
                 raise DomainError("wrong_token", "this token does not belong to a place of this seek")
             if seek.status == OPEN and same_secret(seek.poster_hash, digest):
                 await asyncio.to_thread(self.store.seen, seek.id, datetime.now(UTC))
-            if seek.status == STARTED:
-                out.update(seat=place["seat"], token=seat_token(secret))
+            if seek.status == STARTED:  # a seek posted again: the place's token is its seat token
+                out.update(
+                    seat=place["seat"], token=secret if place.get("same_token") else seat_token(secret)
+                )
         return out
 
     # --- posting ----------------------------------------------------------------------------
@@ -370,8 +377,7 @@ class LobbyService:
     async def sweep(self) -> int:
         """End the open seeks that expired or whose poster left; renew those held here."""
         now = datetime.now(UTC)
-        for seek_id in list(self.held):
-            await asyncio.to_thread(self.store.seen, seek_id, now)
+        await asyncio.to_thread(self.store.seen_all, sorted(self.held), now)
         unseen = now - timedelta(seconds=self.leave_seconds)
         ended = 0
         for seek in await asyncio.to_thread(self.store.stale, now, unseen):

@@ -141,10 +141,20 @@ class PlayService:
             record = ended_by(session, seat, Termination.RESIGNATION)
             await self.sessions.write(session, session.state, record, "finished")
 
-    async def abort(self, game_id: str, token: str | None, account: int | None = None) -> Session:
-        """A seat calls the game off while some seat has not moved yet: no winner, not rated."""
+    async def abort(
+        self,
+        game_id: str,
+        token: str | None,
+        account: int | None = None,
+        then: Callable[[Session, int], Awaitable[None]] | None = None,
+    ) -> Session:
+        """A seat calls the game off while some seat has not moved yet: no winner, not rated.
+        ``then(session, seat)`` runs once it is stored and before it is pushed (the seek posted
+        again: palaestra/server/service/seek_again.py, there when the pages look for it)."""
         session = await self.sessions.get(game_id)
         await self.sessions.judge(session, lambda s: self._abort(s, Holder(token, account)))
+        if then is not None:
+            await then(session, Holder(token, account).seat(session))
         await self.sessions.broadcast(session)
         return session
 

@@ -94,7 +94,8 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave, onOther = nul
 
   // --- to the game ------------------------------------------------------------------------------
   function enter(gameId, seat, token, gameName) {
-    rememberGame(gameId, { tokens: { [seat]: token }, game: gameName });
+    // fromSeek: if the game is aborted, its page looks for the seek posted again
+    rememberGame(gameId, { tokens: { [seat]: token }, game: gameName, fromSeek: true });
     waiting = null;
     location.hash = `#/game/${gameId}`;
   }
@@ -199,6 +200,16 @@ export function buildLobby(lobbyCard, watchCard, m, mine, onLeave, onOther = nul
     });
   }
   connect();
+  // a game page whose game (made from a seek) was aborted by the other side: its seek is back in
+  // the lobby, and this page waits on it (holds it, polls it) as on one it posted
+  const again = sessionStorage.getItem("palaestra.seekAgain");
+  if (again) {
+    sessionStorage.removeItem("palaestra.seekAgain");
+    try {
+      const { seek, token } = JSON.parse(again);
+      if (seek && token && seek.status === "open") wait(token, seek);
+    } catch { /* not ours: nothing to wait on */ }
+  }
   const ping = setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 25000);
   onLeave(() => { closed = true; clearInterval(ping); clearInterval(poller); if (socket) socket.close(); });
 }

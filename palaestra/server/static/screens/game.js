@@ -105,16 +105,28 @@ export default async function gamePage({ id }, { root, onLeave }) {
   describe = describer(gameModule, gt);
   const moveText = (move) => moveLabel(move, describe);
 
+  // a link in a read-only field with a button that copies it
+  const copyField = (url, attrs) => {
+    const input = el("input", { readonly: true, value: url, ...attrs });
+    return el("div", { class: "invite" }, input,
+      el("button", { type: "button", class: "secondary", onclick: async () => {
+        input.select();
+        try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
+      } }, t("Copy")));
+  };
   // invitations this browser made
   for (const [seat, url] of Object.entries(mine.invites || {})) {
-    const input = el("input", { readonly: true, value: url, "data-seat": seat });
     invitesBox.append(el("div", { class: "card invite-card", "data-seat": seat },
       el("div", { class: "small", text: t("Invitation for {name}:", { name: colourName(view.seats[seat]) }) }),
-      el("div", { class: "invite" }, input,
-        el("button", { type: "button", class: "secondary", onclick: async () => {
-          input.select();
-          try { await navigator.clipboard.writeText(url); toast(t("Link copied")); } catch { document.execCommand("copy"); toast(t("Link copied")); }
-        } }, t("Copy")))));
+      copyField(url, { "data-seat": seat })));
+  }
+  // a public game's link for spectators (issue 29): the game's page alone, never a seat's token
+  // (a browser without this game's tokens watches it)
+  if (view.public) {
+    const watchUrl = `${location.origin}/#/game/${encodeURIComponent(id)}`;
+    invitesBox.append(el("div", { class: "card", id: "watch-link" },
+      el("div", { class: "small", text: t("Share to watch: anyone with this link can watch the game.") }),
+      copyField(watchUrl, { id: "watch-url", "aria-label": t("Link to watch this game") })));
   }
 
   // --- requests ------------------------------------------------------------------------------------
@@ -221,10 +233,34 @@ export default async function gamePage({ id }, { root, onLeave }) {
       draw();
     } catch (err) { toast(err.message, true, err.detail); }
   }
+  let abortedHere = false;
   abortButton.addEventListener("click", () => {
     if (!confirm(t("Abort this game? It ends without a result."))) return;
+    abortedHere = true;
     endingCall("abort", mySeats[0]);
   });
+
+  // issue 29: a game made from a seek, aborted by the other side while this page is open: the seek
+  // is back in the lobby (its id: the game's and "a"; a place's secret: its seat token there), and
+  // the page goes to the lobby to wait on it
+  const activeAtLoad = view.status === "active";
+  let lookedForSeek = false;
+  async function seekAgain() {
+    if (lookedForSeek || abortedHere || !activeAtLoad || !mine.fromSeek) return;
+    lookedForSeek = true;
+    for (const seat of mySeats) {
+      const token = myTokens[seat];
+      if (!token) continue;
+      try {
+        const seek = await api(`/api/seeks/${id}a`, { headers: { "X-Seek-Token": token } });
+        if (seek.status !== "open") continue;
+        sessionStorage.setItem("palaestra.seekAgain", JSON.stringify({ seek, token }));
+        toast(t("The game was aborted: your seek is back in the lobby."));
+        location.hash = "#/";
+        return;
+      } catch { /* no seek for this seat (it was not posted again): stay on the game */ }
+    }
+  }
   claimButton.addEventListener("click", () => endingCall("claim", mySeats[0]));
 
   // a rematch: every seat of this page agrees; once the new game is made each seat's answer
@@ -307,6 +343,7 @@ export default async function gamePage({ id }, { root, onLeave }) {
       ? (mySeats.includes(offer.offered_by) ? t("Rematch offered") : t("Accept rematch"))
       : t("Rematch");
     if (offer && offer.game && playing && !acceptedAtLoad) rematch();  // accepted: on to the new game
+    if (view.status === "finished" && view.result && view.result.termination === "abort" && playing) seekAgain();
     if (!myTurn || hints.ply !== view.ply) hints.clear();
     turnIsMine = myTurn;
     if (askedPly !== null && askedPly !== view.ply) confirming.cancel();  // the game moved on
