@@ -1,16 +1,37 @@
 """Settings of the web app: every limit in one place, each overridable by an environment variable
-``PALAESTRA_<NAME>`` (for example ``PALAESTRA_MAX_BODY_BYTES=32768``). docs/web.md lists them."""
+``PALAESTRA_<NAME>`` (for example ``PALAESTRA_MAX_BODY_BYTES=32768``). docs/web.md lists them.
+
+They are a ``pydantic-settings`` class (issue 32): the library reads and converts the environment
+(numbers, ``1/0/true/false/yes/no/on/off`` for switches), and a value that does not convert is
+refused with an error that names its variable (:class:`SettingsError`), instead of a hand-written
+loop of ``type(default)(raw)``. ``Settings(...)`` alone takes the defaults and its arguments;
+:meth:`Settings.from_env` adds the environment. The database and Redis URLs, the address and the
+port are options of the command line (``palaestra serve``; ``PALAESTRA_REDIS_URL`` is read by it),
+not settings of the app.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-import os
-from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-@dataclass(frozen=True)
-class Settings:
+from palaestra.core.errors import PalaestraError
+
+PREFIX = "PALAESTRA_"
+
+
+class SettingsError(PalaestraError, ValueError):
+    """A ``PALAESTRA_*`` variable whose value is not one the setting takes (the message names it;
+    ``palaestra serve`` shows it as it is and exits with status 1)."""
+
+
+class Settings(BaseSettings):
+    """The limits of one app; frozen. See the comments of each field (and docs/web.md)."""
+
+    model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="forbid")
+
     #: requests with a larger body are refused (413) without being read
     max_body_bytes: int = 64 * 1024
     #: PostgreSQL connection pool: steady connections and extra ones at peaks
@@ -103,16 +124,43 @@ class Settings:
     notify_poll_seconds: float = 5.0
 
     @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """``Settings(...)``: the defaults and the arguments only (tests build them so)."""
+        return (init_settings,)
+
+    @classmethod
     def from_env(cls, **overrides: Any) -> Settings:
-        """Defaults, then ``PALAESTRA_*`` environment variables, then ``overrides``."""
-        values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            raw = os.environ.get(f"PALAESTRA_{f.name.upper()}")
-            if raw is not None:
-                default: Any = f.default
-                if isinstance(default, bool):
-                    values[f.name] = raw.lower() in ("1", "true", "yes", "on")
-                else:
-                    values[f.name] = type(default)(raw)
-        values.update(overrides)
-        return cls(**values)
+        """Defaults, then ``PALAESTRA_*`` environment variables, then ``overrides``. A variable
+        that does not convert raises :class:`SettingsError` naming it and its value."""
+        try:
+            read = _FromEnvironment(**overrides)
+        except ValidationError as err:
+            problems = []
+            for error in err.errors():
+                name = str(error["loc"][0]) if error["loc"] else "?"
+                where = name if name in overrides else f"{PREFIX}{name.upper()}"
+                problems.append(f"{where}={error.get('input')!r}: {error['msg']}")
+            raise SettingsError("; ".join(problems)) from None
+        return cls(**{name: getattr(read, name) for name in cls.model_fields})
+
+
+class _FromEnvironment(Settings):
+    """The same settings, read from the environment as well (below the arguments)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings)

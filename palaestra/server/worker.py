@@ -39,7 +39,7 @@ from typing import Any
 
 from palaestra.server.broker import Broker, RedisBroker
 from palaestra.server.db import StorageError, Store
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.hub import Hub
 from palaestra.server.settings import Settings
 
@@ -108,7 +108,7 @@ class ArqQueue:
         ``search_timeout`` seconds (the job then expires unstarted)."""
         if self.pool is None:
             await self.start()
-        unavailable = ApiError(503, "ai_unavailable", "no AI worker answered in time; try again in a moment")
+        unavailable = DomainError("ai_unavailable", "no AI worker answered in time; try again in a moment")
         try:
             job = await self.pool.enqueue_job(SEARCH_JOB, kind, game_id, arg, _expires=self.search_timeout)
             answer = await job.result(timeout=self.search_timeout, poll_delay=0.05)
@@ -118,8 +118,10 @@ class ArqQueue:
         if not isinstance(answer, dict):
             raise unavailable
         if "error" in answer:
-            status, code, message = answer["error"]
-            raise ApiError(int(status), str(code), str(message))
+            *_, code, message = answer[
+                "error"
+            ]  # [code, message] (a worker before 2026-11: [status, code, message])
+            raise DomainError(str(code), str(message))
         return answer["result"]
 
     async def queued(self) -> int:
@@ -147,7 +149,7 @@ class Runtime:
         hub = self.hub
         try:
             session = await hub.get(game_id)  # checks the row's version: always the current game
-        except ApiError as err:
+        except DomainError as err:
             return f"not played: {err.message}"
         if not session.waiting_for_server():
             return "not the server's turn"
@@ -166,7 +168,7 @@ class Runtime:
         for game_id in await asyncio.to_thread(hub.store.ids, "active"):
             try:
                 session = await hub.get(game_id)
-            except (ApiError, StorageError) as err:
+            except (DomainError, StorageError) as err:
                 log.error("sweep: cannot load game %s: %s", game_id, err)
                 continue
             if session.waiting_for_server():
@@ -186,7 +188,7 @@ async def server_move(ctx: dict[str, Any], game_id: str) -> str:
 
 async def search(ctx: dict[str, Any], kind: str, game_id: str, arg: int) -> dict[str, Any]:
     """The arq job of a hint (``arg``: how many moves) or an analysis (``arg``: the ply): the
-    answer, or the error for the client (``{"error": [status, code, message]}``)."""
+    answer, or the error for the client (``{"error": [code, message]}``)."""
     runtime: Runtime = ctx["palaestra"]
     analyst = runtime.hub.analyst
     try:
@@ -195,9 +197,9 @@ async def search(ctx: dict[str, Any], kind: str, game_id: str, arg: int) -> dict
             return {"result": await analyst.hint_search(session, arg)}
         if kind == "analysis":
             return {"result": await analyst.analysis_search(session, arg)}
-    except ApiError as err:
-        return {"error": [err.status, err.code, err.message]}
-    return {"error": [400, "bad_request", f"no search {kind!r}"]}
+    except DomainError as err:
+        return {"error": [err.code, err.message]}
+    return {"error": ["bad_request", f"no search {kind!r}"]}
 
 
 async def notify(ctx: dict[str, Any], row_id: int) -> str:

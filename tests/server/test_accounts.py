@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from palaestra.server.api.auth import COOKIE, SECURE_COOKIE
 from palaestra.server.app import create_app
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.passwords import RESERVED, USERNAME, check_password, check_username
 from tests.server.accounts_helpers import PASSWORD, invite_code, sign_in, sign_up
 from tests.server.test_api import HUMANS, INVITED, assert_error
@@ -92,7 +92,7 @@ def test_the_username_rule_is_the_documented_one(name: str) -> None:
     try:
         check_username(name)
         accepted = True
-    except ApiError as err:
+    except DomainError as err:
         assert err.code == "bad_username"
         accepted = False
     assert accepted == expected
@@ -103,7 +103,7 @@ def test_the_username_rule_is_the_documented_one(name: str) -> None:
 def test_the_password_rule_refuses_short_passwords(password: str) -> None:
     try:
         check_password(password)
-    except ApiError as err:
+    except DomainError as err:
         assert err.code == "weak_password"
     else:
         assert len(password) >= 10

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from palaestra.server.api.auth import COOKIE
 from palaestra.server.service.challenges import DECLINE_REASONS, PREFIX, ChallengeService
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from tests.server.accounts_helpers import BLITZ, Member, play_out, sign_up
 
 NIM = {"game": "nim", "options": {"stones": 9}}
@@ -262,7 +262,7 @@ def test_of_two_accepts_at_once_exactly_one_makes_a_game(client: TestClient) -> 
 
         outcomes = client.portal.call(race, made["id"])  # type: ignore[union-attr]
         won = [o for o in outcomes if isinstance(o, dict)]
-        lost = [o for o in outcomes if isinstance(o, ApiError)]
+        lost = [o for o in outcomes if isinstance(o, DomainError)]
         assert len(won) == 1 and len(lost) == 1, outcomes
         assert lost[0].code == "challenge_gone"
         assert bob.get(f"/api/challenges/{made['id']}").json()["game_id"] == won[0]["game"]

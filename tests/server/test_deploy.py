@@ -129,7 +129,7 @@ def test_the_systemd_units_run_real_commands_of_the_cli(monkeypatch: pytest.Monk
         ctx = sub.make_context(command, args)  # raises on an unknown or bad option
         assert ctx.params["database_url"] == env["PALAESTRA_DATABASE_URL"]
         assert ctx.params["redis_url"] == env["PALAESTRA_REDIS_URL"]
-    settings = {f"PALAESTRA_{f.upper()}" for f in Settings.__dataclass_fields__}
+    settings = {f"PALAESTRA_{f.upper()}" for f in Settings.model_fields}
     for key in env:
         if key.startswith("PALAESTRA_") and key not in ("PALAESTRA_BIND", "PALAESTRA_DATABASE_URL"):
             assert key in settings or key == "PALAESTRA_REDIS_URL", key

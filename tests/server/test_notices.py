@@ -18,7 +18,7 @@ import pytest
 
 from palaestra.server.broker import Broker, RedisBroker
 from palaestra.server.db import Store
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.hub import Hub
 from tests.server.redis_server import RedisServer
 
@@ -155,7 +155,7 @@ def test_a_stale_copy_never_accepts_a_move(db_url: str, redis_server: RedisServe
         await current_on(b, gid)
         await afresh(silent, gid).play.act(gid, str(tokens[0]), 0, None, "take 1")
         assert (await b.get(gid)).ply == 0  # trusted, behind (until a check of the row)
-        with pytest.raises(ApiError) as refused:
+        with pytest.raises(DomainError) as refused:
             await b.play.act(gid, str(tokens[0]), 0, None, "take 2")  # legal on B's stale copy
         assert refused.value.code == "stale_action"
         assert await asyncio.to_thread(moves_in_row, b, gid) == ["take 1"]
@@ -198,7 +198,7 @@ def test_a_refusal_is_given_from_the_current_row_only(db_url: str, redis_server:
         session = await b.play.act(gid, token, 1, None, "take 1")
         assert b.sessions.checks == checks + 1  # the refusal's check found the seat taken
         assert session.ply == 2 and session.seats[1].name == "Bea"
-        with pytest.raises(ApiError) as refused:  # a token that is wrong stays wrong
+        with pytest.raises(DomainError) as refused:  # a token that is wrong stays wrong
             await b.play.act(gid, "not-a-token", 2, None, "take 1")
         assert refused.value.code == "wrong_token"
 

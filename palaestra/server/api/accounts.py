@@ -24,7 +24,7 @@ from palaestra.server.api.models import Strict, Text, Token
 from palaestra.server.api.passkeys import PasskeyAssertion, passkeys_of, relying_party
 from palaestra.server.api.responses import Out
 from palaestra.server.service.accounts import Opened
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -233,7 +233,7 @@ async def delete_account(
             member.account, proof.challenge_id, proof.credential, relying_party(request)
         )
     else:
-        raise ApiError(400, "bad_request", "confirm with either 'password' or 'passkey' (exactly one)")
+        raise DomainError("bad_request", "confirm with either 'password' or 'passkey' (exactly one)")
     await hub.accounts.delete(member.account)
     response = JSONResponse({"deleted": True})
     clear_session_cookie(request, response)
@@ -251,8 +251,8 @@ async def claim(hub: HubDep, member: Member, body: Claims) -> dict[str, Any]:
     for item in body.seats:
         try:
             seat = await hub.seats.claim(item.game, item.token, member.account)
-        except ApiError as err:
-            if err.status >= 500:
+        except DomainError as err:
+            if err.failure:
                 raise
             refused.append({"game": item.game, "error": err.code})
         else:

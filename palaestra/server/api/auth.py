@@ -27,7 +27,7 @@ from starlette.responses import Response
 
 from palaestra.server.account_store import SignedIn
 from palaestra.server.api.guards import RateLimited, client_of
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.hub import Hub
 from palaestra.server.settings import Settings
 
@@ -102,8 +102,8 @@ def check_csrf(request: Request, signed_in: SignedIn) -> None:
         return
     sent = request.headers.get(CSRF_HEADER, "")
     if not sent or not secrets.compare_digest(sent.encode(), signed_in.csrf.encode()):
-        raise ApiError(
-            403, "csrf", f"a signed-in request that changes something needs the {CSRF_HEADER} header"
+        raise DomainError(
+            "csrf", f"a signed-in request that changes something needs the {CSRF_HEADER} header"
         )
 
 
@@ -114,7 +114,7 @@ async def member_of(request: Request, *, required: bool) -> SignedIn | None:
     signed_in = await hub.accounts.session(session_cookie(request))
     if signed_in is None:
         if required:
-            raise ApiError(401, "sign_in_required", "sign in first")
+            raise DomainError("sign_in_required", "sign in first")
         return None
     check_csrf(request, signed_in)
     return signed_in

@@ -1,6 +1,9 @@
 """Errors at the edge: one JSON shape ``{"error": CODE, "message": TEXT}`` for every failure, and
 the catalogue of codes that each route documents in its OpenAPI ``responses``.
 
+The service layer raises :class:`DomainError` with a code and no HTTP status; ``CODES`` below is the
+one place where a code gets its status, and :func:`status_of` the one place where it is looked up.
+
 ``errors("game_not_found", ...)`` gives a route's ``responses=``: every status its codes use, each
 described by the codes it can carry. Every route can also answer 503 ``storage_unavailable``
 (database down) and 422 ``invalid_request`` (parameters out of bounds); routes with a body 400
@@ -20,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from palaestra.server.api.guards import RateLimited
 from palaestra.server.api.responses import ErrorBody
 from palaestra.server.db import StorageError
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 log = logging.getLogger("palaestra.server")
 
@@ -96,6 +99,7 @@ CODES: dict[str, tuple[int, str]] = {
     "bad_notation": (422, "the move is not in the game's notation"),
     "rate_limited": (429, "too many requests of this kind from this client (see Retry-After)"),
     "busy": (503, "too many sign-ins being checked at once; try again in a moment"),
+    "broken_game": (500, "the stored game cannot be loaded or shown (logged for the operator)"),
     "storage_unavailable": (503, "the database does not answer; nothing was changed, try again"),
     "ai_unavailable": (503, "no AI worker answered in time (several server processes); try again"),
 }
@@ -125,6 +129,16 @@ def errors(
     }
 
 
+def status_of(err: DomainError) -> int:
+    """The HTTP status of a domain error: its code's in ``CODES``. A code missing there is a bug
+    (tests/server/test_service_layer.py finds them): logged, and answered as 500."""
+    known = CODES.get(err.code)
+    if known is None:
+        log.error("domain error with a code missing from CODES: %r (%s)", err.code, err.message)
+        return 500
+    return known[0]
+
+
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     # a message may quote what the client sent: never let its bad text break the answer
     safe = message.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -139,9 +153,9 @@ HTTP_CODES = {400: "malformed_json", 404: "not_found", 405: "method_not_allowed"
 def install_handlers(app: FastAPI) -> None:
     """Every exception becomes the JSON error shape; an unexpected one is logged, never shown."""
 
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, err: ApiError) -> JSONResponse:
-        response = error_response(err.status, err.code, err.message)
+    @app.exception_handler(DomainError)
+    async def domain_error(request: Request, err: DomainError) -> JSONResponse:
+        response = error_response(status_of(err), err.code, err.message)
         if isinstance(err, RateLimited):
             response.headers["Retry-After"] = str(err.retry_after)
         return response

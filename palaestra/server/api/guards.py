@@ -28,7 +28,7 @@ from limits.strategies import MovingWindowRateLimiter
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 from starlette.websockets import WebSocket
 
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.settings import Settings
 
 
@@ -53,11 +53,9 @@ class MemoryStorage(limits.storage.MemoryStorage):
             self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
-class RateLimited(ApiError):
+class RateLimited(DomainError):
     def __init__(self, what: str, retry_after: int) -> None:
-        super().__init__(
-            429, "rate_limited", f"too many {what} from this client; try again in {retry_after} s"
-        )
+        super().__init__("rate_limited", f"too many {what} from this client; try again in {retry_after} s")
         self.retry_after = retry_after
 
 

@@ -30,7 +30,7 @@ from palaestra.server.api.errors import errors
 from palaestra.server.api.models import Strict
 from palaestra.server.api.responses import Out
 from palaestra.server.rules_examples import position_view
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 router = APIRouter(prefix="/api", tags=["learn"])
 
@@ -82,7 +82,7 @@ def _course(game: str) -> Course:
         course = None
     if course is None:
         names = ", ".join(i.name for i in game_infos() if i.web.lessons is not None)
-        raise ApiError(404, "lesson_not_found", f"{game!r} has no course (courses: {names})")
+        raise DomainError("lesson_not_found", f"{game!r} has no course (courses: {names})")
     return course
 
 
@@ -90,7 +90,7 @@ def _lesson(game: str, lesson_id: str) -> Lesson:
     found = _course(game).lesson(lesson_id)
     if found is None:
         ids = ", ".join(lesson.id for lesson in _course(game).lessons)
-        raise ApiError(404, "lesson_not_found", f"{game} has no lesson {lesson_id!r} (lessons: {ids})")
+        raise DomainError("lesson_not_found", f"{game} has no lesson {lesson_id!r} (lessons: {ids})")
     return found
 
 
@@ -160,12 +160,12 @@ def _checked(progress: dict[str, list[str]]) -> dict[str, list[str]]:
     for game, done in progress.items():
         try:
             known = [lesson.id for lesson in _course(game).lessons]
-        except ApiError:
-            raise ApiError(400, "unknown_lesson", f"{game!r} has no course") from None
+        except DomainError:
+            raise DomainError("unknown_lesson", f"{game!r} has no course") from None
         unknown = sorted(set(done) - set(known))
         if unknown:
-            raise ApiError(
-                400, "unknown_lesson", f"{game} has no lesson {unknown[0]!r} (lessons: {', '.join(known)})"
+            raise DomainError(
+                "unknown_lesson", f"{game} has no lesson {unknown[0]!r} (lessons: {', '.join(known)})"
             )
         if done:
             checked[game] = [lesson for lesson in known if lesson in done]

@@ -23,7 +23,7 @@ from palaestra.server.api.responses import Out
 from palaestra.server.db import StorageError
 from palaestra.server.notify_store import KINDS, MemberSettings
 from palaestra.server.service.delivery import link_of, render
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.notifications import UNREAD
 from palaestra.server.service.push import BadSubscription, parse_subscription
 
@@ -169,7 +169,7 @@ async def subscribe(
     try:
         found = parse_subscription(body.model_dump(exclude_none=True), allow_http=allow_http)
     except BadSubscription as err:
-        raise ApiError(400, "bad_subscription", str(err)) from None
+        raise DomainError("bad_subscription", str(err)) from None
     await asyncio.to_thread(
         hub.notifications.store.subscribe, member.account.id, found.endpoint, found.p256dh, found.auth
     )

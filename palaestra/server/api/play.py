@@ -14,7 +14,7 @@ from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Resign, SubmitAction, Undo
 from palaestra.server.api.responses import Analysis, GameView, Hint, Rematch, ViewJSON
 from palaestra.server.db import StorageError
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.seek_again import seek_again
 from palaestra.server.service.session import Session
 
@@ -177,7 +177,7 @@ async def hint(
     top: Annotated[int, Query(ge=1, le=10)] = 3,
 ) -> list[dict[str, Any]]:
     if not x_seat_token:
-        raise ApiError(403, "wrong_token", "hints are for players: send the X-Seat-Token header")
+        raise DomainError("wrong_token", "hints are for players: send the X-Seat-Token header")
     return await hub.analyst.hint(game_id, x_seat_token, top)
 
 

@@ -25,7 +25,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from palaestra.server.api.auth import session_cookie
 from palaestra.server.api.deps import get_guards, get_hub
 from palaestra.server.api.guards import Guards
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.hub import Hub
 from palaestra.server.service.session import Message
 from palaestra.server.settings import Settings
@@ -117,7 +117,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
     settings = guards.settings
     try:
         session = await hub.get(game_id)
-    except ApiError as err:
+    except DomainError as err:
         await websocket.accept()
         await websocket.send_json({"type": "error", "error": err.code, "message": err.message})
         await websocket.close(code=4404)

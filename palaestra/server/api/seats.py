@@ -12,7 +12,7 @@ from palaestra.server.api.errors import errors
 from palaestra.server.api.games import invite_link
 from palaestra.server.api.models import JoinSeat
 from palaestra.server.api.responses import Invitation, InvitationInfo, Joined
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["seats"])
 
@@ -45,7 +45,7 @@ async def invitation(
     hub: HubDep, game_id: GameId, x_invitation_code: InvitationCode = None
 ) -> dict[str, Any]:
     if not x_invitation_code:
-        raise ApiError(403, "wrong_token", "send the invitation's code in the X-Invitation-Code header")
+        raise DomainError("wrong_token", "send the invitation's code in the X-Invitation-Code header")
     session, seat, status = await hub.seats.invitation(game_id, x_invitation_code)
     view = session.view()
     creator = next((i for i, s in enumerate(session.seats) if s.creator and s.kind == "human"), None)

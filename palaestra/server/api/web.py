@@ -20,7 +20,7 @@ from palaestra.core.info import GameInfo
 from palaestra.core.registry import game_class, game_info, game_infos, load_game
 from palaestra.i18n import LANGUAGES
 from palaestra.server.game_hooks import has_undo
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 STATIC = FilePath(str(resources.files("palaestra.server") / "static"))
 #: files a game may ship in its ``web/`` folder
@@ -139,11 +139,11 @@ def games_meta() -> list[dict[str, Any]]:
 async def game_web(name: str, path: str) -> Response:
     folder = game_web_dir(name) if "\x00" not in name + path else None
     if folder is None:
-        raise ApiError(404, "not_found", f"{name} has no web renderer")
+        raise DomainError("not_found", f"{name} has no web renderer")
     target = (folder / path).resolve()
     inside = folder.resolve() in target.parents
     if not inside or target.suffix not in WEB_SUFFIXES or not target.is_file():
-        raise ApiError(404, "not_found", f"no file {path!r} for {name}")
+        raise DomainError("not_found", f"no file {path!r} for {name}")
     return FileResponse(target, media_type=WEB_SUFFIXES[target.suffix], headers={"Cache-Control": "no-cache"})
 
 

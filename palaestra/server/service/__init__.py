@@ -1,6 +1,6 @@
 """The game service of the web app, free of HTTP: see hub.py for how its parts fit together."""
 
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.hub import Hub
 
-__all__ = ["ApiError", "Hub"]
+__all__ = ["DomainError", "Hub"]

@@ -19,7 +19,7 @@ from typing import Any
 from palaestra.core.info import GameInfo
 from palaestra.core.registry import game_infos
 from palaestra.server.account_store import Account, AccountStore, SignedIn, StoredRating, UsernameTaken
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.passwords import Hasher, check_password, check_username
 from palaestra.server.service.ratings import Pool, Rating, all_pools
 
@@ -54,8 +54,8 @@ def shown(rating: StoredRating | None) -> dict[str, Any]:
     return Rating(rating.mu, rating.sigma, rating.games).shown()
 
 
-def bad_credentials() -> ApiError:
-    return ApiError(401, "bad_credentials", "unknown username or wrong password")
+def bad_credentials() -> DomainError:
+    return DomainError("bad_credentials", "unknown username or wrong password")
 
 
 class AccountService:
@@ -83,8 +83,8 @@ class AccountService:
         return await self._open(account)
 
     @staticmethod
-    def _taken(username: str) -> ApiError:
-        return ApiError(409, "username_taken", f"the name {username!r} is taken: choose another")
+    def _taken(username: str) -> DomainError:
+        return DomainError("username_taken", f"the name {username!r} is taken: choose another")
 
     async def sign_in(self, username: str, password: str) -> Opened:
         """A new session for the right password. A wrong password, an unknown name and a closed
@@ -139,14 +139,14 @@ class AccountService:
         """A new password (the current one proves it is you); every other session ends."""
         account = signed_in.account
         if not await self.hasher.verify(account.password_hash, current):
-            raise ApiError(403, "wrong_password", "the current password is wrong")
+            raise DomainError("wrong_password", "the current password is wrong")
         check_password(new, account.username)
         digest = await self.hasher.hash(new)
         await asyncio.to_thread(self.store.set_password, account.id, digest, signed_in.id_hash)
 
     async def check_password(self, account: Account, password: str) -> None:
         if not await self.hasher.verify(account.password_hash, password):
-            raise ApiError(403, "wrong_password", "the password is wrong")
+            raise DomainError("wrong_password", "the password is wrong")
 
     # --- the member's own data --------------------------------------------------------------
     async def me(self, signed_in: SignedIn) -> dict[str, Any]:
@@ -190,7 +190,7 @@ class AccountService:
     async def _member(self, name: str) -> Account:
         account = await asyncio.to_thread(self.store.by_name, name) if len(name) <= 20 else None
         if account is None:
-            raise ApiError(404, "user_not_found", f"no member is called {name!r}")
+            raise DomainError("user_not_found", f"no member is called {name!r}")
         return account
 
     async def _ratings(self, account_id: int) -> dict[str, dict[str, Any]]:
@@ -243,7 +243,7 @@ class AccountService:
     async def leaderboard(self, pool_id: str) -> dict[str, Any]:
         pool = pools().get(pool_id)
         if pool is None:
-            raise ApiError(404, "no_such_pool", f"no rating pool {pool_id!r} (see /api/meta's rating_pools)")
+            raise DomainError("no_such_pool", f"no rating pool {pool_id!r} (see /api/meta's rating_pools)")
         since = datetime.now(UTC) - timedelta(days=LEADERBOARD_DAYS)
         rows = await asyncio.to_thread(self.store.leaderboard, pool.id, LEADERBOARD_GAMES, since, 500)
         players = sorted(

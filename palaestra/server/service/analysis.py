@@ -13,7 +13,7 @@ from typing import Any, Protocol, TypeVar
 from palaestra.ai import make_agent
 from palaestra.ai.base import Agent
 from palaestra.core.errors import OptionError, RecordError
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.pool import ChildCall, SearchPool
 from palaestra.server.service.searching import analyse_move, hint, played_spec, position
 from palaestra.server.service.session import Session, who
@@ -45,7 +45,7 @@ def available_levels() -> list[str]:
 class Searcher(Protocol):
     """Runs a search of the :class:`Analyst` elsewhere: ``ask("hint", game_id, top)`` or
     ``ask("analysis", game_id, ply)`` answers what ``Analyst.hint_search`` / ``analysis_search``
-    would, or raises :class:`ApiError`."""
+    would, or raises :class:`DomainError`."""
 
     async def ask(self, kind: str, game_id: str, arg: int) -> Any: ...
 
@@ -77,10 +77,10 @@ class Analyst:
 
     async def _may_hint(self, session: Session, token: str) -> None:
         if session.seat_of(token) is None:
-            raise ApiError(403, "wrong_token", "hints are for the players of this game")
+            raise DomainError("wrong_token", "hints are for the players of this game")
         if not session.hints_allowed():
-            raise ApiError(
-                403, "hints_off", "hints are off in a game between people (the creator may allow them)"
+            raise DomainError(
+                "hints_off", "hints are off in a game between people (the creator may allow them)"
             )
         if self.searcher is not None:
             self._hintable(session)
@@ -91,7 +91,7 @@ class Analyst:
         if session.status == "abandoned":
             session.check_playable()  # 409 game_abandoned
         if state.is_terminal() or state.is_chance_node() or session.status != "active":
-            raise ApiError(409, "no_hint", "there is no move to hint at now")
+            raise DomainError("no_hint", "there is no move to hint at now")
 
     async def hint_search(self, session: Session, top: int) -> list[dict[str, Any]]:
         """The hint agent's ``top`` moves in the game's position now."""
@@ -129,7 +129,7 @@ class Analyst:
     async def analysis_search(self, session: Session, ply: int) -> dict[str, Any]:
         """The AI's view of move ``ply + 1`` of a finished game (its 10 best moves)."""
         if session.status != "finished" or not 0 <= ply < len(session.record.moves):
-            raise ApiError(409, "not_finished", "the AI's view of the moves is shown once the game is over")
+            raise DomainError("not_finished", "the AI's view of the moves is shown once the game is over")
         moves = session.record.moves
         record = session.record
         spec = next((ANALYSIS_SPECS.get(lv, lv) for lv in HINT_LEVELS if lv in self.levels), "random")
@@ -137,7 +137,7 @@ class Analyst:
         try:
             state = await asyncio.to_thread(record.replay, ply)
         except RecordError as err:
-            raise ApiError(500, "broken_game", str(err)) from None
+            raise DomainError("broken_game", str(err)) from None
         move = moves[ply]
         played = state.string_to_action(move.move)
         out: dict[str, Any] = {
@@ -185,7 +185,7 @@ class Analyst:
             try:
                 state = rec.replay(ply)
             except RecordError as err:
-                raise ApiError(500, "broken_game", str(err)) from None
+                raise DomainError("broken_game", str(err)) from None
             return {
                 "ply": ply,
                 "moves": len(rec.moves),
@@ -201,15 +201,15 @@ class Analyst:
 
 async def _analysable(session: Session, ply: int) -> None:
     if session.status != "finished":
-        raise ApiError(409, "not_finished", "the AI's view of the moves is shown once the game is over")
+        raise DomainError("not_finished", "the AI's view of the moves is shown once the game is over")
     moves = session.record.moves
     if not 0 <= ply < len(moves):
-        raise ApiError(400, "bad_ply", f"the game has moves 0 to {len(moves) - 1}, not {ply}")
+        raise DomainError("bad_ply", f"the game has moves 0 to {len(moves) - 1}, not {ply}")
 
 
 async def _replayable(session: Session, ply: int) -> None:
     if ply > session.ply:
-        raise ApiError(400, "bad_ply", f"the game has {session.ply} moves, not {ply}")
+        raise DomainError("bad_ply", f"the game has {session.ply} moves, not {ply}")
 
 
 def _trim(analysis: dict[str, Any], top: int) -> dict[str, Any]:

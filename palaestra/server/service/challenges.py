@@ -46,7 +46,7 @@ from palaestra.server.challenge_store import (
     StoredChallenge,
 )
 from palaestra.server.db import Then
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.lobby import RETRIES, LobbyService, Wanted
 from palaestra.server.service.seats import Held
 from palaestra.server.service.session import hash_token
@@ -81,9 +81,9 @@ SLOW_SECONDS = 24 * 3600.0
 MAX_OPEN = 20
 
 
-def gone(challenge: StoredChallenge, now: datetime) -> ApiError:
+def gone(challenge: StoredChallenge, now: datetime) -> DomainError:
     status = challenge.status_at(now)
-    return ApiError(410, "challenge_gone", f"this challenge is no longer open ({status})")
+    return DomainError("challenge_gone", f"this challenge is no longer open ({status})")
 
 
 class ChallengeService:
@@ -223,7 +223,7 @@ class ChallengeService:
         """A challenge the member made or received (404 for any other: nobody learns of others')."""
         challenge = await asyncio.to_thread(self.store.get, challenge_id)
         if challenge is None or member.id not in (challenge.challenger_id, challenge.challenged_id):
-            raise ApiError(404, "challenge_not_found", "you have no challenge with this id")
+            raise DomainError("challenge_not_found", "you have no challenge with this id")
         return challenge
 
     async def get(self, challenge_id: str, member: Account) -> dict[str, Any]:
@@ -247,17 +247,16 @@ class ChallengeService:
         """Challenge the member named ``to`` to the game ``wanted`` (two players)."""
         challenged = await asyncio.to_thread(self.accounts.by_name, to)
         if challenged is None:
-            raise ApiError(404, "user_not_found", f"no member is named {to!r}")
+            raise DomainError("user_not_found", f"no member is named {to!r}")
         if challenged.closed:
-            raise ApiError(404, "user_not_found", f"{challenged.username} closed their account")
+            raise DomainError("user_not_found", f"{challenged.username} closed their account")
         if challenged.id == member.id:
-            raise ApiError(400, "bad_challenge", "you cannot challenge yourself")
+            raise DomainError("bad_challenge", "you cannot challenge yourself")
         await self._may_challenge(member, challenged)
         full, _ = self.lobby.check(replace(wanted, players=2, member=member))
         now = self.now()
         if await asyncio.to_thread(self.store.open_count, member.id, now) >= MAX_OPEN:
-            raise ApiError(
-                409,
+            raise DomainError(
                 "too_many_challenges",
                 f"you have {MAX_OPEN} open challenges: cancel one or wait for answers",
             )
@@ -285,12 +284,11 @@ class ChallengeService:
         """The challenged member's choice of who may challenge them (403 ``challenge_refused``)."""
         choice = await asyncio.to_thread(self.store.challenges_from, challenged.id)
         if choice == FROM_NOBODY:
-            raise ApiError(403, "challenge_refused", f"{challenged.username} does not accept challenges")
+            raise DomainError("challenge_refused", f"{challenged.username} does not accept challenges")
         if choice == FROM_PLAYED and not await asyncio.to_thread(
             self.store.have_played, member.id, challenged.id
         ):
-            raise ApiError(
-                403,
+            raise DomainError(
                 "challenge_refused",
                 f"{challenged.username} accepts challenges only from people they have played",
             )
@@ -313,7 +311,7 @@ class ChallengeService:
             if challenger is None or challenger.closed:
                 with contextlib.suppress(ChallengeConflict):
                     await self._end(challenge, FAILED)
-                raise ApiError(410, "challenge_gone", "the challenger's account is closed")
+                raise DomainError("challenge_gone", "the challenger's account is closed")
             mine = random.SystemRandom().randrange(2)
             try:  # the game's id is stored first: a game made by a process that died is found
                 taken = await asyncio.to_thread(
@@ -343,7 +341,7 @@ class ChallengeService:
                     taken.game_id,
                     public=taken.public,
                 )
-            except ApiError:
+            except DomainError:
                 with contextlib.suppress(ChallengeConflict):
                     await self._end(taken, FAILED)
                 raise
@@ -356,11 +354,11 @@ class ChallengeService:
                 "token": token,
                 "challenge": await self.doc(replace(taken, status=ACCEPTED)),
             }
-        raise ApiError(409, "conflict", "the challenge was changed by other requests at the same time")
+        raise DomainError("conflict", "the challenge was changed by other requests at the same time")
 
     async def decline(self, challenge_id: str, member: Account, reason: str) -> dict[str, Any]:
         if reason not in DECLINE_REASONS:
-            raise ApiError(400, "bad_request", f"reasons: {', '.join(DECLINE_REASONS)}")
+            raise DomainError("bad_request", f"reasons: {', '.join(DECLINE_REASONS)}")
         return await self._answer(challenge_id, member, DECLINED, reason)
 
     async def cancel(self, challenge_id: str, member: Account) -> dict[str, Any]:
@@ -376,18 +374,18 @@ class ChallengeService:
             except ChallengeConflict:
                 continue
             return await self.doc(ended)
-        raise ApiError(409, "conflict", "the challenge was changed by other requests at the same time")
+        raise DomainError("conflict", "the challenge was changed by other requests at the same time")
 
     async def _open(self, challenge_id: str, member: Account, *, challenged: bool) -> StoredChallenge:
         """The open challenge that ``member`` may answer: as the challenged (accept, decline) or
         as the challenger (cancel)."""
         challenge = await self._get(challenge_id, member)
         if challenged and member.id != challenge.challenged_id:
-            raise ApiError(
-                403, "not_challenged", "this is your own challenge: only the member challenged answers it"
+            raise DomainError(
+                "not_challenged", "this is your own challenge: only the member challenged answers it"
             )
         if not challenged and member.id != challenge.challenger_id:
-            raise ApiError(403, "not_challenger", "only the challenger may cancel a challenge")
+            raise DomainError("not_challenger", "only the challenger may cancel a challenge")
         now = self.now()
         if challenge.status == OPEN and challenge.expires_at <= now:
             with contextlib.suppress(ChallengeConflict):

@@ -24,18 +24,18 @@ from collections.abc import Callable
 
 from palaestra.core.outcome import Termination
 from palaestra.server.db import StorageError
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.session import Session
 from palaestra.server.service.sessions import Sessions, ended_by
 
 log = logging.getLogger("palaestra.server")
 
 
-def out_of_time(session: Session, seat: int) -> ApiError:
+def out_of_time(session: Session, seat: int) -> DomainError:
     name = session.game.player_name(seat)
     if session.clock is not None and session.clock.control.on_timeout == "ai":
-        return ApiError(409, "out_of_time", f"{name}'s time ran out: the AI plays this turn")
-    return ApiError(409, "out_of_time", f"{name}'s time ran out")
+        return DomainError("out_of_time", f"{name}'s time ran out: the AI plays this turn")
+    return DomainError("out_of_time", f"{name}'s time ran out")
 
 
 class ClockKeeper:
@@ -61,8 +61,8 @@ class ClockKeeper:
                 session = await self.sessions.get(game_id, fresh=True)  # the row says time is up
                 if await self.flag(session):
                     acted += 1
-            except ApiError as err:
-                if err.status >= 500:  # a row that does not load: said once, not every sweep
+            except DomainError as err:
+                if err.failure:  # a row that does not load: said once, not every sweep
                     self.broken.add(game_id)
                 log.error("game %s: its clock cannot be acted on: %s", game_id, err.message)
             except StorageError as err:
@@ -87,7 +87,7 @@ class ClockKeeper:
                 status = "finished"
             try:
                 await self.sessions.write(session, session.state, record, status, clock=fallen)
-            except ApiError as err:
+            except DomainError as err:
                 if err.code == "conflict":  # another process acted first (or a move came in time)
                     return False
                 raise

@@ -39,7 +39,7 @@ from palaestra.server.service.accounts import AccountService
 from palaestra.server.service.analysis import Analyst, Searcher, available_levels
 from palaestra.server.service.challenges import ChallengeService
 from palaestra.server.service.clocks import ClockKeeper
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.lobby import LobbyService
 from palaestra.server.service.notifications import Notifications
 from palaestra.server.service.passkeys import PasskeyService
@@ -140,7 +140,7 @@ class Hub:
         for game_id in await asyncio.to_thread(self.store.ids, "active"):
             try:
                 session = await self.sessions.get(game_id)
-            except ApiError as err:
+            except DomainError as err:
                 log.error("cannot resume game %s: %s", game_id, err.message)
                 continue
             self.moves.kick(session)

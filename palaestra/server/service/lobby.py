@@ -42,7 +42,7 @@ from palaestra.core.registry import game_info
 from palaestra.server.account_store import Account, AccountStore
 from palaestra.server.broker import Broker
 from palaestra.server.seek_store import OPEN, STARTED, STARTING, SeekConflict, SeekStore, StoredSeek
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.persistence import load_server_game
 from palaestra.server.service.ratings import NEWCOMER, Rating, pool_of
 from palaestra.server.service.seats import Held, SeatService
@@ -63,9 +63,9 @@ def seat_token(secret: str) -> str:
     return base64.urlsafe_b64encode(digest).decode()
 
 
-def gone(seek: StoredSeek | None) -> ApiError:
+def gone(seek: StoredSeek | None) -> DomainError:
     status = "unknown" if seek is None else seek.status
-    return ApiError(410, "seek_gone", f"this seek is no longer open ({status})")
+    return DomainError("seek_gone", f"this seek is no longer open ({status})")
 
 
 class Who:
@@ -230,7 +230,7 @@ class LobbyService:
         for row in await self.sessions.list_games(limit, status="active"):
             try:
                 session = await self.sessions.get(row["id"])
-            except ApiError as err:
+            except DomainError as err:
                 log.warning("lobby game %s left out: %s", row["id"], err.message)
                 continue
             out.append(await self.game_doc(session))
@@ -251,7 +251,7 @@ class LobbyService:
     async def _get(self, seek_id: str) -> StoredSeek:
         seek = await asyncio.to_thread(self.store.get, seek_id)
         if seek is None:
-            raise ApiError(404, "seek_not_found", "no seek with this id")
+            raise DomainError("seek_not_found", "no seek with this id")
         return seek
 
     async def get(self, seek_id: str, secret: str | None) -> dict[str, Any]:
@@ -263,7 +263,7 @@ class LobbyService:
             digest = hash_token(secret)
             place = next((p for p in seek.places if same_secret(p["hash"], digest)), None)
             if place is None:
-                raise ApiError(403, "wrong_token", "this token does not belong to a place of this seek")
+                raise DomainError("wrong_token", "this token does not belong to a place of this seek")
             if seek.status == OPEN and same_secret(seek.poster_hash, digest):
                 await asyncio.to_thread(self.store.seen, seek.id, datetime.now(UTC))
             if seek.status == STARTED:  # a seek posted again: the place's token is its seat token
@@ -287,18 +287,16 @@ class LobbyService:
             info = game_info(game)
             options = {**options, **info.options_for_players(players)}
         except (PalaestraError, KeyError, ValueError) as err:
-            raise ApiError(400, "bad_options", str(err)) from None
+            raise DomainError("bad_options", str(err)) from None
         made = load_server_game(game, options)
         if made.num_players != players:
-            raise ApiError(
-                400, "bad_seats", f"{made.title} with these options has {made.num_players} players"
-            )
+            raise DomainError("bad_seats", f"{made.title} with these options has {made.num_players} players")
         self.seats._time_control(time_control, [])
         if rated:
             if member is None:
-                raise ApiError(401, "sign_in_required", "a rated seek is for members: sign in to post one")
+                raise DomainError("sign_in_required", "a rated seek is for members: sign in to post one")
             if time_control is None:
-                raise ApiError(400, "bad_rated", "a rated game needs a clock (time_control)")
+                raise DomainError("bad_rated", "a rated game needs a clock (time_control)")
         return dict(options), pool_of(made).id
 
     async def post(self, wanted: Wanted) -> tuple[dict[str, Any], str]:
@@ -308,9 +306,9 @@ class LobbyService:
         member, guest, name = wanted.member, wanted.guest, wanted.name
         low, high = wanted.rating_range or (None, None)
         if (low is not None or high is not None) and not rated:
-            raise ApiError(400, "bad_seek", "a rating range is for rated seeks")
+            raise DomainError("bad_seek", "a rating range is for rated seeks")
         if low is not None and high is not None and low > high:
-            raise ApiError(400, "bad_seek", "the rating range's min is above its max")
+            raise DomainError("bad_seek", "the rating range's min is above its max")
         who = Who(member, guest)
         secret = secrets.token_urlsafe(18)
         digest = hash_token(secret)
@@ -362,7 +360,7 @@ class LobbyService:
                 member is not None and seek.poster_account == member.id
             )
             if not mine:
-                raise ApiError(403, "not_poster", "only the poster of a seek may withdraw it")
+                raise DomainError("not_poster", "only the poster of a seek may withdraw it")
             if seek.status != OPEN:
                 raise gone(seek)
             try:
@@ -370,7 +368,7 @@ class LobbyService:
                 return
             except SeekConflict:
                 continue
-        raise ApiError(409, "conflict", "the seek was changed by another request at the same time")
+        raise DomainError("conflict", "the seek was changed by another request at the same time")
 
     async def _end(self, seek: StoredSeek, status: str, expect_status: str = OPEN) -> None:
         await asyncio.to_thread(self.store.change, seek, status=status, expect_status=expect_status)
@@ -477,7 +475,7 @@ class LobbyService:
                 "seek_token": None,
                 "seek": None,
             }
-        raise ApiError(409, "conflict", "the seek was changed by other requests at the same time; try again")
+        raise DomainError("conflict", "the seek was changed by other requests at the same time; try again")
 
     async def play_now(self, wanted: Wanted) -> tuple[dict[str, Any], bool]:
         """Quick pairing: take the oldest compatible open seek (the same game, options and pool,
@@ -495,7 +493,7 @@ class LobbyService:
                 continue
             try:
                 return await self.accept(seek.id, member, guest, name, rating_range), False
-            except ApiError as err:
+            except DomainError as err:
                 if err.code not in ("seek_gone", "out_of_range", "conflict"):
                     raise
         posted, secret = await self.post(wanted)
@@ -505,22 +503,22 @@ class LobbyService:
         self, seek: StoredSeek, who: Who, rating_range: tuple[int | None, int | None] | None
     ) -> None:
         if seek.rated and who.member is None:
-            raise ApiError(401, "sign_in_required", "a rated seek is for members: sign in to accept it")
+            raise DomainError("sign_in_required", "a rated seek is for members: sign in to accept it")
         for place in seek.places:
             if who.holds(place):
                 if place is seek.places[0]:
-                    raise ApiError(409, "own_seek", "this is your own seek: wait for somebody to accept it")
-                raise ApiError(409, "already_seated", "you hold a place at this table already")
+                    raise DomainError("own_seek", "this is your own seek: wait for somebody to accept it")
+                raise DomainError("already_seated", "you hold a place at this table already")
         if not seek.rated or who.member is None:
             return
         accounts = [p["account"] for p in seek.places if p["account"] is not None] + [who.member.id]
         ratings = await self._ratings(seek.pool, accounts)
         mine_rating = ratings[who.member.id]
         if not within(mine_rating, (seek.rating_min, seek.rating_max)):
-            raise ApiError(409, "out_of_range", "your rating is outside the seek's rating range")
+            raise DomainError("out_of_range", "your rating is outside the seek's rating range")
         poster = seek.places[0]["account"]
         if rating_range is not None and poster is not None and not within(ratings[poster], rating_range):
-            raise ApiError(409, "out_of_range", "the poster's rating is outside your rating range")
+            raise DomainError("out_of_range", "the poster's rating is outside your rating range")
 
     async def _start(self, seek: StoredSeek) -> tuple[str, dict[str, int]]:
         """Make the game of a full table (this request won its last place), with the seats and
@@ -541,7 +539,7 @@ class LobbyService:
             session = await self.make_game(
                 seek.game, seek.options, seek.time_control, seek.rated, held, seek.game_id
             )
-        except ApiError:
+        except DomainError:
             with contextlib.suppress(SeekConflict):
                 await self._end(seek, "cancelled", expect_status=STARTING)
             raise

@@ -57,7 +57,7 @@ from palaestra.server.passkey_store import (
     TooManyPasskeys,
 )
 from palaestra.server.service.accounts import AccountService, Opened, bad_credentials
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 RP_NAME = "Palaestra"
 #: the most passkeys one account may hold
@@ -95,20 +95,19 @@ def user_handle(account: Account) -> bytes:
     ).digest()[:16]
 
 
-def bad_passkey(why: str) -> ApiError:
-    return ApiError(400, "bad_passkey", f"the passkey's answer is not valid: {why}")
+def bad_passkey(why: str) -> DomainError:
+    return DomainError("bad_passkey", f"the passkey's answer is not valid: {why}")
 
 
-def challenge_expired() -> ApiError:
-    return ApiError(
-        400,
+def challenge_expired() -> DomainError:
+    return DomainError(
         "challenge_expired",
         "the challenge is unknown, used already, expired or for another purpose: ask for new options",
     )
 
 
-def wrong_passkey() -> ApiError:
-    return ApiError(403, "wrong_passkey", "the passkey does not confirm it is you")
+def wrong_passkey() -> DomainError:
+    return DomainError("wrong_passkey", "the passkey does not confirm it is you")
 
 
 def passkey_doc(passkey: Passkey) -> dict[str, Any]:
@@ -221,15 +220,15 @@ class PasskeyService:
                 MOST_PASSKEYS,
             )
         except PasskeyTaken:
-            raise ApiError(409, "passkey_taken", "this passkey is registered already") from None
+            raise DomainError("passkey_taken", "this passkey is registered already") from None
         except TooManyPasskeys:
             raise self._too_many() from None
         return passkey_doc(passkey)
 
     @staticmethod
-    def _too_many() -> ApiError:
-        return ApiError(
-            409, "too_many_passkeys", f"an account holds at most {MOST_PASSKEYS} passkeys: remove one first"
+    def _too_many() -> DomainError:
+        return DomainError(
+            "too_many_passkeys", f"an account holds at most {MOST_PASSKEYS} passkeys: remove one first"
         )
 
     async def listing(self, account: Account) -> list[dict[str, Any]]:
@@ -237,7 +236,7 @@ class PasskeyService:
 
     async def remove(self, account: Account, passkey_id: int) -> None:
         if not await asyncio.to_thread(self.store.delete, account.id, passkey_id):
-            raise ApiError(404, "passkey_not_found", "you have no passkey with this id")
+            raise DomainError("passkey_not_found", "you have no passkey with this id")
 
     # --- signing in -------------------------------------------------------------------------
     async def sign_in_options(self, username: str | None, rp: RelyingParty) -> Options:
@@ -300,7 +299,7 @@ class PasskeyService:
         """Options to confirm it is you with one of your passkeys (before deleting the account)."""
         held = await asyncio.to_thread(self.store.of_account, account.id)
         if not held:
-            raise ApiError(404, "passkey_not_found", "you have no passkey: confirm with your password")
+            raise DomainError("passkey_not_found", "you have no passkey: confirm with your password")
         options = generate_authentication_options(
             rp_id=rp.id,
             timeout=int(PasskeyStore.CHALLENGE_SECONDS * 1000),

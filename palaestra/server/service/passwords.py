@@ -30,7 +30,7 @@ from importlib import resources
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 MIN_PASSWORD = 10
@@ -93,13 +93,12 @@ OWASP_PARALLELISM = 1
 def check_username(name: str) -> str:
     """The name if it may be taken (not yet checked: whether another account has it)."""
     if not USERNAME.fullmatch(name):
-        raise ApiError(
-            400,
+        raise DomainError(
             "bad_username",
             "a username has 3 to 20 characters: letters, digits, '_' and '-'",
         )
     if name.casefold() in RESERVED:
-        raise ApiError(400, "bad_username", f"the name {name!r} is reserved")
+        raise DomainError("bad_username", f"the name {name!r} is reserved")
     return name
 
 
@@ -112,18 +111,18 @@ def common_passwords() -> frozenset[str]:
 def check_password(password: str, username: str | None = None) -> str:
     """The password if it is strong enough to keep (length, not common, not the name)."""
     if len(password) < MIN_PASSWORD:
-        raise ApiError(400, "weak_password", f"a password has at least {MIN_PASSWORD} characters")
+        raise DomainError("weak_password", f"a password has at least {MIN_PASSWORD} characters")
     lowered = password.casefold()
     if lowered in common_passwords():
-        raise ApiError(400, "weak_password", "this password is one of the most common ones: choose another")
+        raise DomainError("weak_password", "this password is one of the most common ones: choose another")
     if username is not None and username.casefold() in lowered and len(lowered) < len(username) + 6:
-        raise ApiError(400, "weak_password", "a password must not be your username with little added")
+        raise DomainError("weak_password", "a password must not be your username with little added")
     return password
 
 
-class HasherBusy(ApiError):
+class HasherBusy(DomainError):
     def __init__(self) -> None:
-        super().__init__(503, "busy", "the server is busy with sign-ins; try again in a moment")
+        super().__init__("busy", "the server is busy with sign-ins; try again in a moment")
 
 
 #: the niceness the hashing threads add to the process's (Linux: per thread); 0 leaves them be

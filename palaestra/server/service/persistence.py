@@ -21,7 +21,7 @@ from palaestra.core.registry import game_class, load_game
 from palaestra.server.db import StoredGame
 from palaestra.server.game_hooks import has_undo
 from palaestra.server.service.clock import Clock
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.session import Seat, Session
 
 
@@ -31,11 +31,10 @@ def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
     try:
         cls = game_class(name)
     except (PalaestraError, ImportError, AttributeError, TypeError) as err:
-        raise ApiError(400, "bad_options", str(err)) from None
+        raise DomainError("bad_options", str(err)) from None
     refused = [o.name for o in cls.OPTIONS if not o.server and options.get(o.name) is not None]
     if refused:
-        raise ApiError(
-            400,
+        raise DomainError(
             "option_not_allowed",
             f"option {refused[0]!r} of {cls.title} names a file on the server; the web app offers "
             "only what the game ships",
@@ -43,13 +42,13 @@ def load_server_game(name: str, options: Mapping[str, Any]) -> Game:
     try:
         key = json.dumps(options, sort_keys=True)
     except (TypeError, ValueError) as err:
-        raise ApiError(400, "bad_options", f"bad options: {err}") from None
+        raise DomainError("bad_options", f"bad options: {err}") from None
     try:
         return _shared_game(cls, name, key)
     except PalaestraError as err:
-        raise ApiError(400, "bad_options", str(err)) from None
+        raise DomainError("bad_options", str(err)) from None
     except (TypeError, ValueError) as err:
-        raise ApiError(400, "bad_options", f"bad options: {err}") from None
+        raise DomainError("bad_options", f"bad options: {err}") from None
 
 
 @functools.lru_cache(maxsize=64)
@@ -71,7 +70,7 @@ def state_before_last(record: Record) -> tuple[State, int]:
         before = record.replay(len(record.moves) - 1)
         return before, before.string_to_action(record.moves[-1].move)
     except (RecordError, PalaestraError) as err:
-        raise ApiError(500, "broken_game", f"the game does not replay: {err}") from None
+        raise DomainError("broken_game", f"the game does not replay: {err}") from None
 
 
 def iso(value: Any) -> str:
@@ -114,12 +113,12 @@ def session_from_stored(stored: StoredGame, base: Session | None = None) -> Sess
     moves it lacks instead (``advance``)."""
     try:
         game = load_server_game(stored.game, stored.options)
-    except ApiError as err:
-        raise ApiError(500, "broken_game", f"game {stored.id} cannot be loaded: {err.message}") from None
+    except DomainError as err:
+        raise DomainError("broken_game", f"game {stored.id} cannot be loaded: {err.message}") from None
     try:
         record = Record.from_json(stored.record)
     except RecordError as err:
-        raise ApiError(500, "broken_game", f"game {stored.id} has a broken record: {err}") from None
+        raise DomainError("broken_game", f"game {stored.id} has a broken record: {err}") from None
     advanced = None if base is None else advance(base, game, record)
     state: State | None = None if advanced is None else advanced[0]
     if state is None:
@@ -133,7 +132,7 @@ def session_from_stored(stored: StoredGame, base: Session | None = None) -> Sess
         try:
             state = record.replay()
         except RecordError as err:
-            raise ApiError(500, "broken_game", f"game {stored.id} does not replay: {err}") from None
+            raise DomainError("broken_game", f"game {stored.id} does not replay: {err}") from None
     seats = [Seat.from_json(s) for s in stored.seats]
     created = _aware(stored.created_at)
     updated = _aware(stored.updated_at)
@@ -143,7 +142,7 @@ def session_from_stored(stored: StoredGame, base: Session | None = None) -> Sess
         try:
             clock = Clock.from_json(stored.clock)
         except (KeyError, TypeError, ValueError) as err:
-            raise ApiError(500, "broken_game", f"game {stored.id} has a broken clock: {err}") from None
+            raise DomainError("broken_game", f"game {stored.id} has a broken clock: {err}") from None
     moves = record.moves
     if (
         stored.status == "active"
@@ -156,7 +155,7 @@ def session_from_stored(stored: StoredGame, base: Session | None = None) -> Sess
         if advanced is not None and advanced[1] is not None:
             undo_stack.append(advanced[1])
         else:
-            with contextlib.suppress(ApiError):
+            with contextlib.suppress(DomainError):
                 undo_stack.append(state_before_last(record))
     return Session(
         stored.id,

@@ -16,7 +16,7 @@ from palaestra.core.outcome import Termination
 from palaestra.server.game_hooks import can_undo
 from palaestra.server.service.absence import Absence
 from palaestra.server.service.clocks import out_of_time
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.persistence import state_before_last
 from palaestra.server.service.session import Session, who
 from palaestra.server.service.sessions import Sessions, copy_record, ended_by
@@ -33,8 +33,8 @@ class Holder:
         seat = session.seat_of(self.token, self.account)
         if seat is None:
             if self.token is None:
-                raise ApiError(403, "wrong_token", "your account holds no seat of this game")
-            raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+                raise DomainError("wrong_token", "your account holds no seat of this game")
+            raise DomainError("wrong_token", "this token does not belong to a seat of this game")
         return seat
 
 
@@ -63,7 +63,7 @@ class PlayService:
     ) -> Session:
         """A seat's action; the seat is the token's, or without one the signed-in ``account``'s."""
         if (action is None) == (move is None):
-            raise ApiError(400, "bad_request", "give exactly one of 'action' (a number) or 'move'")
+            raise DomainError("bad_request", "give exactly one of 'action' (a number) or 'move'")
         session = await self.sessions.get(game_id, ply=ply)
         holder = Holder(token, account)
         await self.sessions.judge(session, lambda s: self._act_again(s, holder, ply, action, move))
@@ -77,13 +77,13 @@ class PlayService:
         try:
             try:
                 await self._act(session, holder, ply, action, move)
-            except ApiError as err:
+            except DomainError as err:
                 if err.code != "conflict":
                     raise
                 # another process changed the game since we read it; it is reloaded now, so the
                 # action is judged again on the current game (still right, or now stale)
                 await self._act(session, holder, ply, action, move)
-        except ApiError as err:
+        except DomainError as err:
             if err.code == "out_of_time" and self.flag is not None:
                 await self.flag(session)  # the fall is stored and announced before the answer
             raise
@@ -96,15 +96,13 @@ class PlayService:
             session.check_playable()
             session.check_everybody_joined()
             if ply != session.ply:
-                raise ApiError(
-                    409,
+                raise DomainError(
                     "stale_action",
                     f"this action was meant for move {ply}, but the game is at move {session.ply}; "
                     "reload and try again",
                 )
             if session.state.current_player != seat:
-                raise ApiError(
-                    409,
+                raise DomainError(
                     "not_your_turn",
                     f"it is {who(session.game, session.state.current_player)}'s turn, "
                     f"not {session.game.player_name(seat)}'s",
@@ -115,12 +113,12 @@ class PlayService:
                 try:
                     action = state.string_to_action(move)
                 except NotationError as err:
-                    raise ApiError(422, "bad_notation", str(err)) from None
+                    raise DomainError("bad_notation", str(err)) from None
                 except PalaestraError as err:
-                    raise ApiError(422, "illegal_action", str(err)) from None
+                    raise DomainError("illegal_action", str(err)) from None
             assert action is not None
             if not state.is_legal(action):
-                raise ApiError(422, "illegal_action", state.explain_illegal(action))
+                raise DomainError("illegal_action", state.explain_illegal(action))
             await self.sessions.apply(session, action)
 
     def _check_time(self, session: Session, seat: int) -> None:
@@ -166,7 +164,7 @@ class PlayService:
             session.check_playable()
             moved = {m.player for m in session.record.moves}
             if all(p in moved for p in range(session.game.num_players)):
-                raise ApiError(409, "cannot_abort", "every seat has moved: resign instead")
+                raise DomainError("cannot_abort", "every seat has moved: resign instead")
             record = ended_by(session, seat, Termination.ABORT)
             await self.sessions.write(session, session.state, record, "finished")
 
@@ -188,17 +186,16 @@ class PlayService:
             absent = session.state.current_player
             clock = session.clock
             if clock is None or clock.control.kind == "correspondence":
-                raise ApiError(409, "cannot_claim", "only a real-time game (with a clock) can be claimed")
+                raise DomainError("cannot_claim", "only a real-time game (with a clock) can be claimed")
             if (
                 absent == seat
                 or not 0 <= absent < len(session.seats)
                 or session.seats[absent].kind != "human"
             ):
-                raise ApiError(409, "cannot_claim", "the win is claimed from another person who is to move")
+                raise DomainError("cannot_claim", "the win is claimed from another person who is to move")
             gone = absence.gone_for(session.id, absent)
             if gone is None or gone < after:
-                raise ApiError(
-                    409,
+                raise DomainError(
                     "cannot_claim",
                     f"{session.game.player_name(absent)} has not been gone for {after:g} s",
                 )
@@ -219,7 +216,7 @@ class PlayService:
     async def _undo_flagged(self, session: Session, holder: Holder, ply: int) -> None:
         try:
             await self._undo(session, holder, ply)
-        except ApiError as err:
+        except DomainError as err:
             if err.code == "out_of_time" and self.flag is not None:
                 await self.flag(session)
             raise
@@ -229,10 +226,9 @@ class PlayService:
             seat = holder.seat(session)
             session.check_playable()
             if session.rated:
-                raise ApiError(409, "cannot_undo", "a rated game allows no undo")
+                raise DomainError("cannot_undo", "a rated game allows no undo")
             if ply != session.ply:
-                raise ApiError(
-                    409,
+                raise DomainError(
                     "stale_action",
                     f"this undo was meant for move {ply}, but the game is at move {session.ply}; "
                     "reload and try again",
@@ -240,7 +236,7 @@ class PlayService:
             self._check_time(session, seat)
             moves = session.record.moves
             if not moves or moves[-1].player != seat or session.state.current_player != seat:
-                raise ApiError(409, "cannot_undo", "only your own last action, while it is still your turn")
+                raise DomainError("cannot_undo", "only your own last action, while it is still your turn")
             if session.undo_stack and len(session.undo_stack[-1][0].history) == session.ply - 1:
                 before, action = session.undo_stack[-1]
                 from_stack = True
@@ -248,8 +244,8 @@ class PlayService:
                 before, action = await asyncio.to_thread(state_before_last, session.record)
                 from_stack = False
             if not can_undo(before, action):
-                raise ApiError(
-                    409, "cannot_undo", f"{moves[-1].move} cannot be taken back (the rules do not allow it)"
+                raise DomainError(
+                    "cannot_undo", f"{moves[-1].move} cannot be taken back (the rules do not allow it)"
                 )
             record = copy_record(session.record)
             record.moves.pop()

@@ -20,7 +20,7 @@ from typing import Any
 
 from palaestra.server.account_store import AccountStore
 from palaestra.server.db import Then, VersionConflict
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.play import Holder
 from palaestra.server.service.seats import Held, SeatService
 from palaestra.server.service.session import Session, hash_token
@@ -60,10 +60,10 @@ class RematchService:
             seat = holder.seat(session)
             n = session.game.num_players
             if session.status != "finished":
-                raise ApiError(409, "cannot_rematch", "a rematch is offered once the game has finished")
+                raise DomainError("cannot_rematch", "a rematch is offered once the game has finished")
             humans = [i for i, s in enumerate(session.seats) if s.kind == "human"]
             if any(session.seats[i].token_hash is None and session.seats[i].account is None for i in humans):
-                raise ApiError(409, "cannot_rematch", "a seat of this game was never taken")
+                raise DomainError("cannot_rematch", "a seat of this game was never taken")
             current = dict(session.rematch or {})
             if current.get("game") is None:
                 hashes: dict[str, str | None] = dict(current.get("hashes") or {})

@@ -25,7 +25,7 @@ from palaestra.ai.base import Agent
 from palaestra.core.driver import Seat, next_action
 from palaestra.core.game import CHANCE
 from palaestra.server.db import StorageError
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.pool import ChildCall, SearchPool
 from palaestra.server.service.searching import agent_move, played_spec, position
 from palaestra.server.service.session import Session
@@ -160,7 +160,7 @@ class ServerMoves:
                     delay,
                 )
                 await asyncio.sleep(delay)
-            except ApiError as err:
+            except DomainError as err:
                 if err.code == "conflict":
                     return False
                 raise

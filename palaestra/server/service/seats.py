@@ -24,7 +24,7 @@ from palaestra.core.record import Record
 from palaestra.server import fairness
 from palaestra.server.account_store import Account, seat_players
 from palaestra.server.service.clock import Clock, TimeControl
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.persistence import load_server_game, stored_from_session
 from palaestra.server.service.ratings import anchor_rating, pool_of
 from palaestra.server.service.session import Seat, Session, hash_token, same_secret
@@ -96,16 +96,14 @@ class SeatService:
         if rated:
             check_rated_seats(game, seats, control, seed, hints, member, held)
         if len(seats) != game.num_players:
-            raise ApiError(
-                400,
+            raise DomainError(
                 "bad_seats",
                 f"{game.title} with these options has {game.num_players} players, "
                 f"but {len(seats)} seats were given",
             )
         made, created = self._seats(seats, member) if held is None else self._held(held)
         if seed is not None and any(s.invite is not None for s in made):
-            raise ApiError(
-                400,
+            raise DomainError(
                 "seed_not_allowed",
                 "a chosen seed would let you foresee the draws against an invited player; "
                 "seeds are for hot seat and games against the AI",
@@ -174,14 +172,13 @@ class SeatService:
             elif kind == "ai":
                 level = str(spec.get("level") or "random")
                 if level not in self.levels:
-                    raise ApiError(
-                        400,
+                    raise DomainError(
                         "bad_seats",
                         f"seat {index + 1}: unknown AI level {level!r} (levels: {', '.join(self.levels)})",
                     )
                 made.append(Seat("ai", name or f"AI ({level})", level, None, True))
             else:
-                raise ApiError(400, "bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
+                raise DomainError("bad_seats", f"seat {index + 1}: kind is 'human' or 'ai', not {kind!r}")
             created.tokens.append(token)
             created.invites.append(code)
         return made, created
@@ -216,8 +213,7 @@ class SeatService:
             return None
         level = doc.get("ai_level")
         if level is not None and level not in self.levels:
-            raise ApiError(
-                400,
+            raise DomainError(
                 "bad_time_control",
                 f"unknown AI level {level!r} for turns out of time (levels: {', '.join(self.levels)})",
             )
@@ -254,7 +250,7 @@ class SeatService:
         for i, s in enumerate(session.seats):
             if any(same_secret(h, digest) for h in s.revoked):
                 return session, i, "revoked"
-        raise ApiError(403, "wrong_token", "this link does not belong to a seat of this game")
+        raise DomainError("wrong_token", "this link does not belong to a seat of this game")
 
     async def _join(
         self, session: Session, code: str, name: str | None, member: Account | None
@@ -262,7 +258,7 @@ class SeatService:
         async with session.lock:
             session.check_playable("the game is over: nobody can join it any more")
             if session.rated and member is None:
-                raise ApiError(401, "sign_in_required", "a rated game is for members: sign in to join it")
+                raise DomainError("sign_in_required", "a rated game is for members: sign in to join it")
             digest = hash_token(code)
             seat = next(
                 (
@@ -274,16 +270,14 @@ class SeatService:
             )
             if seat is None:
                 if any(any(same_secret(h, digest) for h in s.revoked) for s in session.seats):
-                    raise ApiError(
-                        410, "invitation_revoked", "this invitation was withdrawn by the game's creator"
+                    raise DomainError(
+                        "invitation_revoked", "this invitation was withdrawn by the game's creator"
                     )
-                raise ApiError(403, "wrong_token", "this link does not belong to a seat of this game")
+                raise DomainError("wrong_token", "this link does not belong to a seat of this game")
             if session.seats[seat].invite == "used":
-                raise ApiError(410, "invitation_used", "this invitation was used already: the seat is taken")
+                raise DomainError("invitation_used", "this invitation was used already: the seat is taken")
             if session.seats[seat].invite == "revoked":
-                raise ApiError(
-                    410, "invitation_revoked", "this invitation was withdrawn by the game's creator"
-                )
+                raise DomainError("invitation_revoked", "this invitation was withdrawn by the game's creator")
             token = secrets.token_urlsafe(18)
             new_seats = copy.deepcopy(session.seats)
             taken = new_seats[seat]
@@ -295,7 +289,7 @@ class SeatService:
             then = None
             if member is not None:
                 if session.rated and any(s.account == member.id for s in session.seats):
-                    raise ApiError(409, "already_seated", "you hold a seat of this rated game already")
+                    raise DomainError("already_seated", "you hold a seat of this rated game already")
                 taken.account, taken.member, taken.name = member.id, member.username, member.username
                 then = seat_players(session.id, session.game.name, [(seat, member.id)], datetime.now(UTC))
             await self.sessions.write_seats(session, new_seats, then)
@@ -311,12 +305,12 @@ class SeatService:
         async with session.lock:
             seat = session.seat_of(token)
             if seat is None:
-                raise ApiError(403, "wrong_token", "this token does not belong to a seat of this game")
+                raise DomainError("wrong_token", "this token does not belong to a seat of this game")
             held = session.seats[seat]
             if held.account == member.id:
                 return seat
             if held.account is not None:
-                raise ApiError(409, "seat_taken", "this seat is held by another member")
+                raise DomainError("seat_taken", "this seat is held by another member")
             new_seats = copy.deepcopy(session.seats)
             new_seats[seat].account, new_seats[seat].member = member.id, member.username
             then = seat_players(session.id, session.game.name, [(seat, member.id)], datetime.now(UTC))
@@ -336,15 +330,15 @@ class SeatService:
             if session.creator_hash is None or not same_secret(
                 session.creator_hash, hash_token(creator_token)
             ):
-                raise ApiError(403, "not_creator", "only the game's creator manages its invitations")
+                raise DomainError("not_creator", "only the game's creator manages its invitations")
             if not 0 <= seat < len(session.seats):
-                raise ApiError(404, "no_such_seat", f"the game has seats 0 to {len(session.seats) - 1}")
+                raise DomainError("no_such_seat", f"the game has seats 0 to {len(session.seats) - 1}")
             session.check_playable()
             current = session.seats[seat]
             if current.kind != "human" or current.creator:
-                raise ApiError(409, "no_invitation", "this seat is not offered by invitation")
+                raise DomainError("no_invitation", "this seat is not offered by invitation")
             if current.invite == "used" or current.joined:
-                raise ApiError(409, "seat_taken", "the invitation was used: the seat is taken")
+                raise DomainError("seat_taken", "the invitation was used: the seat is taken")
             new_seats = copy.deepcopy(session.seats)
             changed = new_seats[seat]
             if changed.invite_hash is not None:
@@ -366,11 +360,11 @@ def check_rated(
     """The rules of a rated game (docs/accounts.md): the creator is signed in and holds one seat
     at most, every other person joins signed in, there is a clock, no hints and no chosen seed."""
 
-    def refuse(why: str) -> ApiError:
-        return ApiError(400, "bad_rated", f"a rated game {why}")
+    def refuse(why: str) -> DomainError:
+        return DomainError("bad_rated", f"a rated game {why}")
 
     if member is None:
-        raise ApiError(401, "sign_in_required", "a rated game is for members: sign in to create one")
+        raise DomainError("sign_in_required", "a rated game is for members: sign in to create one")
     if control is None:
         raise refuse("needs a clock (time_control)")
     if hints:
@@ -394,8 +388,8 @@ def check_anchors(game: Game, seats: list[Mapping[str, Any]]) -> None:
             try:
                 anchor_rating(pool.id, level)
             except KeyError:
-                raise ApiError(
-                    400, "bad_rated", f"the AI level {level!r} has no rating in {pool.title}: play it casual"
+                raise DomainError(
+                    "bad_rated", f"the AI level {level!r} has no rating in {pool.title}: play it casual"
                 ) from None
 
 
@@ -413,5 +407,5 @@ def check_rated_seats(
     if held is None:
         check_rated(seats, control, seed, hints, member)
     elif control is None or any(isinstance(h, Held) and h.account is None for h in held):
-        raise ApiError(400, "bad_rated", "a rated game needs a clock and members in every seat")
+        raise DomainError("bad_rated", "a rated game needs a clock and members in every seat")
     check_anchors(game, seats)

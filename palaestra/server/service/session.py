@@ -25,7 +25,7 @@ from palaestra.server import fairness
 from palaestra.server.encoding import encode_json
 from palaestra.server.game_hooks import can_undo, web_data
 from palaestra.server.service.clock import Clock
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 
 #: a message for a websocket: a dict to encode, or JSON text already encoded (``state_message``)
 Message = dict[str, Any] | str
@@ -250,14 +250,13 @@ class Session:
         """Refuse a change of a game that is no longer played: 409 ``game_abandoned`` (nobody
         moved for a long time, docs/web.md "Abandoned games") or 409 ``game_over``."""
         if self.status == "abandoned":
-            raise ApiError(
-                409,
+            raise DomainError(
                 "game_abandoned",
                 "nobody moved in this game for a long time, so it was set aside as abandoned: "
                 "it is kept to look at, but it cannot go on",
             )
         if self.status != "active" or self.state.is_terminal():
-            raise ApiError(409, "game_over", over)
+            raise DomainError("game_over", over)
 
     def unjoined(self) -> list[int]:
         """The seats whose invitation nobody has taken yet: the game waits for them (issue 30,
@@ -270,8 +269,7 @@ class Session:
         waiting = self.unjoined()
         if waiting:
             names = " and ".join(self.game.player_name(i) for i in waiting)
-            raise ApiError(
-                409,
+            raise DomainError(
                 "waiting_for_players",
                 f"the game starts once every invited player has joined: waiting for {names}",
             )

@@ -41,7 +41,7 @@ from palaestra.core.record import Record
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, Then, VersionConflict
 from palaestra.server.service.clock import Clock
-from palaestra.server.service.errors import ApiError
+from palaestra.server.service.errors import DomainError
 from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
 from palaestra.server.service.session import UNDO_DEPTH, Message, Seat, Session, showable
 
@@ -113,14 +113,14 @@ class Sessions:
                 await self.check(session)
             return session
         if not GAME_ID.fullmatch(game_id):
-            raise ApiError(404, "game_not_found", "there is no game with this id")
+            raise DomainError("game_not_found", "there is no game with this id")
         async with self._load_lock:
             session = self.loaded.get(game_id)
             if session is not None:
                 return session
             stored = await asyncio.to_thread(self.store.get, game_id)
             if stored is None:
-                raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+                raise DomainError("game_not_found", f"there is no game {game_id!r}")
             session = await asyncio.to_thread(session_from_stored, stored)
             self.add(session)
             return session
@@ -179,8 +179,8 @@ class Sessions:
         return changed
 
     async def judge(self, session: Session, work: Callable[[Session], Awaitable[T]]) -> T:
-        """``work(session)``, whose refusals (a 4xx ``ApiError``) stand only if given from the
-        row's current version: with other processes a copy used without reading its row may be
+        """``work(session)``, whose refusals (a ``DomainError`` not in ``FAILURES``) stand only if
+        given from the row's current version: with other processes a copy used without reading its row may be
         a notice behind (a seat joined, a move made through another process), so the row's
         version is checked and, if it moved on, the request is judged again on the current game.
         (A change is safe without this: it is guarded by the row's version; a change that lost
@@ -188,8 +188,8 @@ class Sessions:
         again at once.)"""
         try:
             return await work(session)
-        except ApiError as err:
-            if not self.broker.shared or err.status >= 500:
+        except DomainError as err:
+            if not self.broker.shared or err.failure:
                 raise
             if err.code != "conflict" and not await self.check(session):
                 raise
@@ -232,18 +232,18 @@ class Sessions:
         session.undo_stack.append((before, action))
         del session.undo_stack[:-UNDO_DEPTH]
 
-    async def lost_race(self, session: Session) -> ApiError:
+    async def lost_race(self, session: Session) -> DomainError:
         """The row moved on without this process (another process, or a write we thought failed):
         take the row, the single arbiter, as it is now, and push it here. If it cannot be read,
         forget the cached session, so the next request loads the row."""
         try:
             changed = await self.reload(session)
-        except (StorageError, ApiError):
+        except (StorageError, DomainError):
             changed = False
             self.evict(session)
         if changed:
             self._in_background(self.push(session))
-        return ApiError(409, "conflict", "the game was changed by another request; reload it and try again")
+        return DomainError("conflict", "the game was changed by another request; reload it and try again")
 
     async def reload(self, session: Session) -> bool:
         """Bring a loaded game up to its row (the lock held); True if the row had moved on."""
@@ -386,7 +386,7 @@ class Sessions:
         try:
             async with session.lock:
                 changed = await self.reload(session)
-        except (StorageError, ApiError) as err:
+        except (StorageError, DomainError) as err:
             log.warning("game %s changed elsewhere but cannot be reloaded: %s", session.id, err)
             return
         if changed:
@@ -434,8 +434,8 @@ class Sessions:
         for game_id in dict.fromkeys(ids):
             try:
                 item = (await self.get(game_id)).summary()
-            except ApiError as err:
-                if err.status != 404:
+            except DomainError as err:
+                if err.code != "game_not_found":
                     raise
                 continue
             except StorageError:
