@@ -48,6 +48,7 @@ from palaestra.server.challenge_store import (
 from palaestra.server.db import Then
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.lobby import RETRIES, LobbyService, Wanted
+from palaestra.server.service.periodic import Periodic
 from palaestra.server.service.seats import Held
 from palaestra.server.service.session import hash_token
 
@@ -86,8 +87,10 @@ def gone(challenge: StoredChallenge, now: datetime) -> DomainError:
     return DomainError("challenge_gone", f"this challenge is no longer open ({status})")
 
 
-class ChallengeService:
+class ChallengeService(Periodic):
     """Challenges between members, and their live pushes, of one process."""
+
+    swept = "challenges"
 
     def __init__(self, store: ChallengeStore, accounts: AccountStore, lobby: LobbyService) -> None:
         self.store = store
@@ -109,7 +112,6 @@ class ChallengeService:
         self.starting_grace = 60.0
         #: the lobby websockets of each signed-in member in this process
         self.subscribers: dict[int, set[asyncio.Queue[str]]] = {}
-        self._task: asyncio.Task[None] | None = None
 
     def meta(self) -> dict[str, Any]:
         """What ``/api/meta`` says of challenges."""
@@ -426,20 +428,3 @@ class ChallengeService:
                 await self._end(challenge, status)
                 done += 1
         return done
-
-    async def run(self, every: float = 10.0) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.sweep()
-            except Exception as err:  # the database is away: the next sweep tries again
-                log.warning("challenges could not be swept now: %s", err)
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task

@@ -43,6 +43,7 @@ from palaestra.server.account_store import Account, AccountStore
 from palaestra.server.broker import Broker
 from palaestra.server.seek_store import OPEN, STARTED, STARTING, SeekConflict, SeekStore, StoredSeek
 from palaestra.server.service.errors import DomainError
+from palaestra.server.service.periodic import Periodic
 from palaestra.server.service.persistence import load_server_game
 from palaestra.server.service.ratings import NEWCOMER, Rating, pool_of
 from palaestra.server.service.seats import Held, SeatService
@@ -106,8 +107,10 @@ class Wanted:
     name: str | None = None
 
 
-class LobbyService:
+class LobbyService(Periodic):
     """Seeks, quick pairing and the lobby's live changes of one process."""
+
+    swept = "seeks"
 
     def __init__(
         self, store: SeekStore, accounts: AccountStore, seats: SeatService, sessions: Sessions, broker: Broker
@@ -128,7 +131,6 @@ class LobbyService:
         self.subscribers: set[asyncio.Queue[str]] = set()
         #: seeks whose poster holds a lobby websocket here (how many)
         self.held: dict[str, int] = {}
-        self._task: asyncio.Task[None] | None = None
 
     # --- live changes -----------------------------------------------------------------------
     def subscribe(self) -> asyncio.Queue[str]:
@@ -388,24 +390,12 @@ class LobbyService:
                 ended += 1
         return ended + await self.recover()
 
-    async def run(self) -> None:
-        """Sweep every few seconds (a quarter of ``leave_seconds``, 0.2 to 10 s)."""
-        every = min(10.0, max(0.2, self.leave_seconds / 4))
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.sweep()
-            except Exception as err:  # the database is away: the next sweep tries again
-                log.warning("seeks could not be swept now: %s", err)
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
+    def every(self) -> float:
+        """Sweep every few seconds: a quarter of ``leave_seconds``, 0.2 to 10 s."""
+        return min(10.0, max(0.2, self.leave_seconds / 4))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        await super().stop()
         self.close_watchers()
 
     def close_watchers(self) -> None:
