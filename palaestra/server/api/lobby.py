@@ -22,7 +22,7 @@ from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
-from palaestra.server.api.realtime import Bucket, reason, too_big
+from palaestra.server.api.realtime import Bucket, reason, too_big, until_first
 from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.db import StorageError
 from palaestra.server.service.hub import Hub
@@ -334,15 +334,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
                         )
                     )
 
-        tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                    await task
+        await until_first(asyncio.create_task(send()), asyncio.create_task(receive()))
     except WebSocketDisconnect:
         pass
     except StorageError:  # the database is away: the page reconnects and gets the lobby again

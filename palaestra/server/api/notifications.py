@@ -18,7 +18,7 @@ from palaestra.server.api.auth import Member, session_cookie
 from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.models import Strict
-from palaestra.server.api.realtime import Bucket, reason, too_big
+from palaestra.server.api.realtime import Bucket, reason, too_big, until_first
 from palaestra.server.api.responses import Out
 from palaestra.server.db import StorageError
 from palaestra.server.notify_store import KINDS, MemberSettings
@@ -299,15 +299,7 @@ async def notifications_socket(websocket: WebSocket) -> None:
                     return
                 queue.put_nowait('{"type":"pong"}')
 
-        tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                    await task
+        await until_first(asyncio.create_task(send()), asyncio.create_task(receive()))
     except WebSocketDisconnect:
         pass
     except StorageError:

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import time
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -83,6 +84,20 @@ class Bucket:
             return False
         self.tokens -= 1.0
         return True
+
+
+async def until_first(*tasks: asyncio.Task[Any]) -> set[asyncio.Task[Any]]:
+    """A socket's tasks (sending, receiving, watching a limit) run until the first of them ends;
+    then the others are cancelled, and all are awaited. The tasks that had ended are returned."""
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        return done
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                await task
 
 
 def too_big(text: str, limit: int) -> bool:
@@ -196,21 +211,15 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
 
     receiving = asyncio.create_task(receive())
     overflowing = asyncio.create_task(overflow())
-    tasks = [asyncio.create_task(send()), receiving, overflowing]
     limit: str | None = None
     try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        done = await until_first(asyncio.create_task(send()), receiving, overflowing)
         for task in (receiving, overflowing):
             if task in done and not task.cancelled() and task.exception() is None:
                 limit = limit or task.result()
     except WebSocketDisconnect:
         pass
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                await task
         await hub.sessions.unwatch(session, queue)
         for seat in seats:
             hub.absence.leave(game_id, seat)
