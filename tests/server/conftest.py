@@ -10,6 +10,7 @@ from palaestra.core import registry
 from palaestra.server.app import create_app
 from tests.server.postgres import PostgresServer
 from tests.server.redis_server import RedisServer
+from tests.server.server_process import ServerProcess
 
 
 @pytest.fixture(autouse=True)
@@ -61,3 +62,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def client(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, ai_delay=0.0)) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def two_processes(postgres: PostgresServer) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two `palaestra serve` processes on one new PostgreSQL database and a Redis of their own
+    (the lobby, challenges across processes); one pair per test module."""
+    db_url = postgres.new_database()
+    broker = RedisServer().start()
+    a = ServerProcess(db_url, redis_url=broker.url).start()  # migrates the database first
+    b = ServerProcess(db_url, redis_url=broker.url).start()
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+        broker.stop()

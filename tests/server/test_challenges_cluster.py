@@ -8,32 +8,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from palaestra.server.api.auth import COOKIE, CSRF_HEADER
 from tests.server.accounts_helpers import PASSWORD
-from tests.server.postgres import PostgresServer
-from tests.server.redis_server import RedisServer
 from tests.server.server_process import ServerProcess
-
-
-@pytest.fixture(scope="module")
-def pair(postgres: PostgresServer) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    db_url = postgres.new_database()
-    broker = RedisServer().start()
-    a = ServerProcess(db_url, redis_url=broker.url).start()  # migrates the database first
-    b = ServerProcess(db_url, redis_url=broker.url).start()
-    try:
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
-        broker.stop()
 
 
 class Browser:
@@ -66,9 +48,9 @@ def next_message(ws: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 def test_a_challenge_made_on_one_process_is_seen_and_accepted_on_the_other(
-    pair: tuple[ServerProcess, ServerProcess],
+    two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
-    a, b = pair
+    a, b = two_processes
     ann, bob = Browser(a, "ann"), Browser(b, "bob")
     with bob.socket() as on_b, ann.socket() as on_a:
         next_message(on_b, "lobby")
@@ -109,12 +91,13 @@ def accept(
 
 
 def test_of_two_accepts_on_two_processes_exactly_one_makes_a_game(
-    pair: tuple[ServerProcess, ServerProcess],
+    two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
-    a, b = pair
+    a, b = two_processes
     cara, dan = Browser(a, "cara"), Browser(b, "dan")
     through = {
-        server: httpx.Client(base_url=server.url, timeout=10, cookies={COOKIE: dan.cookie}) for server in pair
+        server: httpx.Client(base_url=server.url, timeout=10, cookies={COOKIE: dan.cookie})
+        for server in two_processes
     }
     for _ in range(3):
         r = cara.post("/api/challenges", json={"to": "dan", "game": "nim", "options": {"stones": 9}})

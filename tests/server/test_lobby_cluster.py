@@ -8,32 +8,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.postgres import PostgresServer
-from tests.server.redis_server import RedisServer
 from tests.server.server_process import ServerProcess
 
 NIM = {"game": "nim", "options": {"stones": 9}, "players": 2}
-
-
-@pytest.fixture(scope="module")
-def pair(postgres: PostgresServer) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    db_url = postgres.new_database()
-    broker = RedisServer().start()
-    a = ServerProcess(db_url, redis_url=broker.url).start()  # migrates the database first
-    b = ServerProcess(db_url, redis_url=broker.url).start()
-    try:
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
-        broker.stop()
 
 
 def lobby_socket(server: ServerProcess) -> ClientConnection:
@@ -49,9 +31,9 @@ def next_message(ws: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 def test_a_seek_posted_on_one_process_is_accepted_through_the_other(
-    pair: tuple[ServerProcess, ServerProcess],
+    two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
-    a, b = pair
+    a, b = two_processes
     with lobby_socket(b) as on_b:
         assert next_message(on_b, "lobby")["seeks"] == []
         r = httpx.post(a.url + "/api/seeks", json=NIM, headers={"X-Guest-Token": "guest-a"}, timeout=10)
@@ -84,9 +66,9 @@ def accept(
 
 
 def test_of_two_acceptors_on_two_processes_exactly_one_gets_the_last_place(
-    pair: tuple[ServerProcess, ServerProcess],
+    two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
-    a, b = pair
+    a, b = two_processes
     for round_ in range(3):
         r = httpx.post(a.url + "/api/seeks", json=NIM, headers={"X-Guest-Token": "poster"}, timeout=10)
         seek_id = r.json()["id"]
@@ -130,9 +112,9 @@ def next_state(ws: ClientConnection, done: Any) -> dict[str, Any]:
 
 
 def test_a_rematch_offered_through_a_is_pushed_to_b_and_accepted_through_b(
-    pair: tuple[ServerProcess, ServerProcess],
+    two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
-    a, b = pair
+    a, b = two_processes
     made = seek_game(a, b, "rematch")
     gid, tokens = made["game"], made["tokens"]
     with connect(f"ws://127.0.0.1:{b.port}/api/games/{gid}/ws", open_timeout=10) as on_b:
@@ -153,9 +135,9 @@ def test_a_rematch_offered_through_a_is_pushed_to_b_and_accepted_through_b(
 
 
 def test_a_game_aborted_through_b_puts_its_seek_back_in_as_lobby_and_a_takes_it(
-    pair: tuple[ServerProcess, ServerProcess],
+    two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
-    a, b = pair
+    a, b = two_processes
     made = seek_game(a, b, "abort")
     gid, tokens = made["game"], made["tokens"]
     with lobby_socket(a) as on_a:
@@ -175,12 +157,12 @@ def test_a_game_aborted_through_b_puts_its_seek_back_in_as_lobby_and_a_takes_it(
 
 
 def test_the_lobby_socket_is_not_compressed_and_a_game_socket_is(
-    pair: tuple[ServerProcess, ServerProcess],
+    two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
     """permessage-deflate is offered by the client on both; the server takes it for a game's
     socket, not for the lobby's (palaestra/server/serving.py: each lobby socket would compress
     every change with its own zlib context)."""
-    a, _ = pair
+    a, _ = two_processes
     with lobby_socket(a) as lobby:
         assert lobby.request is not None and "permessage-deflate" in str(
             lobby.request.headers.get("Sec-WebSocket-Extensions")
