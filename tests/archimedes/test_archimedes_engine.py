@@ -78,7 +78,7 @@ def test_action_to_string_rejects_bad_ids() -> None:
 
 def test_explain_illegal_messages() -> None:
     s = game().new_initial_state()
-    assert s.explain_illegal(10**6) == "1000000 is not an archimedes action id (0 to 9216)"
+    assert s.explain_illegal(10**6) == "1000000 is not an action id of archimedes (0 to 9216)"
     assert s.explain_illegal("a2-c4") == "'a2-c4' is not an action id of archimedes (a whole number)"
     assert s.explain_illegal(s.string_to_action("c4-c5")) == "there is no cube on c4"
     assert s.explain_illegal(s.string_to_action("h2-g2")) == (
