@@ -48,7 +48,7 @@ def random_states(count: int, seed: int) -> Iterator[AthosState]:
         while not state.is_terminal() and made < count:
             if rng.random() < 0.05:
                 copy = state.clone()
-                copy._tiles_changed()
+                copy._position_changed()
                 made += 1
                 yield copy
             state.apply_action(rng.choice(state.legal_actions()))
@@ -58,7 +58,7 @@ def rubble_keeps_paths(state: AthosState, f: int) -> bool:
     """ATH-P1 by its meaning: rubble on ``f`` (a free field or an open tile), then a walk."""
     after = state.clone()
     after._set_tile(f, RUBBLE, max(after.tile_terrain[f], 0))
-    after._tiles_changed()
+    after._position_changed()
     return after.path_rule_holds()
 
 
@@ -67,7 +67,7 @@ def relocation_keeps_paths(state: AthosState, f: int, g: int) -> bool:
     after = state.clone()
     after._set_tile(g, after.tile[f], after.tile_terrain[f])
     after._set_tile(f, NONE, -1)
-    after._tiles_changed()
+    after._position_changed()
     return after.path_rule_holds()
 
 
@@ -83,7 +83,7 @@ def test_ath_p1_fast_answers_match_a_walk_after_the_change() -> None:
         for f in rng.sample(free, min(5, len(free))):
             expected = rubble_keeps_paths(state, f)
             fresh = state.clone()
-            fresh._tiles_changed()
+            fresh._position_changed()
             assert _fast.rubble_allowed(fresh, f) == expected  # local test, or one search
             if _fast.locally_safe(state, f):
                 assert expected  # the local test never allows what cuts a monk off
@@ -130,10 +130,10 @@ def test_ath_t10_steps_while_monks_share_a_field_match_a_literal_search() -> Non
 @pytest.mark.slow
 def test_legal_actions_are_the_actions_problem_allows_over_the_whole_action_space() -> None:
     """On 80 positions of every phase, ``legal_actions()`` lists exactly the ids for which
-    ``problem()`` (the one statement of the rules) finds nothing wrong."""
+    ``action_problem()`` (``problem()`` of the decoded move: the one statement of the rules) finds nothing wrong."""
     phases = set()
     for state in random_states(80, seed=2):
-        allowed = [a for a in range(state.game.num_distinct_actions()) if state.problem(a) is None]
+        allowed = [a for a in range(state.game.num_distinct_actions()) if state.action_problem(a) is None]
         assert state.legal_actions() == allowed
         phases.add(state.phase)
     assert len(phases) >= 4

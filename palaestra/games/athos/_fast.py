@@ -1,56 +1,41 @@
-"""The speed machinery behind Athos's rules (rules.py asks, this module answers fast).
+"""What makes the Athos rulings cheap: indexes, search results and memos, no rule of its own.
 
-* ATH-P1, the path rule: one depth-first search from the summit over the rubble-free fields per
-  tile layout (Tarjan's cut-vertex search, :func:`cut_search`): for every field, the parts of
-  the board that hang off it. Whether rubble on a field would cut a monk off is then a lookup
-  of the monks' discovery numbers in that field's intervals (:func:`critical_fields`, kept per
-  monk layout). Before any search, a constant-time test on the six neighbours of a field (its
-  rubble-free neighbours form one arc: :func:`locally_safe`) settles most candidates. A
-  relocation of a rubble tile (:func:`relocation_allowed`) splits the rubble-free fields once
-  per target field into components.
-* ATH-T3, ATH-T10, monks sharing a field: a quick test (the one shared field can be left within
-  the points left) and else an exact search over the mover's continuations with a memo of the
-  situations already tried (:func:`movement_can_end`).
-* The legal-action generator (:func:`legal_actions`), which the tests check against
-  :meth:`AthosState.problem <palaestra.games.athos.rules.AthosState.problem>`.
+Each ruling is stated once, as a predicate of the rules modules (``movement.py``, ``tiles.py``);
+the predicates consult this module for the two costly questions they ask, and nothing here
+decides what is legal:
 
-Every answer here is checked by tests/athos/test_athos_fast.py against the readable rules (a
-plain walk over the position after the action) on thousands of random positions, and by
-tests/athos/test_athos_pathrule.py and test_athos_movement.py on crowded ones.
+* ATH-P1, the path rule ("would rubble on this field cut a monk off the summit?"): one
+  depth-first search from the summit over the rubble-free fields per tile layout (Tarjan's
+  cut-vertex search, :func:`cut_search`): for every field, the parts of the board that hang off
+  it. The answer is then a lookup of the monks' discovery numbers in that field's intervals
+  (:func:`critical_fields`, kept per monk layout). Before any search, a constant-time test on
+  the six neighbours of a field (its rubble-free neighbours form one arc: :func:`locally_safe`)
+  settles most fields. A relocation of a rubble tile (:func:`relocation_allowed`) splits the
+  rubble-free fields once per target field into components.
+* ATH-T3, ATH-T10 ("can the movement still end with no two monks on an ordinary field?"), for
+  the position or for one after a step or a flip that is only described, never played: a quick
+  test (the one shared field can be left within the points left) and else an exact search over
+  the mover's continuations with a memo of the situations already tried
+  (:func:`movement_can_end`).
+
+There is no batch move generator here: ``rules.py`` derives ``legal_actions`` from the kinds of
+move of the phase and the same predicates that ``problem`` composes. Every answer here is checked
+by tests/athos/test_athos_fast.py against the readable rules (a plain walk over the position
+after the action) on thousands of random positions, and by tests/athos/test_athos_pathrule.py
+and test_athos_movement.py on crowded ones.
 
 The functions take the state (:class:`~palaestra.games.athos.rules.AthosState`) and read its
 fields directly; the caches they fill are the state's (``_cut``, ``_critical_fields``,
-``_relocation_parts``), emptied by the state whenever the tiles change.
+``_relocation_parts``), declared and emptied in one place, ``AthosState._position_changed``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from palaestra.games.athos.board import walk
-from palaestra.games.athos.constants import (
-    FLIP_COST,
-    HANDICAP,
-    MOVE,
-    NO_TILE,
-    OPEN,
-    PLACE,
-    RELOCATED,
-    RUBBLE,
-    STONE,
-    arrival_bonus,
-)
-from palaestra.games.athos.moves import (
-    END_MOVE_ID,
-    END_TURN_ID,
-    FLIP_IDS,
-    HANDICAP_IDS,
-    OPEN_IDS,
-    PLACE_IDS,
-    RELOCATE_IDS,
-    STONE_IDS,
-)
+from palaestra.games.athos.constants import FLIP_COST, arrival_bonus
 
 if TYPE_CHECKING:  # the rules import this module; the type only for the checker
     from palaestra.games.athos.rules import AthosState
@@ -61,8 +46,6 @@ CutSearch = tuple[list[int], dict[int, list[tuple[int, int]]]]
 #: the six positions around a field (a ring, Board.ring)
 RING_SIZE = 6
 FULL_RING = (1 << RING_SIZE) - 1
-#: a placement uses the local test on each candidate rather than one search up to this many
-LOCAL_TEST_CANDIDATES = 40
 
 
 def _arcs(mask: int) -> int:
@@ -177,36 +160,6 @@ def rubble_allowed(state: AthosState, f: int) -> bool:
     return True
 
 
-def _allowed_flips(state: AthosState, flippable: list[int], flip_start: int, out: list[int]) -> None:
-    """Add the flips of ``flippable`` (tiles without monk or stone) allowed by ATH-P1 to ``out``:
-    rubble may always be opened; an open tile may be turned if the local test says so, or else
-    the one search per tile layout (made at the first tile the local test leaves open) shows
-    that it cuts no monk off."""
-    tile = state.tile
-    critical = state._critical_fields
-    if critical is not None:
-        out.extend(flip_start + f for f in flippable if tile[f] == RUBBLE or f not in critical)
-        return
-    k = 0
-    if state._cut is None:
-        for f in flippable:
-            if tile[f] == RUBBLE or locally_safe(state, f):
-                out.append(flip_start + f)
-                k += 1
-            else:
-                break
-        else:
-            return
-    disc, cut_off = _cut(state)
-    marks = [disc[v] for ms in state.monks for v in ms]
-    for f in flippable[k:]:
-        if tile[f] == OPEN:
-            intervals = cut_off.get(f)
-            if intervals and any(lo <= m < hi for lo, hi in intervals for m in marks):
-                continue
-        out.append(flip_start + f)
-
-
 def relocation_allowed(state: AthosState, f: int, g: int) -> bool:
     """ATH-P1 for relocating the rubble tile on ``f`` to the free field ``g``.
 
@@ -234,44 +187,70 @@ def relocation_allowed(state: AthosState, f: int, g: int) -> bool:
 
 
 # --- ATH-T3, ATH-T10: can the movement still end? ------------------------------------------------
-def crowded_fields(state: AthosState) -> list[int]:
-    """Ordinary fields holding more than one monk now (during a movement phase only the
-    mover's monks can make them: ATH-T3 allows them until the movement ends)."""
+def crowded_fields(state: AthosState, monks: Sequence[int] | None = None) -> list[int]:
+    """Ordinary fields holding more than one monk now, or with the mover's monks on ``monks``
+    (during a movement phase only the mover's monks can make them: ATH-T3 allows them until the
+    movement ends)."""
     occupants = state.occupants
     n = state.board.n
+    own = state.monks[state.seat]
     out: list[int] = []
-    for v in state.monks[state.seat]:
-        if v < n and occupants[v] >= 2 and v not in out:
+    if monks is None:
+        for v in own:
+            if v < n and occupants[v] >= 2 and v not in out:
+                out.append(v)
+        return out
+    for v in monks:
+        if v < n and v not in out and occupants[v] - own.count(v) + monks.count(v) >= 2:
             out.append(v)
     return out
 
 
-def _can_clear(state: AthosState, x: int, points: int) -> bool:
+def _can_clear(state: AthosState, x: int, points: int, monks: Sequence[int], rubble: Sequence[bool]) -> bool:
     """Can a monk leave the shared field ``x`` for a field where it may end the movement (a
-    free ordinary field, a start field or the summit) within ``points`` steps?"""
+    free ordinary field, a start field or the summit) within ``points`` steps, the mover's monks
+    standing on ``monks``?"""
     if points <= 0:
         return False
     board = state.board
     n = board.n
-    occupants, rubble = state.occupants, state.rubble
+    occupants, own = state.occupants, state.monks[state.seat]
+
+    def empty(w: int) -> bool:
+        return w >= n or occupants[w] - own.count(w) + monks.count(w) == 0
+
     for w in board.adj[x]:  # the usual answer, one step away
-        if not rubble[w] and (w >= n or occupants[w] == 0):
+        if not rubble[w] and empty(w):
             return True
-    return points > 1 and any(
-        steps and (w >= n or occupants[w] == 0) for w, steps in walk(board.adj, [x], rubble, points)
-    )
+    return points > 1 and any(steps and empty(w) for w, steps in walk(board.adj, [x], rubble, points))
 
 
-def movement_can_end(state: AthosState) -> bool:
-    """ATH-T3: can the mover still end the movement with no ordinary field holding two monks?"""
-    crowded = crowded_fields(state)
+def movement_can_end(
+    state: AthosState,
+    monks: Sequence[int] | None = None,
+    points: int | None = None,
+    arrived: int | None = None,
+    rubble: Sequence[bool] | None = None,
+) -> bool:
+    """ATH-T3: can the mover still end the movement with no ordinary field holding two monks?
+    Asked of the position, or of one described by the mover's monks (``monks``), the points left,
+    the arrivals so far and the rubble (each defaults to the state's own): the position after a
+    step or a flip, which is never played to ask."""
+    if monks is None:
+        monks = state.monks[state.seat]
+    crowded = crowded_fields(state, monks)
     if not crowded:
         return True
-    if state.points <= 0:
+    points = state.points if points is None else points
+    if points <= 0:
         return False
-    if len(crowded) == 1 and state.occupants[crowded[0]] == 2 and _can_clear(state, crowded[0], state.points):
-        return True
-    return _SeparationSearch(state).possible()
+    rubble = state.rubble if rubble is None else rubble
+    x = crowded[0]
+    if len(crowded) == 1 and monks.count(x) + state.occupants[x] - state.monks[state.seat].count(x) == 2:
+        if _can_clear(state, x, points, monks, rubble):
+            return True
+    arrived = len(state.arrivals) if arrived is None else arrived
+    return _SeparationSearch(state, rubble).search(tuple(sorted(monks)), points, arrived, frozenset())
 
 
 class _SeparationSearch:
@@ -280,10 +259,10 @@ class _SeparationSearch:
     quick test of one shared field fails. Flips to rubble never help and are left out. The memo
     ``tried`` holds the situations already searched (monks, points, arrivals, opened tiles)."""
 
-    def __init__(self, state: AthosState) -> None:
+    def __init__(self, state: AthosState, rubble: Sequence[bool]) -> None:
         board = state.board
         self.board = board
-        self.rubble = state.rubble
+        self.rubble = rubble
         self.stone = state.stone
         self.state = state
         me = state.seat
@@ -294,12 +273,6 @@ class _SeparationSearch:
         self.tried: set[tuple[tuple[int, ...], int, int, frozenset[int]]] = set()
         #: per set of opened tiles: the nodes a monk may enter, and the distances to the summit
         self.views: dict[frozenset[int], tuple[list[bool], list[int]]] = {}
-
-    def possible(self) -> bool:
-        state = self.state
-        return self.search(
-            tuple(sorted(state.monks[state.seat])), state.points, len(state.arrivals), frozenset()
-        )
 
     def crowded(self, monks: tuple[int, ...]) -> bool:
         last = -1
@@ -375,143 +348,3 @@ class _SeparationSearch:
                     yield self.search(rest, points - 1 + gain, arrived + 1, opened)
                 else:
                     yield self.search(tuple(sorted((*rest, v))), points - 1, arrived, opened)
-
-
-# --- the legal actions ------------------------------------------------------------------------------
-def legal_actions(state: AthosState) -> list[int]:
-    """Every legal action of ``state``, sorted: what :meth:`AthosState.problem` allows, made
-    without asking it of every id."""
-    phase = state.phase
-    if phase == MOVE:
-        out = _movement_actions(state)
-    elif phase in (STONE, PLACE):
-        out = []
-        if phase == STONE and state.stones_left[state.seat]:
-            out.extend(relocations(state) or stone_targets(state))
-        if state.placed_total < state.game.max_tiles:
-            _placements(state, out)
-        out.append(state.game.first_id[END_TURN_ID])
-    elif phase == RELOCATED:
-        return stone_targets(state)
-    elif phase == HANDICAP:
-        out = handicap_actions(state)
-    else:
-        return []
-    out.sort()
-    return out
-
-
-def _movement_actions(state: AthosState) -> list[int]:
-    """ATH-T1..T6, T10: steps, flips and end-move."""
-    first_id = state.game.first_id
-    out: list[int] = []
-    occupants = state.occupants
-    crowded = crowded_fields(state) if state.crowded else []
-    if state.points >= 1:
-        rubble = state.rubble
-        plain = not crowded
-        n = state.board.n
-        out_of = state.board.out
-        for u in set(state.monks[state.seat]):
-            for v, e in out_of[u]:
-                if rubble[v]:
-                    continue
-                if (plain and (v >= n or occupants[v] == 0)) or state.step_problem(u, v) is None:
-                    out.append(e)
-    if state.points >= FLIP_COST:
-        start = first_id[FLIP_IDS]
-        stone = state.stone
-        flippable = [f for f in state.tiled_fields() if not occupants[f] and stone[f] < 0]
-        if crowded:
-            out.extend(start + f for f in flippable if state.flip_problem(f) is None)
-        else:
-            _allowed_flips(state, flippable, start, out)
-    if not crowded:
-        out.append(first_id[END_MOVE_ID])
-    return out
-
-
-def _placements(state: AthosState, out: list[int]) -> None:
-    """ATH-T8, ATH-P1: the rubble placements of a turn."""
-    game = state.game
-    tile, occupants, stone = state.tile, state.occupants, state.stone
-    start = game.first_id[PLACE_IDS]
-    candidates = [
-        f
-        for t, fields in enumerate(state.board.fields_of_terrain)
-        if state.supply[t] and state.placed[t] < game.max_per_terrain
-        for f in fields
-        if not tile[f] and not occupants[f] and stone[f] < 0
-    ]
-    # few candidates: the local test on each is cheaper than a search, which is made only if
-    # some candidate is not settled by it
-    few = state._critical_fields is None and state._cut is None and len(candidates) <= LOCAL_TEST_CANDIDATES
-    if few and all(locally_safe(state, f) for f in candidates):
-        out.extend(start + f for f in candidates)
-        return
-    # one search serves every candidate
-    critical = critical_fields(state)
-    out.extend(start + f for f in candidates if f not in critical)
-
-
-def handicap_actions(state: AthosState) -> list[int]:
-    """ATH-V2: a tile of any terrain left in the supply on any free field, either side up (by the
-    rulings of 2026-11-23: of the field's own terrain)."""
-    game = state.game
-    board = state.board
-    place, place_open = game.first_id[PLACE_IDS], game.first_id[OPEN_IDS]
-    handicap = game.action_space[HANDICAP_IDS]
-    others = [] if game.original_rules else [t for t in range(len(board.terrains)) if state.supply[t]]
-    out = []
-    for f in range(board.n):
-        if not state.free(f):
-            continue
-        own = board.terrain[f]
-        rubble_ok = rubble_allowed(state, f)
-        if state.supply[own]:
-            if rubble_ok:
-                out.append(place + f)
-            out.append(place_open + f)
-        for t in others:
-            if t != own:
-                rubble_id = handicap.encode(t, f, 0)
-                if rubble_ok:
-                    out.append(rubble_id)
-                out.append(rubble_id + 1)
-    return out
-
-
-def relocations(state: AthosState, any_one: bool = False) -> list[int]:
-    """ATH-T7, ATH-P1: the legal relocations (``any_one``: stop at the first one found)."""
-    n = state.board.n
-    tile, occupants, stone = state.tile, state.occupants, state.stone
-    movable = [f for f in state.tiled_fields() if not occupants[f] and stone[f] < 0]
-    if not movable:
-        return []
-    free = [x for x in range(n) if not tile[x] and not occupants[x] and stone[x] < 0]
-    start = state.game.first_id[RELOCATE_IDS]
-    out: list[int] = []
-    for f in movable:
-        base = start + f * n
-        if tile[f] == OPEN:
-            out.extend(base + x for x in free)
-        else:
-            critical = critical_fields(state)
-            out.extend(base + x for x in free if x not in critical or relocation_allowed(state, f, x))
-        if any_one and out:
-            break
-    return out
-
-
-def stone_targets(state: AthosState) -> list[int]:
-    """ATH-T7: any tile, one with a stone too (by the rulings of 2026-11-23 not); ATH-V3: a free
-    bare field (one with a stone too)."""
-    game = state.game
-    start = game.first_id[STONE_IDS]
-    out = []
-    for f in range(state.board.n):
-        if state.stone[f] >= 0 and game.original_rules:
-            continue
-        if state.tile[f] != NO_TILE or (game.bare_stone and state.occupants[f] == 0):
-            out.append(start + f)
-    return out

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from palaestra.core.errors import OptionError, PositionError, RecordError
-from palaestra.core.game import RULES_ORIGINAL, Game, Option, rules_option
+from palaestra.core.game import RULES_ORIGINAL, Game, Option, is_int, rules_option
 from palaestra.games.athos import display, position
 from palaestra.games.athos.board import START_LETTERS, Board, load_board
 from palaestra.games.athos.constants import (
@@ -37,7 +37,7 @@ from palaestra.games.athos.constants import (
     Side,
 )
 from palaestra.games.athos.layout import LAYOUT_OPTION, layout_board
-from palaestra.games.athos.moves import action_layout, move_table
+from palaestra.games.athos.moves import Move, action_layout, encode, move_table
 from palaestra.games.athos.rules import AthosState
 
 # the phases and tile sides under their earlier names
@@ -157,7 +157,7 @@ class AthosGame(Game):
         self.num_sides = len(set(self.side_of))
         self.members = [[p for p in range(n) if self.side_of[p] == s] for s in range(self.num_sides)]
         self.max_tiles, self.max_per_terrain = LIMITS[n]
-        #: the action space (moves.py) and the move of every id
+        #: the action space (moves.py), and the move of every id decoded through it once
         self.action_space = action_layout(b)
         #: the first id of each segment of the action space, by name (for the fast generator)
         self.first_id = {segment.name: segment.start for segment in self.action_space}
@@ -202,6 +202,19 @@ class AthosGame(Game):
 
     def num_distinct_actions(self) -> int:
         return self.action_space.size
+
+    def decode(self, action: int) -> Move:
+        """The typed move of an action id, through the action layout (``self.moves``: every id
+        decoded once per board); ``ValueError`` for an id outside it."""
+        if not is_int(action) or not 0 <= action < self.action_space.size:
+            raise ValueError(f"{action!r} is not an action of this game (0 to {self.action_space.size - 1})")
+        return self.moves[action]
+
+    def encode(self, move: Move) -> int:
+        """The action id of a typed move (the inverse of :meth:`decode`)."""
+        if not isinstance(move, Move):
+            raise ValueError(f"{move!r} is not a move of {self.name}")
+        return encode(move, self.action_space, self.board)
 
     def max_game_length(self) -> int:
         return self.handicap_tiles + self.round_limit * self._players * MAX_TURN_ACTIONS

@@ -20,15 +20,17 @@ from palaestra.games.athos.board import Board
 
 
 class Kind(StrEnum):
-    """The kinds of action (their notation's first word)."""
+    """The kinds of action; each value is the name of the kind's segment of the action layout
+    (:func:`action_layout`). A placement has two more segments: ``place_open`` (a tile open side
+    up) and ``handicap`` (a tile of another terrain), both of the handicap (ATH-V2)."""
 
     STEP = "step"  # ATH-T1: a monk to a neighbouring node
     FLIP = "flip"  # ATH-T5
-    END_MOVE = "end-move"
+    END_MOVE = "end_move"  # ATH-T3: the movement ends
     RELOCATE = "relocate"  # ATH-T7: a tile to another field
     STONE = "stone"  # ATH-T7
     PLACE = "place"  # ATH-T8, ATH-V2
-    END_TURN = "end-turn"  # ATH-T9
+    END_TURN = "end_turn"  # ATH-T9
 
 
 class Move(NamedTuple):
@@ -52,9 +54,12 @@ STEP, FLIP, END_MOVE, RELOCATE, STONE, PLACE, END_TURN = Kind
 END_MOVEMENT = Move(END_MOVE)
 END_OF_TURN = Move(END_TURN)
 
-# the segments of the action space, in the order of their ids
-STEP_IDS, FLIP_IDS, END_MOVE_ID, RELOCATE_IDS = "step", "flip", "end_move", "relocate"
-STONE_IDS, PLACE_IDS, OPEN_IDS, END_TURN_ID = "stone", "place", "place_open", "end_turn"
+# the segments of the action space, in the order of their ids: one per kind, named as the kind,
+# and two more of the kind place
+STEP_IDS, FLIP_IDS, END_MOVE_ID, RELOCATE_IDS = STEP.value, FLIP.value, END_MOVE.value, RELOCATE.value
+STONE_IDS, PLACE_IDS, END_TURN_ID = STONE.value, PLACE.value, END_TURN.value
+#: ATH-V2: tiles of the field's terrain open side up, by field
+OPEN_IDS = "place_open"
 #: ATH-V2: tiles of another terrain than their field's, by (terrain, field, open side)
 HANDICAP_IDS = "handicap"
 
@@ -137,7 +142,7 @@ def format_move(move: Move, board: Board) -> str:
         return f"place {names[move.field]}{side}{terrain}"
     if kind is FLIP or kind is STONE:
         return f"{kind} {names[move.field]}"
-    return str(kind)
+    return END_MOVE_WORDS[0] if kind is END_MOVE else END_TURN_WORDS[0]
 
 
 def _field(board: Board, text: str, ordinary: bool = True) -> int:

@@ -23,7 +23,7 @@ from pydantic import Field, JsonValue, NonNegativeInt, ValidationInfo, model_val
 
 from palaestra.core.documents import Document, validate
 from palaestra.core.errors import PositionError
-from palaestra.games.athos import _fast
+from palaestra.games.athos import _fast, tiles
 from palaestra.games.athos.constants import (
     MAX_HANDICAP,
     MAX_POINTS,
@@ -305,7 +305,7 @@ class AthosPosition(Document):
         """Refuse a position no game can reach, where the engine's legal_actions() and
         apply_action() could disagree or leave a player stuck (issue 16)."""
         state = _state(info)
-        state._tiles_changed()
+        state._position_changed()
         if not state.path_rule_holds():
             cut = [state.board.names[v] for ms in state.monks for v in ms if state.distances()[v] < 0]
             raise PositionError(f"the monk on {cut[0]} has no open path to the summit (ATH-P1)")
@@ -560,5 +560,7 @@ def _check_handicap(state: AthosState) -> None:
         )
     if state.handicap_left > game.handicap_tiles:
         raise PositionError(f"phase 'handicap': the handicap is {game.handicap_tiles} tiles (ATH-V2)")
-    if not _fast.handicap_actions(state):
+    placements: list[int] = []
+    tiles.placements(state, placements)
+    if not placements:
         raise PositionError("phase 'handicap': no free field can take a tile, so the handicap is over")

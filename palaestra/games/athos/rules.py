@@ -1,15 +1,25 @@
 """Athos (Kramer & Kübler, 1993): the rules of play, in the order of RULINGS.md (ATH-*).
 
 The set-up of a position (ATH-S1 the monks on their start fields, ATH-V2 the handicap first; the
-options, the board and the seats are the game's, in game.py), the turn (ATH-T1..T6 and ATH-T10
-the movement, ATH-P1 the path rule, ATH-T7 the Athos stone, ATH-T8 the placement, ATH-T9 the end
-of the turn), the end (ATH-E1, ATH-E3) and the ranking (ATH-E2, ATH-E4).
-:meth:`AthosState.problem` is the one place an action's legality is decided, in the rulebook's
-terms; ``is_legal`` and ``explain_illegal`` read it, and ``legal_actions`` is the fast generator
-of ``_fast.py``, which the tests check against it. The path rule and the end of the movement
-are answered by ``_fast.py`` too (checked against plain walks of the position after the
-action). Moves and notation: ``moves.py``; the position document: ``position.py``; the AI's
-evaluation: ``heuristic.py``; the text board and the observation: ``display.py``.
+options, the board and the seats are the game's, in game.py); the turn, whose order of phases
+(:data:`PHASES_OF`: ATH-T1 the movement, ATH-T7 the Athos stone, ATH-T8 the placement, ATH-T9
+the end of the turn) is stated here; the movement (ATH-T1..T6, ATH-T10: ``movement.py``); the
+tiles, the stone and the path rule (ATH-T7, ATH-T8, ATH-P1, ATH-V2, ATH-V3: ``tiles.py``); the end
+(ATH-E1, ATH-E3: :meth:`AthosState._step`, :meth:`AthosState._end_turn`) and the ranking (ATH-E2,
+ATH-E4: ``scoring.py``).
+
+Each ruling is stated once, as a predicate of ``movement.py`` or ``tiles.py`` that changes
+nothing. :meth:`AthosState.candidates` names the kinds of move of the phase and applies no
+ruling; :meth:`AthosState.problem` takes a typed :class:`~palaestra.games.athos.moves.Move` and
+composes the predicates of its kind, for a reason that cites the ruling; ``legal_actions`` is
+derived from the same predicates over each kind's candidates (the mover's monks' neighbours, the
+tiles, the ordinary fields). ``_fast.py`` holds only what makes the predicates cheap (the path
+rule's cut-vertex search, local test and components, the search that decides whether the
+movement can still end, their memos): no batch generator and no rule of its own. The tests check
+``legal_actions`` against ``problem`` over the whole action space, and ``_fast.py`` against plain
+walks of the position after the action. Moves and notation: ``moves.py``; the position document:
+``position.py``; the AI's evaluation: ``heuristic.py``; the text board and the observation:
+``display.py``.
 
 Node ids: ordinary fields ``0 .. N-1``, the start fields A-E, the summit (``board.py``). A state
 keeps per node the tile's side (``tile``), the tile's own terrain (``tile_terrain``), whether it
@@ -19,11 +29,12 @@ is rubble (``rubble``), its rubble-free neighbours (``open_adj``), the player of
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from palaestra.core.errors import NotationError
 from palaestra.core.game import TERMINAL, State, is_int, returns_from_ranks
-from palaestra.games.athos import _fast, display, heuristic, moves, position
+from palaestra.games.athos import _fast, display, heuristic, movement, position, scoring, tiles
 from palaestra.games.athos.board import walk
 from palaestra.games.athos.constants import (
     FLIP_COST,
@@ -40,13 +51,101 @@ from palaestra.games.athos.constants import (
     STONE,
     STONES,
     TILES_PER_TERRAIN,
+    Phase,
     Side,
     arrival_bonus,
 )
-from palaestra.games.athos.moves import Move, encode, format_move, parse_move
+from palaestra.games.athos.moves import Kind, Move, format_move, parse_move
 
 if TYPE_CHECKING:  # game.py imports this module; the type only for the checker
     from palaestra.games.athos.game import AthosGame
+
+#: the order of a turn: the phases in which each kind of move is made (ATH-T1..T6 the movement;
+#: ATH-T7 the relocation, then the stone; ATH-T8 the placement; ATH-T9 every turn ends with
+#: end-turn, after the stone phase or the placement; ATH-V2 the handicap before the first turn)
+PHASES_OF: dict[Kind, frozenset[Phase]] = {
+    Kind.STEP: frozenset({MOVE}),
+    Kind.FLIP: frozenset({MOVE}),
+    Kind.END_MOVE: frozenset({MOVE}),
+    Kind.RELOCATE: frozenset({STONE}),
+    Kind.STONE: frozenset({STONE, RELOCATED}),
+    Kind.PLACE: frozenset({HANDICAP, STONE, PLACE}),
+    Kind.END_TURN: frozenset({STONE, PLACE}),
+}
+#: the kinds of move of each phase (:data:`PHASES_OF` read the other way)
+KINDS_OF_PHASE: dict[Phase, tuple[Kind, ...]] = {
+    phase: tuple(kind for kind in Kind if phase in PHASES_OF[kind]) for phase in Phase
+}
+PHASE_TEXT = {
+    HANDICAP: "handicap tiles are being placed",
+    MOVE: "it is the movement phase",
+    STONE: "the movement has ended",
+    RELOCATED: "a tile was relocated, the stone is to be put",
+    PLACE: "tiles are being placed",
+    OVER: "the game is over",
+}
+
+
+def out_of_turn(state: AthosState, kind: Kind) -> str:
+    """Why a move of ``kind`` is not made in this phase (:data:`PHASES_OF`)."""
+    phase = state.phase
+    if kind in (Kind.STEP, Kind.FLIP, Kind.END_MOVE):
+        return f"the movement phase is over ({PHASE_TEXT[phase]})"
+    if phase == RELOCATED:
+        if kind is Kind.RELOCATE:
+            return "only one tile is relocated per Athos stone (ATH-T7)"
+        return "after a relocation the Athos stone must be put (ATH-T7)"
+    if kind in (Kind.RELOCATE, Kind.STONE):
+        return (
+            "an Athos stone is used after the movement and before any tile is placed "
+            f"(ATH-T7; {PHASE_TEXT[phase]})"
+        )
+    if phase == MOVE:
+        then = ", then place tiles (ATH-T8)" if kind is Kind.PLACE else ""
+        return f"end the movement first (end-move){then}"
+    return "the handicap tiles are placed first (ATH-V2)"
+
+
+def _end_move(state: AthosState, out: list[int]) -> None:
+    if movement.end_move_problem(state) is None:
+        out.append(state.game.first_id["end_move"])
+
+
+def _stone(state: AthosState, out: list[int]) -> None:
+    if tiles.relocation_first(state) is None:
+        tiles.stones(state, out)
+
+
+def _end_turn(state: AthosState, out: list[int]) -> None:
+    out.append(state.game.first_id["end_turn"])  # ATH-T9: the phase is all it needs
+
+
+#: per kind of move: its problem, the predicates of its rulings composed for one move
+PROBLEMS: dict[Kind, Callable[[AthosState, Move], str | None]] = {
+    Kind.STEP: lambda state, m: movement.step_problem(state, m.field, m.to),
+    Kind.FLIP: lambda state, m: movement.flip_problem(state, m.field),
+    Kind.END_MOVE: lambda state, m: movement.end_move_problem(state),
+    Kind.RELOCATE: lambda state, m: tiles.relocate_problem(state, m.field, m.to),
+    Kind.STONE: lambda state, m: tiles.stone_problem(state, m.field),
+    Kind.PLACE: lambda state, m: tiles.place_problem(state, m.field, m.open_side, m.terrain),
+    Kind.END_TURN: lambda state, m: None,
+}
+#: per kind of move: its legal ids added to a list, the same predicates over its candidates
+GENERATORS: dict[Kind, Callable[[AthosState, list[int]], object]] = {
+    Kind.STEP: movement.steps,
+    Kind.FLIP: movement.flips,
+    Kind.END_MOVE: _end_move,
+    Kind.RELOCATE: tiles.relocations,
+    Kind.STONE: _stone,
+    Kind.PLACE: tiles.placements,
+    Kind.END_TURN: _end_turn,
+}
+
+#: what changed, for :meth:`AthosState._position_changed` (each level forgets more)
+TURN_CHANGED, MONKS_MOVED, TILES_CHANGED = 0, 1, 2
+
+# the kinds as plain module names, for the hot code (an Enum's class attribute is slow to read)
+STEP_KIND, FLIP_KIND, END_MOVE_KIND, RELOCATE_KIND, STONE_KIND, PLACE_KIND, END_TURN_KIND = Kind
 
 
 class AthosState(State):
@@ -86,54 +185,41 @@ class AthosState(State):
         self.finishers: list[int] = []
         self.final_round = False
         self.handicap_left = 0
-        # caches of _fast.py, emptied when the tiles change (_tiles_changed)
-        self._cut: _fast.CutSearch | None = None
-        self._critical_fields: frozenset[int] | None = None
-        self._relocation_parts: dict[int, tuple[list[int], frozenset[int]]] = {}
-        self._distances: list[int] | None = None
-        self._tiled: list[int] | None = None
+        self._position_changed()
         if game.handicap_tiles:
             self.phase = HANDICAP
             self.handicap_left = game.handicap_tiles
             self.seat = game.handicap_player
 
+    def _position_changed(self, what: int = TILES_CHANGED) -> None:
+        """Forget what was derived from the position: the one place where the state's caches are
+        declared and emptied (``__init__``, every action, a position read). ``what`` changed:
+        :data:`TILES_CHANGED` (every cache goes), :data:`MONKS_MOVED` (what depends on the monks
+        and the turn) or :data:`TURN_CHANGED` (the legal actions only). None of the caches is
+        changed in place once made, so a copy shares them (``_relocation_parts`` excepted: a
+        copy starts it empty). ``_legal``: the legal actions; ``_cut``: the cut-vertex search of
+        the tile layout (``_fast.cut_search``); ``_distances``: the distances to the summit;
+        ``_tiled``: the fields with a tile; ``_critical_fields``: where rubble would cut a monk
+        off; ``_relocation_parts``: the components per relocation target."""
+        self._legal: tuple[int, ...] | None = None
+        if what >= TILES_CHANGED:
+            self._cut: _fast.CutSearch | None = None
+            self._distances: list[int] | None = None
+            self._tiled: list[int] | None = None
+        if what >= MONKS_MOVED:
+            self._critical_fields: frozenset[int] | None = None
+            self._relocation_parts: dict[int, tuple[list[int], frozenset[int]]] = {}
+
     def clone(self) -> AthosState:
-        """An independent copy. Written out field by field on purpose (an object whose
-        ``__dict__`` is filled with ``update`` loses CPython's shared-key layout, and every later
-        attribute read is slower); a test checks that every field is copied."""
-        c = object.__new__(AthosState)
-        c.game = self.game
-        c.seed = self.seed
-        c.history = self.history[:]
-        c.board = self.board
-        c.tile = self.tile[:]
-        c.tile_terrain = self.tile_terrain[:]
-        c.rubble = self.rubble[:]
-        c.open_adj = self.open_adj[:]
-        c.stone = self.stone[:]
-        c.stacked = self.stacked[:]
-        c.occupants = self.occupants[:]
-        c.monks = [m[:] for m in self.monks]
-        c.arrivals = self.arrivals[:]
-        c.stones_left = self.stones_left[:]
-        c.supply = self.supply[:]
-        c.seat = self.seat
-        c.round = self.round
-        c.phase = self.phase
-        c.points = self.points
-        c.placed = self.placed[:]
-        c.placed_total = self.placed_total
-        c.crowded = self.crowded
-        c.unused = self.unused[:]
-        c.finishers = self.finishers[:]
-        c.final_round = self.final_round
-        c.handicap_left = self.handicap_left
-        c._cut = self._cut  # the caches are never changed in place, only replaced
-        c._critical_fields = self._critical_fields
-        c._relocation_parts = {}
-        c._distances = self._distances
-        c._tiled = self._tiled
-        return c
+        """An independent copy: every field of this state, with new lists for the ones an action
+        changes in place (:data:`OWN_COPY`) and an empty ``_relocation_parts``; the other caches
+        are shared (never changed in place: :meth:`_position_changed`). The copying function is
+        written from the state's own fields (:func:`_write_clone`) at the first clone, and
+        replaces this method: every state has the fields ``__init__`` sets, in that order."""
+        copy = _write_clone(self.__dict__)
+        copy.__doc__ = AthosState.clone.__doc__
+        AthosState.clone = copy  # type: ignore[method-assign,assignment]
+        return copy(self)
 
     # --- facts of the position -----------------------------------------------------------------
     @property
@@ -141,9 +227,8 @@ class AthosState(State):
         return TERMINAL if self.phase == OVER else self.seat
 
     def free(self, f: int) -> bool:
-        """No tile, no monk, no stone (a bare stone of ATH-V3 keeps tiles off) on the ordinary
-        field ``f``."""
-        return self.tile[f] == NO_TILE and self.occupants[f] == 0 and self.stone[f] < 0
+        """The ordinary field ``f`` may take a tile (:func:`tiles.free_fields`)."""
+        return bool(tiles.free_fields(self, (f,)))
 
     def tiled_fields(self) -> list[int]:
         """The ordinary fields holding a tile, in order (cached per tile layout)."""
@@ -168,304 +253,84 @@ class AthosState(State):
         return self._distances
 
     def path_rule_holds(self) -> bool:
-        """ATH-P1: every monk in play has a rubble-free path to the summit."""
+        """ATH-P1 by its meaning: every monk in play has a rubble-free path to the summit."""
         dist = self.distances()
         return all(dist[v] >= 0 for ms in self.monks for v in ms)
 
-    # --- legality: the one place it is decided -------------------------------------------------
-    def problem(self, action: object) -> str | None:
-        """None when ``action`` is legal here; else why not, citing the ruling."""
-        table = self.game.moves
-        if not (type(action) is int or is_int(action)) or not 0 <= action < len(table):  # int first: speed
-            return f"{action!r} is not an action of this game"
+    # --- legality: candidates, problem() composed of the rulings, legal_actions() from both ---
+    def candidates(self) -> tuple[Kind, ...]:
+        """The kinds of move the phase admits (the order of a turn: ATH-T1..T9, ATH-V2), none
+        once the game is over; the candidates of each kind (the mover's monks' neighbours, the
+        tiles, the ordinary fields) are taken by its generator, before any other ruling."""
+        return KINDS_OF_PHASE[self.phase]
+
+    def problem(self, move: Move) -> str | None:
+        """None when ``move`` is legal here; else why not, citing the ruling: the predicates of
+        movement.py and tiles.py composed for the move's kind."""
+        if not isinstance(move, Move):
+            return f"{move!r} is not an Athos move"
         phase = self.phase
         if phase == OVER:
             return "the game is over"
-        move = table[action]
-        kind, field, to, _, _ = move
-        if kind is moves.STEP or kind is moves.FLIP or kind is moves.END_MOVE:
-            if phase != MOVE:
-                return f"the movement phase is over ({self._phase_text()})"
-            if kind is moves.STEP:
-                return self.step_problem(field, to)
-            if kind is moves.FLIP:
-                return self.flip_problem(field)
-            return self._end_move_problem()
-        if kind is moves.END_TURN:
-            return self._end_turn_problem()
-        if kind is moves.RELOCATE:
-            return self._relocate_problem(field, to)
-        if kind is moves.STONE:
-            return self._stone_problem(field)
-        return self._place_phase_problem(move)
+        kind = move.kind
+        if phase not in PHASES_OF[kind]:
+            return out_of_turn(self, kind)
+        return PROBLEMS[kind](self, move)
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions, sorted: each kind of move of :meth:`candidates` generated by the
+        same predicates that :meth:`problem` composes (cached until the position changes)."""
+        legal = self._legal
+        if legal is None:
+            out: list[int] = []
+            for kind in KINDS_OF_PHASE[self.phase]:
+                GENERATORS[kind](self, out)
+            out.sort()
+            self._legal = legal = tuple(out)
+        return list(legal)
 
     def is_legal(self, action: int) -> bool:
-        return self.problem(action) is None
+        legal = self._legal
+        if legal is not None:
+            return action in legal
+        return self.action_problem(action) is None
 
     def explain_illegal(self, action: object) -> str:
-        why = self.problem(action)
+        why = self.action_problem(action)
         if why is None:
             return f"{self.action_to_string(action)} is legal"  # type: ignore[arg-type]
         if is_int(action) and 0 <= action < self.game.action_space.size:
             return f"{self.action_to_string(action)}: {why}"
         return why
 
-    #: the legal actions, sorted: the fast generator of _fast.py (the tests check it against
-    #: :meth:`problem`)
-    legal_actions = _fast.legal_actions
-
-    def _phase_text(self) -> str:
-        return {
-            HANDICAP: "handicap tiles are being placed",
-            MOVE: "it is the movement phase",
-            STONE: "the movement has ended",
-            RELOCATED: "a tile was relocated, the stone is to be put",
-            PLACE: "tiles are being placed",
-            OVER: "the game is over",
-        }[self.phase]
-
-    # --- the movement: ATH-T1..T6, ATH-T10 -----------------------------------------------------
-    def step_problem(self, u: int, v: int) -> str | None:
-        """ATH-T1, T2, T3, T10: why the mover may not step a monk from ``u`` to the neighbour
-        ``v`` (None: legal)."""
-        b = self.board
-        names = b.names
-        ms = self.monks[self.seat]
-        if u not in ms:
-            return f"no monk of yours stands on {names[u]}"
-        if self.points < 1:
-            return "no movement points left"
-        if self.rubble[v]:
-            return f"field {names[v]} holds rubble (ATH-T2)"
-        if (v >= b.n or self.occupants[v] == 0) and not self.crowded:
-            return None
-        crowded = self._after_step_crowded(u, v)
-        if crowded is None:
-            return None
-        return (
-            f"after this step the monks on {crowded} could not be separated with the points left, "
-            "and no ordinary field may hold two monks when the movement ends (ATH-T3)"
-        )
-
-    def _after_step_crowded(self, u: int, v: int) -> str | None:
-        """ATH-T10: the step tried in place: None when the movement can still end without two
-        monks on a field, else the fields that could not be cleared."""
-        b = self.board
-        ms = self.monks[self.seat]
-        occupants = self.occupants
-        points = self.points
-        i = ms.index(u)
-        arrive = v == b.summit
-        occupants[u] -= 1
-        if arrive:
-            self.points = points - 1 + arrival_bonus(len(self.arrivals))
-            del ms[i]
-            self.arrivals.append(self.seat)
-        else:
-            self.points = points - 1
-            ms[i] = v
-            occupants[v] += 1
-        try:
-            if _fast.movement_can_end(self):
-                return None
-            return ", ".join(b.names[x] for x in self.crowded_fields())
-        finally:
-            self.points = points
-            if arrive:
-                self.arrivals.pop()
-                ms.insert(i, u)
-            else:
-                ms[i] = u
-                occupants[v] -= 1
-            occupants[u] += 1
-
-    def flip_problem(self, f: int) -> str | None:
-        """ATH-T5, ATH-P1, ATH-T10: why the mover may not flip the tile on ``f``."""
-        names = self.board.names
-        if self.points < FLIP_COST:
-            return f"a flip costs {FLIP_COST} movement points, you have {self.points} (ATH-T5)"
-        if self.tile[f] == NO_TILE:
-            return f"field {names[f]} has no tile to flip"
-        if self.occupants[f]:
-            return f"a monk stands on {names[f]}: its tile cannot be flipped (ATH-T5)"
-        if self.stone[f] >= 0:
-            return f"an Athos stone protects the tile on {names[f]} (ATH-T5, ATH-T7)"
-        to_rubble = self.tile[f] == OPEN
-        if to_rubble and not _fast.rubble_allowed(self, f):
-            return f"rubble on {names[f]} would cut a monk off from the summit (ATH-P1)"
-        crowded = self.crowded_fields() if self.crowded else []
-        if crowded:
-            points = self.points
-            self.rubble[f] = to_rubble
-            self.points = points - FLIP_COST
-            try:
-                can_end = _fast.movement_can_end(self)
-            finally:
-                self.rubble[f] = not to_rubble
-                self.points = points
-            if not can_end:
-                return (
-                    f"after the flip the monks on {', '.join(names[x] for x in crowded)} could not be "
-                    "separated, and no ordinary field may hold two monks when the movement ends (ATH-T3)"
-                )
-        return None
-
-    def _end_move_problem(self) -> str | None:
-        """ATH-T3: the movement ends with no ordinary field holding two monks."""
-        if self.crowded:
-            fields = ", ".join(self.board.names[x] for x in self.crowded_fields())
-            return f"{fields} holds two monks; the movement cannot end so (ATH-T3)"
-        return None
-
-    # --- after the movement: ATH-T7 the Athos stone -------------------------------------------
-    def _stone_time(self) -> str:
-        return (
-            "an Athos stone is used after the movement and before any tile is placed "
-            f"(ATH-T7; {self._phase_text()})"
-        )
-
-    def _relocate_problem(self, f: int, to: int) -> str | None:
-        """ATH-T7, ATH-P1, ATH-V3: a tile without monk and stone to a free field."""
-        names = self.board.names
-        if self.phase == RELOCATED:
-            return "only one tile is relocated per Athos stone (ATH-T7)"
-        if self.phase != STONE:
-            return self._stone_time()
-        if not self.stones_left[self.seat]:
-            return "you have no Athos stone left (ATH-T7)"
-        if self.tile[f] == NO_TILE:
-            return f"field {names[f]} has no tile to relocate"
-        if self.occupants[f]:
-            return f"a monk stands on the tile on {names[f]} (ATH-T7)"
-        if self.stone[f] >= 0:
-            return f"an Athos stone protects the tile on {names[f]} (ATH-T7)"
-        if to == f:
-            return "a relocated tile goes to another field (ATH-T7)"
-        if self.tile[to] != NO_TILE:
-            return f"field {names[to]} already holds a tile"
-        if self.occupants[to]:
-            return f"a monk stands on {names[to]}"
-        if self.stone[to] >= 0:
-            return f"an Athos stone stands on {names[to]}: no tile may go there (ATH-V3)"
-        if self.tile[f] == RUBBLE and not _fast.relocation_allowed(self, f, to):
-            return f"rubble on {names[to]} would cut a monk off from the summit (ATH-P1)"
-        return None
-
-    def _stone_problem(self, f: int) -> str | None:
-        """ATH-T7, ATH-V3: the stone on any tile (or a bare free field), after a relocation
-        when one is possible."""
-        g = self.game
-        names = self.board.names
-        if self.phase not in (STONE, RELOCATED):
-            return self._stone_time()
-        if not self.stones_left[self.seat]:
-            return "you have no Athos stone left (ATH-T7)"
-        if self.stone[f] >= 0 and g.original_rules:
-            return f"an Athos stone already stands on {names[f]} (rulings of 2026-11-23)"
-        if self.tile[f] == NO_TILE:
-            if not g.bare_stone:
-                return f"field {names[f]} has no tile; the stone goes on a tile (ATH-T7)"
-            if self.occupants[f]:
-                return f"a monk stands on the bare field {names[f]} (ATH-V3)"
-        if self.phase == STONE and _fast.relocations(self, any_one=True):
-            return "first relocate a tile (relocate f>g), then put the stone (ATH-T7)"
-        return None
-
-    # --- the placement: ATH-T8, ATH-V2; the end of the turn: ATH-T9 ----------------------------
-    def _place_phase_problem(self, move: Move) -> str | None:
-        if self.phase == MOVE:
-            return "end the movement first (end-move), then place tiles (ATH-T8)"
-        if self.phase == RELOCATED:
-            return "after a relocation the Athos stone must be put (ATH-T7)"
-        return self.place_problem(move.field, move.open_side, move.terrain)
-
-    def place_problem(self, f: int, open_side: bool = False, terrain: int = -1) -> str | None:
-        """ATH-T8, ATH-V2, ATH-V3, ATH-P1: why a tile (of ``terrain``, -1: the field's) may not
-        be placed on ``f`` now."""
-        b = self.board
-        names = b.names
-        t = b.terrain[f] if terrain < 0 else terrain
-        if terrain >= 0:
-            other = self._other_terrain_problem(f, open_side, terrain)
-            if other is not None:
-                return other
-        if self.tile[f] != NO_TILE:
-            return f"field {names[f]} already holds a tile"
-        if self.occupants[f]:
-            return f"a monk stands on {names[f]}"
-        if self.stone[f] >= 0:
-            return f"an Athos stone stands on {names[f]}: no tile may be placed there (ATH-V3)"
-        if self.supply[t] == 0:
-            return f"the {b.terrains[t]} tiles are used up (ATH-T8)"
-        if self.phase != HANDICAP:
-            limit = self._turn_limit_problem(open_side, t)
-            if limit is not None:
-                return limit
-        if not open_side and not _fast.rubble_allowed(self, f):
-            return f"rubble on {names[f]} would cut a monk off from the summit (ATH-P1)"
-        return None
-
-    def _other_terrain_problem(self, f: int, open_side: bool, terrain: int) -> str | None:
-        """ATH-V2 (amended 2026-11-25): only a handicap tile may be of another terrain."""
-        name = self.board.names[f]
-        if self.phase != HANDICAP:
-            return f"tiles are placed on fields of their own terrain (ATH-T8): write 'place {name}'"
-        if self.game.original_rules:
-            return "by the rulings of 2026-11-23 a handicap tile is of the field's terrain (ATH-V2)"
-        if terrain == self.board.terrain[f]:
-            side = " open" if open_side else ""
-            return f"a tile of the field's own terrain is written 'place {name}{side}'"
-        return None
-
-    def _turn_limit_problem(self, open_side: bool, t: int) -> str | None:
-        """ATH-T8: rubble side up, at most so many tiles per turn and per terrain."""
-        g = self.game
-        if open_side:
-            return "tiles are placed rubble side up (ATH-T8)"
-        if self.placed_total >= g.max_tiles:
-            return f"only {g.max_tiles} tiles per turn (ATH-T8)"
-        if self.placed[t] >= g.max_per_terrain:
-            per = g.max_per_terrain
-            terrain = self.board.terrains[t]
-            return f"only {per} tile{'s' if per > 1 else ''} per terrain per turn ({terrain}, ATH-T8)"
-        return None
-
-    def _end_turn_problem(self) -> str | None:
-        """ATH-T9: every turn ends with end-turn, after the movement and the stone."""
-        phase = self.phase
-        if phase in (STONE, PLACE):
-            return None
-        if phase == MOVE:
-            return "end the movement first (end-move)"
-        if phase == RELOCATED:
-            return "after a relocation the Athos stone must be put (ATH-T7)"
-        return "the handicap tiles are placed first (ATH-V2)"
-
     # --- playing an action ---------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         move = self.game.moves[action]
-        kind, f, to, _, _ = move
-        if kind is moves.STEP:
-            self._step(f, to)
-        elif kind is moves.FLIP:
+        kind = move.kind
+        if kind is STEP_KIND:
+            self._step(move.field, move.to)
+            self._position_changed(MONKS_MOVED)
+        elif kind is FLIP_KIND:
             self.points -= FLIP_COST
+            f = move.field
             self._set_tile(f, OPEN if self.tile[f] == RUBBLE else RUBBLE, self.tile_terrain[f])
-            self._tiles_changed()
-        elif kind is moves.END_MOVE:
+        elif kind is END_MOVE_KIND:
             self.unused[self.seat] = self.points  # ATH-E2
             self.points = 0
             self.phase = STONE
-        elif kind is moves.RELOCATE:
-            self._set_tile(to, self.tile[f], self.tile_terrain[f])
+            self._position_changed(TURN_CHANGED)
+        elif kind is RELOCATE_KIND:
+            f = move.field
+            self._set_tile(move.to, self.tile[f], self.tile_terrain[f])
             self._set_tile(f, NO_TILE, -1)
             self.phase = RELOCATED
-            self._tiles_changed()
-        elif kind is moves.STONE:
-            self._put_stone(f)
-        elif kind is moves.PLACE:
+        elif kind is STONE_KIND:
+            self._put_stone(move.field)
+        elif kind is PLACE_KIND:
             self._place(move)
         else:
             self._end_turn()
+            self._position_changed(TURN_CHANGED)
 
     def _step(self, u: int, v: int) -> None:
         """ATH-T1: a step; ATH-T6: an arrival with its bonus; ATH-E1: a side's last monk."""
@@ -493,9 +358,6 @@ class AthosState(State):
             occupants[v] += 1
             if occupants[v] == 2 and v < b.n:
                 self.crowded += 1
-        self._critical_fields = None  # the path analysis depends on where monks stand
-        if self._relocation_parts:
-            self._relocation_parts = {}
 
     def _put_stone(self, f: int) -> None:
         """ATH-T7: the stone (on a tile that carries one already: amended 2026-11-25)."""
@@ -505,7 +367,7 @@ class AthosState(State):
             self.stone[f] = self.seat
         self.stones_left[self.seat] -= 1
         self.phase = PLACE
-        self._relocation_parts = {}
+        self._position_changed(TURN_CHANGED)
 
     def _place(self, move: Move) -> None:
         """ATH-T8 a tile rubble side up; ATH-V2 a handicap tile (the handicap ends early when no
@@ -514,11 +376,11 @@ class AthosState(State):
         t = self.board.terrain[f] if move.terrain < 0 else move.terrain
         self._set_tile(f, OPEN if move.open_side else RUBBLE, t)
         self.supply[t] -= 1
-        self._tiles_changed()
         if self.phase == HANDICAP:
             self.handicap_left -= 1
-            if self.handicap_left == 0 or not _fast.handicap_actions(self):
+            if self.handicap_left == 0 or not self.legal_actions():
                 self._start_turn(0)
+                self._position_changed(TURN_CHANGED)
             return
         self.placed[t] += 1
         self.placed_total += 1
@@ -544,7 +406,8 @@ class AthosState(State):
         self.handicap_left = 0
 
     def _set_tile(self, f: int, side: Side, terrain: int) -> None:
-        self._tiled = None
+        """Put a tile of ``terrain`` with ``side`` up on ``f`` (NO_TILE: take it away), keeping
+        ``rubble`` and ``open_adj`` up to date; the derived data goes (:meth:`_position_changed`)."""
         self.tile[f] = side
         self.tile_terrain[f] = terrain
         blocked = side == RUBBLE
@@ -555,74 +418,36 @@ class AthosState(State):
             open_adj = self.open_adj
             for u in adj[f]:
                 open_adj[u] = tuple(w for w in adj[u] if not rubble[w])
+        self._position_changed()
 
-    def _tiles_changed(self) -> None:
-        """Empty the caches that depend on the tiles."""
-        self._cut = None
-        self._critical_fields = None
-        self._distances = None
-        self._relocation_parts = {}
-
-    # --- the end and the ranking: ATH-E1..E4 ---------------------------------------------------
+    # --- the end and the ranking: ATH-E1..E4 (scoring.py) -------------------------------------
     def side_arrived(self, side: int) -> int:
-        return sum(MONKS - len(self.monks[p]) for p in self.game.members[side])
+        return scoring.side_arrived(self, side)
 
     def side_distance(self, side: int) -> int:
-        """ATH-E3: the sum of the shortest rubble-free distances of the side's monks in play."""
-        dist = self.distances()
-        return sum(dist[v] for p in self.game.members[side] for v in self.monks[p])
+        return scoring.side_distance(self, side)
 
     def side_ranks(self) -> list[int]:
-        """Rank of each side (0 best) at the end: the winners of ATH-E2 first and the others below
-        them as in ATH-E3 (ATH-E4); with nobody finished, ATH-E3 (monks arrived, distance sum)."""
-        g = self.game
-        sides = range(g.num_sides)
-        keys = [(-self.side_arrived(s), self.side_distance(s)) for s in sides]
-        if not self.finishers:
-            return [sum(1 for k in keys if k < keys[s]) for s in sides]
-        value = {g.side_of[p]: self.unused[p] or 0 for p in self.finishers}
-        best = max(value.values())
-        won = [value.get(s, -1) == best for s in sides]
-        if g.original_rules:  # before ATH-E4 every other side shared the next rank
-            return [0 if won[s] else 1 for s in sides]
-        return [0 if won[s] else 1 + sum(1 for o in sides if not won[o] and keys[o] < keys[s]) for s in sides]
+        return scoring.side_ranks(self)
 
     def returns(self) -> list[float]:
         g = self.game
         if self.phase != OVER:
             return [0.0] * g.num_players
-        ranks = self.side_ranks()
+        ranks = scoring.side_ranks(self)
         return returns_from_ranks([ranks[g.side_of[p]] for p in range(g.num_players)])
 
     def scores(self) -> list[float]:
         g = self.game
-        return [float(self.side_arrived(g.side_of[p])) for p in range(g.num_players)]
+        return [float(scoring.side_arrived(self, g.side_of[p])) for p in range(g.num_players)]
 
     def score_details(self) -> dict[str, Any]:
-        g = self.game
-        return {
-            "scores": self.scores(),
-            "arrived": [MONKS - len(self.monks[p]) for p in range(g.num_players)],
-            "distances": [self.side_distance(g.side_of[p]) for p in range(g.num_players)],
-            "arrivals": [g.player_name(p) for p in self.arrivals],
-            "round": self.round,
-            "final_round": self.final_round,
-        }
+        return scoring.score_details(self)
 
     def result_text(self) -> str:
         if self.phase != OVER:
             return "the game is not over"
-        g = self.game
-        ranks = self.side_ranks()
-        winners = [s for s in range(g.num_sides) if ranks[s] == 0]
-        names = [" and ".join(g.player_name(p) for p in g.members[s]) for s in winners]
-        how = "" if self.finishers else f" after the round limit of {g.round_limit} (ATH-E3)"
-        if len(winners) == g.num_sides and not self.finishers:
-            return "draw" + how
-        if len(winners) == 1:
-            verb = "win" if g.team_variant else "wins"
-            return f"{names[0]} {verb}{how}"
-        return " and ".join(names) + " share the win" + how
+        return scoring.result_text(self)
 
     # --- the AI's evaluation (heuristic.py) ----------------------------------------------------
     def flip_distances(self) -> list[int]:
@@ -644,7 +469,7 @@ class AthosState(State):
         return format_move(self.game.moves[action], self.board)
 
     def string_to_action(self, text: str) -> int:
-        return encode(parse_move(text, self.board), self.game.action_space, self.board)
+        return self.game.encode(parse_move(text, self.board))
 
     def render(self, labels: bool = False) -> str:
         return display.render(self, labels)
@@ -657,3 +482,45 @@ class AthosState(State):
 
     def _to_dict(self) -> dict[str, Any]:
         return {"position": self.to_position()}
+
+
+#: the fields of a state that an action changes in place: :meth:`AthosState.clone` gives the copy
+#: its own (``monks``: a list of lists, each copied)
+OWN_COPY = (
+    "history",
+    "tile",
+    "tile_terrain",
+    "rubble",
+    "open_adj",
+    "stone",
+    "stacked",
+    "occupants",
+    "arrivals",
+    "stones_left",
+    "supply",
+    "placed",
+    "unused",
+    "finishers",
+)
+
+
+def _write_clone(fields: Iterable[str]) -> Callable[[AthosState], AthosState]:
+    """A function that copies a state with these ``fields``, one assignment per field in their
+    order (as ``dataclasses`` writes its methods; see ``archimedes.rules._write_clone`` and
+    docs/benchmarks.md: an object whose ``__dict__`` is filled with ``update`` loses CPython's
+    shared-key layout, and every later attribute read is slower)."""
+    lines = ["def clone(state):", "    other = new(AthosState)"]
+    for name in fields:
+        assert name.isidentifier(), name
+        if name == "monks":
+            value = "[m[:] for m in state.monks]"
+        elif name == "_relocation_parts":
+            value = "{}"
+        else:
+            value = f"state.{name}[:]" if name in OWN_COPY else f"state.{name}"
+        lines.append(f"    other.{name} = {value}")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"new": object.__new__, "AthosState": AthosState}
+    exec("\n".join(lines), namespace)  # our own field names, checked above
+    clone: Callable[[AthosState], AthosState] = namespace["clone"]
+    return clone

@@ -1,0 +1,256 @@
+"""Athos, the tiles and the Athos stone (RULINGS.md ATH-T7, ATH-T8, ATH-P1, ATH-T9, ATH-V2,
+ATH-V3): each ruling once, as a predicate that changes nothing.
+
+A predicate about fields takes the fields to ask about and returns those its ruling allows (the
+form both callers need: ``AthosState.problem`` asks it of the one field of a move, and
+``legal_actions`` of every candidate at once, without a Python call per field); a predicate about
+the player or the turn returns ``None`` when its ruling allows the move, else why not.
+:func:`relocate_problem`, :func:`stone_problem` and :func:`place_problem` compose them for one
+move, saying which ruling it breaks, and :func:`relocations`, :func:`stones` and
+:func:`placements` compose the same predicates over the candidates. The path rule consults
+``_fast.py`` (the cut-vertex search, the local ring test, the relocation components), which only
+answers the question fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from palaestra.games.athos import _fast
+from palaestra.games.athos.constants import HANDICAP, NO_TILE, RUBBLE, STONE
+
+if TYPE_CHECKING:  # the rules import this module; the type only for the checker
+    from palaestra.games.athos.rules import AthosState
+
+
+# --- ATH-T5, ATH-T7: a tile that may be turned or moved -----------------------------------------
+def loose_tiles(state: AthosState, fields: Iterable[int]) -> list[int]:
+    """ATH-T5, ATH-T7: the tiles of ``fields`` that may be flipped or relocated: no monk stands on
+    them and no Athos stone protects them."""
+    tile, occupants, stone = state.tile, state.occupants, state.stone
+    return [f for f in fields if tile[f] and not occupants[f] and stone[f] < 0]
+
+
+def held_tile_text(state: AthosState, f: int, verb: str, ruling: str) -> str:
+    """Why the tile on ``f`` is not loose (:func:`loose_tiles`), for a move that would ``verb`` it."""
+    name = state.board.names[f]
+    if state.tile[f] == NO_TILE:
+        return f"field {name} has no tile to {verb}"
+    if state.occupants[f]:
+        done = "flipped" if verb == "flip" else f"{verb}d"
+        return f"a monk stands on {name}: its tile cannot be {done} ({ruling})"
+    return f"an Athos stone protects the tile on {name} ({ruling}, ATH-T7)"
+
+
+# --- ATH-T7, ATH-T8, ATH-V2, ATH-V3: a free field -------------------------------------------------
+def free_fields(state: AthosState, fields: Iterable[int]) -> list[int]:
+    """ATH-T7, ATH-T8, ATH-V2: the free fields of ``fields`` (ordinary fields), which may take a
+    tile: no tile and no monk on them; ATH-V3: and no Athos stone (a bare stone keeps tiles off
+    for the rest of the game)."""
+    tile, occupants, stone = state.tile, state.occupants, state.stone
+    return [f for f in fields if not tile[f] and not occupants[f] and stone[f] < 0]
+
+
+def taken_field_text(state: AthosState, f: int) -> str:
+    """Why ``f`` is not free (:func:`free_fields`)."""
+    name = state.board.names[f]
+    if state.tile[f] != NO_TILE:
+        return f"field {name} already holds a tile"
+    if state.occupants[f]:
+        return f"a monk stands on {name}"
+    return f"an Athos stone stands on {name}: no tile may go there (ATH-V3)"
+
+
+# --- ATH-T7: the Athos stone -----------------------------------------------------------------------
+def stone_left(state: AthosState) -> str | None:
+    """ATH-T7: two Athos stones per player and game, each with at most one relocation."""
+    if state.stones_left[state.seat]:
+        return None
+    return "you have no Athos stone left (ATH-T7)"
+
+
+def stone_fields(state: AthosState, fields: Iterable[int]) -> list[int]:
+    """ATH-T7: the fields of ``fields`` that may take the stone: any tile, either side, with or
+    without a monk, one that carries a stone already too (amended 2026-11-25; not by the rulings
+    of 2026-11-23); ATH-V3: or a bare field without a monk."""
+    g = state.game
+    tile, occupants, stone = state.tile, state.occupants, state.stone
+    bare, once = g.bare_stone, g.original_rules
+    return [
+        f for f in fields if (tile[f] or (bare and not occupants[f])) and not (once and stone[f] >= 0)
+    ]
+
+
+def no_stone_text(state: AthosState, f: int) -> str:
+    """Why the stone may not go on ``f`` (:func:`stone_fields`)."""
+    name = state.board.names[f]
+    if state.stone[f] >= 0 and state.game.original_rules:
+        return f"an Athos stone already stands on {name} (rulings of 2026-11-23)"
+    if state.game.bare_stone:
+        return f"a monk stands on the bare field {name} (ATH-V3)"
+    return f"field {name} has no tile; the stone goes on a tile (ATH-T7)"
+
+
+def relocation_first(state: AthosState) -> str | None:
+    """ATH-T7: a tile is relocated before the stone is put, unless no tile can legally be."""
+    if state.phase == STONE and relocations(state, [], any_one=True):
+        return "first relocate a tile (relocate f>g), then put the stone (ATH-T7)"
+    return None
+
+
+# --- ATH-P1: the path rule --------------------------------------------------------------------------
+def rubble_allowed(state: AthosState, fields: Iterable[int]) -> list[int]:
+    """ATH-P1: the fields of ``fields`` where rubble (a tile placed or flipped rubble side up)
+    leaves every monk in play a path to the summit (``_fast.rubble_allowed`` answers it from
+    the cut-vertex search)."""
+    allowed = _fast.rubble_allowed
+    return [f for f in fields if allowed(state, f)]
+
+
+def relocation_targets(state: AthosState, f: int, fields: list[int]) -> list[int]:
+    """ATH-P1: the fields of ``fields`` to which the tile on ``f`` may be relocated without
+    cutting a monk off the summit: any for an open tile; for rubble, ``_fast.relocation_allowed``."""
+    if state.tile[f] != RUBBLE:
+        return fields
+    allowed = _fast.relocation_allowed
+    return [g for g in fields if allowed(state, f, g)]
+
+
+def cut_off_text(state: AthosState, f: int) -> str:
+    """Why rubble may not come on ``f`` (ATH-P1)."""
+    return f"rubble on {state.board.names[f]} would cut a monk off from the summit (ATH-P1)"
+
+
+# --- ATH-T8, ATH-V2: the placement ------------------------------------------------------------------
+def tile_terrain(state: AthosState, f: int, open_side: bool, terrain: int) -> str | None:
+    """ATH-T8: a tile is placed on a field of its own terrain, rubble side up; ATH-V2 (amended
+    2026-11-25): a handicap tile on any free field, of any terrain, either side up (by the rulings
+    of 2026-11-23: of the field's terrain)."""
+    name = state.board.names[f]
+    if terrain < 0:
+        if open_side and state.phase != HANDICAP:
+            return "tiles are placed rubble side up (ATH-T8)"
+        return None
+    if state.phase != HANDICAP:
+        return f"tiles are placed on fields of their own terrain (ATH-T8): write 'place {name}'"
+    if state.game.original_rules:
+        return "by the rulings of 2026-11-23 a handicap tile is of the field's terrain (ATH-V2)"
+    if terrain == state.board.terrain[f]:
+        side = " open" if open_side else ""
+        return f"a tile of the field's own terrain is written 'place {name}{side}'"
+    return None
+
+
+def in_supply(state: AthosState, t: int) -> str | None:
+    """ATH-T8: an exhausted terrain can take no more tiles (ATH-B3: 16 per terrain)."""
+    if state.supply[t]:
+        return None
+    return f"the {state.board.terrains[t]} tiles are used up (ATH-T8)"
+
+
+def turn_limit(state: AthosState, t: int) -> str | None:
+    """ATH-T8: at most so many tiles per turn, and per terrain (by the number of players; the
+    handicap of ATH-V2 comes before the first turn, outside them)."""
+    g = state.game
+    if state.phase == HANDICAP:
+        return None
+    if state.placed_total >= g.max_tiles:
+        return f"only {g.max_tiles} tiles per turn (ATH-T8)"
+    if state.placed[t] >= g.max_per_terrain:
+        per, terrain = g.max_per_terrain, state.board.terrains[t]
+        return f"only {per} tile{'s' if per > 1 else ''} per terrain per turn ({terrain}, ATH-T8)"
+    return None
+
+
+# --- the moves of the tiles, composed ---------------------------------------------------------------
+def relocate_problem(state: AthosState, f: int, to: int) -> str | None:
+    """ATH-T7 (a loose tile to another, free field), ATH-V3, ATH-P1."""
+    why = stone_left(state)
+    if why is None and not loose_tiles(state, (f,)):
+        why = held_tile_text(state, f, "relocate", "ATH-T7")
+    if why is None and to == f:
+        why = "a relocated tile goes to another field (ATH-T7)"
+    if why is None and not free_fields(state, (to,)):
+        why = taken_field_text(state, to)
+    if why is None and not relocation_targets(state, f, [to]):
+        why = cut_off_text(state, to)
+    return why
+
+
+def stone_problem(state: AthosState, f: int) -> str | None:
+    """ATH-T7, ATH-V3: the stone on any tile (or a bare free field), after a relocation when one
+    is possible."""
+    why = stone_left(state)
+    if why is None and not stone_fields(state, (f,)):
+        why = no_stone_text(state, f)
+    return why or relocation_first(state)
+
+
+def place_problem(state: AthosState, f: int, open_side: bool = False, terrain: int = -1) -> str | None:
+    """ATH-T8, ATH-V2, ATH-V3, ATH-P1: why a tile (of ``terrain``, -1: the field's) may not be
+    placed on ``f`` now."""
+    t = state.board.terrain[f] if terrain < 0 else terrain
+    why = tile_terrain(state, f, open_side, terrain)
+    if why is None and not free_fields(state, (f,)):
+        why = taken_field_text(state, f)
+    why = why or in_supply(state, t) or turn_limit(state, t)
+    if why is None and not open_side and not rubble_allowed(state, (f,)):
+        why = cut_off_text(state, f)
+    return why
+
+
+def relocations(state: AthosState, out: list[int], any_one: bool = False) -> list[int]:
+    """The legal relocations (``any_one``: stop at the first tile that has one), added to ``out``:
+    every tile to every ordinary field (the candidates), as :func:`relocate_problem` allows."""
+    if stone_left(state) is not None:
+        return out
+    movable = loose_tiles(state, state.tiled_fields())
+    if not movable:
+        return out
+    n = state.board.n
+    free = free_fields(state, range(n))
+    start = state.game.first_id["relocate"]
+    for f in movable:
+        base = start + f * n
+        out.extend([base + g for g in relocation_targets(state, f, free)])
+        if any_one and out:
+            break
+    return out
+
+
+def stones(state: AthosState, out: list[int]) -> None:
+    """The legal stones, added to ``out``: every ordinary field (the candidates), as
+    :func:`stone_problem` allows (the relocation first: the caller knows whether it found one)."""
+    if stone_left(state) is None:
+        start = state.game.first_id["stone"]
+        out.extend([start + f for f in stone_fields(state, range(state.board.n))])
+
+
+def placements(state: AthosState, out: list[int]) -> None:
+    """The legal placements, added to ``out``: every ordinary field with a tile of its own
+    terrain, and in the handicap of every terrain either side up (the candidates), as
+    :func:`place_problem` allows, its predicates taken terrain by terrain."""
+    game, board = state.game, state.board
+    first = game.first_id
+    terrains = range(len(board.terrains))
+    supplied = [t for t in terrains if in_supply(state, t) is None and turn_limit(state, t) is None]
+    if state.phase != HANDICAP:
+        fields = free_fields(state, [f for t in supplied for f in board.fields_of_terrain[t]])
+        start = first["place"]
+        out.extend([start + f for f in rubble_allowed(state, fields)])
+        return
+    free = free_fields(state, range(board.n))
+    rubble_ok = set(rubble_allowed(state, free))
+    place, place_open, other = first["place"], first["place_open"], game.action_space["handicap"]
+    for f in free:
+        if board.terrain[f] in supplied:
+            if f in rubble_ok:
+                out.append(place + f)
+            out.append(place_open + f)
+        for t in supplied:
+            if tile_terrain(state, f, False, t) is None:
+                rubble_id = other.encode(t, f, 0)
+                if f in rubble_ok:
+                    out.append(rubble_id)
+                out.append(rubble_id + 1)
