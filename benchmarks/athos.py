@@ -65,7 +65,7 @@ def run(players: int, round_limit: int, seconds: float, seed: int) -> None:
     print(f"  random games per second: {games_rate}")
 
     for s in sample:
-        s._tiles_changed()  # no cached path-rule search
+        s._position_changed()  # no cached path-rule search
     start = clocks()
     generated = 0
     for s in sample:

@@ -130,7 +130,8 @@ def test_ath_t10_steps_while_monks_share_a_field_match_a_literal_search() -> Non
 @pytest.mark.slow
 def test_legal_actions_are_the_actions_problem_allows_over_the_whole_action_space() -> None:
     """On 80 positions of every phase, ``legal_actions()`` lists exactly the ids for which
-    ``action_problem()`` (``problem()`` of the decoded move: the one statement of the rules) finds nothing wrong."""
+    ``action_problem()`` (``problem()`` of the decoded move: the one statement of the rules)
+    finds nothing wrong."""
     phases = set()
     for state in random_states(80, seed=2):
         allowed = [a for a in range(state.game.num_distinct_actions()) if state.action_problem(a) is None]

@@ -160,6 +160,34 @@ def rubble_allowed(state: AthosState, f: int) -> bool:
     return True
 
 
+def rubble_refused_among(state: AthosState, fields: Sequence[int]) -> list[int]:
+    """ATH-P1 for each of ``fields`` at once: those where rubble would cut a monk off (what
+    :func:`rubble_allowed` refuses), skipping the fields that are rubble already (a rubble tile
+    flipped opens its field). The local test on each field until one fails, then at most one
+    search for the rest; usually none is refused."""
+    rubble = state.rubble
+    critical = state._critical_fields
+    if critical is not None:
+        return [f for f in fields if f in critical and not rubble[f]]
+    k = 0
+    if state._cut is None:
+        for f in fields:
+            if not (rubble[f] or locally_safe(state, f)):
+                break
+            k += 1
+        else:
+            return []
+    disc, cut_off = _cut(state)
+    marks = [disc[v] for ms in state.monks for v in ms]
+    refused = []
+    for f in fields[k:]:
+        if not rubble[f]:
+            intervals = cut_off.get(f)
+            if intervals and any(lo <= m < hi for lo, hi in intervals for m in marks):
+                refused.append(f)
+    return refused
+
+
 def relocation_allowed(state: AthosState, f: int, g: int) -> bool:
     """ATH-P1 for relocating the rubble tile on ``f`` to the free field ``g``.
 
@@ -246,9 +274,9 @@ def movement_can_end(
         return False
     rubble = state.rubble if rubble is None else rubble
     x = crowded[0]
-    if len(crowded) == 1 and monks.count(x) + state.occupants[x] - state.monks[state.seat].count(x) == 2:
-        if _can_clear(state, x, points, monks, rubble):
-            return True
+    pair = len(crowded) == 1 and monks.count(x) + state.occupants[x] - state.monks[state.seat].count(x) == 2
+    if pair and _can_clear(state, x, points, monks, rubble):
+        return True
     arrived = len(state.arrivals) if arrived is None else arrived
     return _SeparationSearch(state, rubble).search(tuple(sorted(monks)), points, arrived, frozenset())
 

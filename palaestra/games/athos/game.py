@@ -162,6 +162,8 @@ class AthosGame(Game):
         #: the first id of each segment of the action space, by name (for the fast generator)
         self.first_id = {segment.name: segment.start for segment in self.action_space}
         self.moves = move_table(b)
+        #: the steps out of every node, as ``(node entered, action id, node left)``
+        self.steps_from = tuple(tuple((v, e, u) for v, e in b.out[u]) for u in range(b.size))
 
     def _handicap(self, tiles: object, who: object) -> tuple[int, int]:
         """ATH-V2: the number of handicap tiles (0: none) and the seat that places them (-1)."""

@@ -16,14 +16,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from palaestra.games.athos import _fast
-from palaestra.games.athos.constants import FLIP_COST, OPEN, arrival_bonus
-from palaestra.games.athos.tiles import cut_off_text, held_tile_text, loose_tiles, rubble_allowed
+from palaestra.games.athos.constants import FLIP_COST, arrival_bonus
+from palaestra.games.athos.tiles import cut_off_text, held_tile_text, loose_tiles, rubble_cuts_off, tile_on
 
 if TYPE_CHECKING:  # the rules import this module; the type only for the checker
     from palaestra.games.athos.rules import AthosState
 
-#: a step: the node it enters and anything that goes with it (an action id)
-Step = tuple[int, int]
+#: a step: the node it enters, its action id (-1: none asked) and the node it leaves
+Step = tuple[int, int, int]
 
 
 # --- ATH-T1: six movement points, one per step of one of the mover's monks ----------------------
@@ -52,42 +52,55 @@ def enterable(state: AthosState, steps: Iterable[Step]) -> list[Step]:
 
 
 # --- ATH-T3, ATH-T10: monks share a field only while the movement goes on ----------------------
-def can_end_after_step(state: AthosState, u: int, v: int) -> str | None:
-    """ATH-T3, ATH-T10: after the step from ``u`` to ``v`` the movement can still end with no
-    ordinary field holding two monks (ATH-T6: an arrival adds its bonus to the points)."""
-    b = state.board
-    if not state.crowded and (v >= b.n or not state.occupants[v]):
-        return None  # nobody shares a field after it
+def _after_step(state: AthosState, u: int, v: int) -> tuple[list[int], int, int]:
+    """The mover's monks, points and arrivals after the step from ``u`` to ``v`` (ATH-T1; ATH-T6:
+    an arrival leaves play and adds its bonus), described, not played."""
     monks = list(state.monks[state.seat])
     arrived = len(state.arrivals)
     points = state.points - 1
-    if v == b.summit:
+    if v == state.board.summit:
         monks.remove(u)
         points += arrival_bonus(arrived)
         arrived += 1
     else:
         monks[monks.index(u)] = v
-    if _fast.movement_can_end(state, monks, points, arrived):
-        return None
-    crowded = ", ".join(b.names[x] for x in _fast.crowded_fields(state, monks))
-    return (
-        f"after this step the monks on {crowded} could not be separated with the points left, "
-        "and no ordinary field may hold two monks when the movement ends (ATH-T3)"
-    )
+    return monks, points, arrived
 
 
-def can_end_after_flip(state: AthosState, f: int) -> str | None:
-    """ATH-T3, ATH-T10: while monks share a field, after the flip of the tile on ``f`` (four
-    points fewer, the field's rubble turned) the movement can still end without."""
+def separable_steps(state: AthosState, steps: list[Step]) -> list[Step]:
+    """ATH-T3, ATH-T10: the steps of ``steps`` after which the movement can still end with no
+    ordinary field holding two monks (searched only where a field is or becomes shared)."""
+    can_end = _fast.movement_can_end
+    if state.crowded:
+        return [s for s in steps if can_end(state, *_after_step(state, s[2], s[0]))]
+    occupants, n = state.occupants, state.board.n
+    return [
+        s
+        for s in steps
+        if s[0] >= n or not occupants[s[0]] or can_end(state, *_after_step(state, s[2], s[0]))
+    ]
+
+
+def separable_flips(state: AthosState, fields: list[int]) -> list[int]:
+    """ATH-T3, ATH-T10: the tiles of ``fields`` after whose flip (four points fewer, the field's
+    rubble turned) the movement can still end with no ordinary field holding two monks."""
     if not state.crowded:
-        return None
-    rubble = state.rubble[:]
-    rubble[f] = not rubble[f]
-    if _fast.movement_can_end(state, points=state.points - FLIP_COST, rubble=rubble):
-        return None
-    crowded = ", ".join(state.board.names[x] for x in _fast.crowded_fields(state))
+        return fields
+    points = state.points - FLIP_COST
+    out = []
+    for f in fields:
+        rubble = state.rubble[:]
+        rubble[f] = not rubble[f]
+        if _fast.movement_can_end(state, points=points, rubble=rubble):
+            out.append(f)
+    return out
+
+
+def _crowded_text(state: AthosState, fields: list[int], after: str) -> str:
+    names = state.board.names
     return (
-        f"after the flip the monks on {crowded} could not be separated, "
+        f"after {after} the monks on {', '.join(names[x] for x in fields)} could not be separated"
+        f"{' with the points left' if after == 'this step' else ''}, "
         "and no ordinary field may hold two monks when the movement ends (ATH-T3)"
     )
 
@@ -104,20 +117,24 @@ def end_move_problem(state: AthosState) -> str | None:
 def step_problem(state: AthosState, u: int, v: int) -> str | None:
     """ATH-T1, T2, T3, T10: why the mover may not step a monk from ``u`` to the neighbour ``v``."""
     why = own_monk(state, u) or points_for(state, 1)
-    if why is None and not enterable(state, [(v, -1)]):
+    if why is None and not enterable(state, [(v, -1, u)]):
         why = f"field {state.board.names[v]} holds rubble (ATH-T2)"
-    return why or can_end_after_step(state, u, v)
+    if why is None and not separable_steps(state, [(v, -1, u)]):
+        why = _crowded_text(state, _fast.crowded_fields(state, _after_step(state, u, v)[0]), "this step")
+    return why
 
 
 def flip_problem(state: AthosState, f: int) -> str | None:
     """ATH-T5 (four points, a tile without monk or stone), ATH-P1 (rubble cuts no monk off),
     ATH-T10: why the mover may not flip the tile on ``f``."""
-    why = points_for(state, FLIP_COST)
+    why = points_for(state, FLIP_COST) or tile_on(state, f, "flip")
     if why is None and not loose_tiles(state, (f,)):
         why = held_tile_text(state, f, "flip", "ATH-T5")
-    if why is None and state.tile[f] == OPEN and not rubble_allowed(state, (f,)):
+    if why is None and rubble_cuts_off(state, (f,)):
         why = cut_off_text(state, f)
-    return why or can_end_after_flip(state, f)
+    if why is None and not separable_flips(state, [f]):
+        why = _crowded_text(state, _fast.crowded_fields(state), "the flip")
+    return why
 
 
 def steps(state: AthosState, out: list[int]) -> None:
@@ -125,9 +142,9 @@ def steps(state: AthosState, out: list[int]) -> None:
     candidates) that the predicates of :func:`step_problem` allow."""
     if points_for(state, 1) is not None:
         return
-    out_of = state.board.out
-    for u in set(state.monks[state.seat]):
-        out.extend([e for v, e in enterable(state, out_of[u]) if can_end_after_step(state, u, v) is None])
+    steps_from = state.game.steps_from
+    candidates = [step for u in set(state.monks[state.seat]) for step in steps_from[u]]
+    out.extend([step[1] for step in separable_steps(state, enterable(state, candidates))])
 
 
 def flips(state: AthosState, out: list[int]) -> None:
@@ -137,12 +154,7 @@ def flips(state: AthosState, out: list[int]) -> None:
         return
     start = state.game.first_id["flip"]
     loose = loose_tiles(state, state.tiled_fields())
-    tile = state.tile
-    allowed = set(rubble_allowed(state, [f for f in loose if tile[f] == OPEN]))
-    out.extend(
-        [
-            start + f
-            for f in loose
-            if (tile[f] != OPEN or f in allowed) and can_end_after_flip(state, f) is None
-        ]
-    )
+    cut_off = rubble_cuts_off(state, loose)
+    if cut_off:
+        loose = [f for f in loose if f not in cut_off]
+    out.extend(map(start.__add__, separable_flips(state, loose)))

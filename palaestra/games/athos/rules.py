@@ -111,11 +111,6 @@ def _end_move(state: AthosState, out: list[int]) -> None:
         out.append(state.game.first_id["end_move"])
 
 
-def _stone(state: AthosState, out: list[int]) -> None:
-    if tiles.relocation_first(state) is None:
-        tiles.stones(state, out)
-
-
 def _end_turn(state: AthosState, out: list[int]) -> None:
     out.append(state.game.first_id["end_turn"])  # ATH-T9: the phase is all it needs
 
@@ -136,13 +131,17 @@ GENERATORS: dict[Kind, Callable[[AthosState, list[int]], object]] = {
     Kind.FLIP: movement.flips,
     Kind.END_MOVE: _end_move,
     Kind.RELOCATE: tiles.relocations,
-    Kind.STONE: _stone,
+    Kind.STONE: tiles.stones,
     Kind.PLACE: tiles.placements,
     Kind.END_TURN: _end_turn,
 }
 
 #: what changed, for :meth:`AthosState._position_changed` (each level forgets more)
 TURN_CHANGED, MONKS_MOVED, TILES_CHANGED = 0, 1, 2
+#: the generators of each phase's kinds (:data:`KINDS_OF_PHASE`)
+GENERATORS_OF_PHASE = {
+    phase: tuple(GENERATORS[kind] for kind in kinds) for phase, kinds in KINDS_OF_PHASE.items()
+}
 
 # the kinds as plain module names, for the hot code (an Enum's class attribute is slow to read)
 STEP_KIND, FLIP_KIND, END_MOVE_KIND, RELOCATE_KIND, STONE_KIND, PLACE_KIND, END_TURN_KIND = Kind
@@ -283,8 +282,8 @@ class AthosState(State):
         legal = self._legal
         if legal is None:
             out: list[int] = []
-            for kind in KINDS_OF_PHASE[self.phase]:
-                GENERATORS[kind](self, out)
+            for generate in GENERATORS_OF_PHASE[self.phase]:
+                generate(self, out)
             out.sort()
             self._legal = legal = tuple(out)
         return list(legal)

@@ -34,16 +34,19 @@ def _by_arrivals_and_distance(state: AthosState) -> list[tuple[int, int]]:
 def side_ranks(state: AthosState) -> list[int]:
     """Rank of each side (0 best) at the end: the winners of ATH-E2 first and the others below
     them as in ATH-E3 (ATH-E4); with nobody finished, ATH-E3 (monks arrived, distance sum)."""
-    g = state.game
-    sides = range(g.num_sides)
     keys = _by_arrivals_and_distance(state)
     if not state.finishers:
-        return [sum(1 for k in keys if k < keys[s]) for s in sides]
+        return _ranks(keys, [True] * len(keys))
     won = _winners(state)
-    if g.original_rules:  # before ATH-E4 every other side shared the next rank
-        return [0 if won[s] else 1 for s in sides]
-    below = [s for s in sides if not won[s]]
-    return [0 if won[s] else 1 + sum(1 for o in below if keys[o] < keys[s]) for s in sides]
+    if state.game.original_rules:  # before ATH-E4 every other side shared the next rank
+        return [0 if w else 1 for w in won]
+    below = _ranks(keys, [not w for w in won])
+    return [0 if w else 1 + r for w, r in zip(won, below, strict=True)]
+
+
+def _ranks(keys: list[tuple[int, int]], among: list[bool]) -> list[int]:
+    """Each side's rank by ``keys`` among the sides marked in ``among`` (equal keys share)."""
+    return [sum(1 for o, k in enumerate(keys) if among[o] and k < keys[s]) for s in range(len(keys))]
 
 
 def _winners(state: AthosState) -> list[bool]:

@@ -14,7 +14,7 @@ answers the question fast.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from palaestra.games.athos import _fast
@@ -25,18 +25,23 @@ if TYPE_CHECKING:  # the rules import this module; the type only for the checker
 
 
 # --- ATH-T5, ATH-T7: a tile that may be turned or moved -----------------------------------------
-def loose_tiles(state: AthosState, fields: Iterable[int]) -> list[int]:
-    """ATH-T5, ATH-T7: the tiles of ``fields`` that may be flipped or relocated: no monk stands on
-    them and no Athos stone protects them."""
-    tile, occupants, stone = state.tile, state.occupants, state.stone
-    return [f for f in fields if tile[f] and not occupants[f] and stone[f] < 0]
+def tile_on(state: AthosState, f: int, verb: str) -> str | None:
+    """ATH-T5, ATH-T7: a flip turns over, a relocation moves, a tile on the board."""
+    if state.tile[f] != NO_TILE:
+        return None
+    return f"field {state.board.names[f]} has no tile to {verb}"
+
+
+def loose_tiles(state: AthosState, tiles: Iterable[int]) -> list[int]:
+    """ATH-T5, ATH-T7: the tiles of ``tiles`` (fields holding a tile) that may be flipped or
+    relocated: no monk stands on them and no Athos stone protects them."""
+    occupants, stone = state.occupants, state.stone
+    return [f for f in tiles if not occupants[f] and stone[f] < 0]
 
 
 def held_tile_text(state: AthosState, f: int, verb: str, ruling: str) -> str:
     """Why the tile on ``f`` is not loose (:func:`loose_tiles`), for a move that would ``verb`` it."""
     name = state.board.names[f]
-    if state.tile[f] == NO_TILE:
-        return f"field {name} has no tile to {verb}"
     if state.occupants[f]:
         done = "flipped" if verb == "flip" else f"{verb}d"
         return f"a monk stands on {name}: its tile cannot be {done} ({ruling})"
@@ -77,9 +82,7 @@ def stone_fields(state: AthosState, fields: Iterable[int]) -> list[int]:
     g = state.game
     tile, occupants, stone = state.tile, state.occupants, state.stone
     bare, once = g.bare_stone, g.original_rules
-    return [
-        f for f in fields if (tile[f] or (bare and not occupants[f])) and not (once and stone[f] >= 0)
-    ]
+    return [f for f in fields if (tile[f] or (bare and not occupants[f])) and not (once and stone[f] >= 0)]
 
 
 def no_stone_text(state: AthosState, f: int) -> str:
@@ -100,12 +103,12 @@ def relocation_first(state: AthosState) -> str | None:
 
 
 # --- ATH-P1: the path rule --------------------------------------------------------------------------
-def rubble_allowed(state: AthosState, fields: Iterable[int]) -> list[int]:
-    """ATH-P1: the fields of ``fields`` where rubble (a tile placed or flipped rubble side up)
-    leaves every monk in play a path to the summit (``_fast.rubble_allowed`` answers it from
-    the cut-vertex search)."""
-    allowed = _fast.rubble_allowed
-    return [f for f in fields if allowed(state, f)]
+def rubble_cuts_off(state: AthosState, fields: Sequence[int]) -> list[int]:
+    """ATH-P1: the fields of ``fields`` where rubble, a tile placed or flipped rubble side up,
+    would leave a monk in play without a path to the summit over fields that are not rubble (a
+    field that is rubble already only opens: never). ``_fast.rubble_refused_among`` answers it
+    from the cut-vertex search; usually none is."""
+    return _fast.rubble_refused_among(state, fields)
 
 
 def relocation_targets(state: AthosState, f: int, fields: list[int]) -> list[int]:
@@ -142,31 +145,37 @@ def tile_terrain(state: AthosState, f: int, open_side: bool, terrain: int) -> st
     return None
 
 
-def in_supply(state: AthosState, t: int) -> str | None:
-    """ATH-T8: an exhausted terrain can take no more tiles (ATH-B3: 16 per terrain)."""
-    if state.supply[t]:
-        return None
-    return f"the {state.board.terrains[t]} tiles are used up (ATH-T8)"
-
-
-def turn_limit(state: AthosState, t: int) -> str | None:
-    """ATH-T8: at most so many tiles per turn, and per terrain (by the number of players; the
-    handicap of ATH-V2 comes before the first turn, outside them)."""
-    g = state.game
+def terrains_left(state: AthosState, terrains: Iterable[int]) -> list[int]:
+    """ATH-T8: the terrains of ``terrains`` of which a tile may still be placed: some are left in
+    the supply (ATH-B3: 16 per terrain; an exhausted terrain can take no more), and, outside the
+    handicap of ATH-V2 (placed before the first turn), fewer than the turn's limit of tiles and
+    of tiles of the terrain (by the number of players) are placed."""
+    supply = state.supply
     if state.phase == HANDICAP:
-        return None
+        return [t for t in terrains if supply[t]]
+    g = state.game
+    if state.placed_total >= g.max_tiles:
+        return []
+    placed, most = state.placed, g.max_per_terrain
+    return [t for t in terrains if supply[t] and placed[t] < most]
+
+
+def no_terrain_text(state: AthosState, t: int) -> str:
+    """Why no tile of the terrain ``t`` may be placed (:func:`terrains_left`)."""
+    g = state.game
+    terrain = state.board.terrains[t]
+    if not state.supply[t]:
+        return f"the {terrain} tiles are used up (ATH-T8)"
     if state.placed_total >= g.max_tiles:
         return f"only {g.max_tiles} tiles per turn (ATH-T8)"
-    if state.placed[t] >= g.max_per_terrain:
-        per, terrain = g.max_per_terrain, state.board.terrains[t]
-        return f"only {per} tile{'s' if per > 1 else ''} per terrain per turn ({terrain}, ATH-T8)"
-    return None
+    per = g.max_per_terrain
+    return f"only {per} tile{'s' if per > 1 else ''} per terrain per turn ({terrain}, ATH-T8)"
 
 
 # --- the moves of the tiles, composed ---------------------------------------------------------------
 def relocate_problem(state: AthosState, f: int, to: int) -> str | None:
     """ATH-T7 (a loose tile to another, free field), ATH-V3, ATH-P1."""
-    why = stone_left(state)
+    why = stone_left(state) or tile_on(state, f, "relocate")
     if why is None and not loose_tiles(state, (f,)):
         why = held_tile_text(state, f, "relocate", "ATH-T7")
     if why is None and to == f:
@@ -194,8 +203,9 @@ def place_problem(state: AthosState, f: int, open_side: bool = False, terrain: i
     why = tile_terrain(state, f, open_side, terrain)
     if why is None and not free_fields(state, (f,)):
         why = taken_field_text(state, f)
-    why = why or in_supply(state, t) or turn_limit(state, t)
-    if why is None and not open_side and not rubble_allowed(state, (f,)):
+    if why is None and not terrains_left(state, (t,)):
+        why = no_terrain_text(state, t)
+    if why is None and not open_side and rubble_cuts_off(state, (f,)):
         why = cut_off_text(state, f)
     return why
 
@@ -221,8 +231,8 @@ def relocations(state: AthosState, out: list[int], any_one: bool = False) -> lis
 
 def stones(state: AthosState, out: list[int]) -> None:
     """The legal stones, added to ``out``: every ordinary field (the candidates), as
-    :func:`stone_problem` allows (the relocation first: the caller knows whether it found one)."""
-    if stone_left(state) is None:
+    :func:`stone_problem` allows."""
+    if stone_left(state) is None and relocation_first(state) is None:
         start = state.game.first_id["stone"]
         out.extend([start + f for f in stone_fields(state, range(state.board.n))])
 
@@ -231,18 +241,28 @@ def placements(state: AthosState, out: list[int]) -> None:
     """The legal placements, added to ``out``: every ordinary field with a tile of its own
     terrain, and in the handicap of every terrain either side up (the candidates), as
     :func:`place_problem` allows, its predicates taken terrain by terrain."""
-    game, board = state.game, state.board
-    first = game.first_id
-    terrains = range(len(board.terrains))
-    supplied = [t for t in terrains if in_supply(state, t) is None and turn_limit(state, t) is None]
+    board = state.board
+    supplied = terrains_left(state, range(len(board.terrains)))
     if state.phase != HANDICAP:
         fields = free_fields(state, [f for t in supplied for f in board.fields_of_terrain[t]])
-        start = first["place"]
-        out.extend([start + f for f in rubble_allowed(state, fields)])
+        start = state.game.first_id["place"]
+        refused = rubble_cuts_off(state, fields)
+        out.extend([start + f for f in fields if f not in refused])
         return
+    _handicap_placements(state, out, supplied)
+
+
+def _handicap_placements(state: AthosState, out: list[int], supplied: list[int]) -> None:
+    """The placements of :func:`placements` in the handicap (ATH-V2): a tile of every terrain
+    left, either side up, on every free field."""
+    game, board = state.game, state.board
     free = free_fields(state, range(board.n))
-    rubble_ok = set(rubble_allowed(state, free))
-    place, place_open, other = first["place"], first["place_open"], game.action_space["handicap"]
+    rubble_ok = set(free).difference(rubble_cuts_off(state, free))
+    place, place_open, other = (
+        game.first_id["place"],
+        game.first_id["place_open"],
+        game.action_space["handicap"],
+    )
     for f in free:
         if board.terrain[f] in supplied:
             if f in rubble_ok:
