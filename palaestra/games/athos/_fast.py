@@ -141,23 +141,9 @@ def locally_safe(state: AthosState, f: int) -> bool:
 
 
 def rubble_allowed(state: AthosState, f: int) -> bool:
-    """ATH-P1 for making the free field or open tile ``f`` rubble now."""
-    critical = state._critical_fields
-    if critical is not None:
-        return f not in critical
-    if state._cut is None and locally_safe(state, f):
-        return True
-    disc, cut_off = _cut(state)
-    intervals = cut_off.get(f)
-    if not intervals:
-        return True
-    for ms in state.monks:
-        for v in ms:
-            m = disc[v]
-            for lo, hi in intervals:
-                if lo <= m < hi:
-                    return False
-    return True
+    """ATH-P1 for making the free field or open tile ``f`` rubble now (one field of
+    :func:`rubble_refused_among`)."""
+    return not rubble_refused_among(state, (f,))
 
 
 def rubble_refused_among(state: AthosState, fields: Sequence[int]) -> list[int]:
