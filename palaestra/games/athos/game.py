@@ -216,7 +216,10 @@ class AthosGame(Game):
         """The action id of a typed move (the inverse of :meth:`decode`)."""
         if not isinstance(move, Move):
             raise ValueError(f"{move!r} is not a move of {self.name}")
-        return encode(move, self.action_space, self.board)
+        try:
+            return encode(move, self.action_space, self.board)
+        except (KeyError, ValueError):  # a step between non-neighbours, a field off the board
+            raise ValueError(f"{move!r} is not a move on this board") from None
 
     def max_game_length(self) -> int:
         return self.handicap_tiles + self.round_limit * self._players * MAX_TURN_ACTIONS

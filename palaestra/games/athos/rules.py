@@ -266,8 +266,10 @@ class AthosState(State):
     def problem(self, move: Move) -> str | None:
         """None when ``move`` is legal here; else why not, citing the ruling: the predicates of
         movement.py and tiles.py composed for the move's kind."""
-        if not isinstance(move, Move):
-            return f"{move!r} is not an Athos move"
+        try:
+            self.game.encode(move)  # a move of this board: every coordinate in range
+        except ValueError as exc:
+            return str(exc)
         phase = self.phase
         if phase == OVER:
             return "the game is over"

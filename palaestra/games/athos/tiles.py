@@ -102,29 +102,6 @@ def relocation_first(state: AthosState) -> str | None:
     return None
 
 
-# --- ATH-P1: the path rule --------------------------------------------------------------------------
-def rubble_cuts_off(state: AthosState, fields: Sequence[int]) -> list[int]:
-    """ATH-P1: the fields of ``fields`` where rubble, a tile placed or flipped rubble side up,
-    would leave a monk in play without a path to the summit over fields that are not rubble (a
-    field that is rubble already only opens: never). ``_fast.rubble_refused_among`` answers it
-    from the cut-vertex search; usually none is."""
-    return _fast.rubble_refused_among(state, fields)
-
-
-def relocation_targets(state: AthosState, f: int, fields: list[int]) -> list[int]:
-    """ATH-P1: the fields of ``fields`` to which the tile on ``f`` may be relocated without
-    cutting a monk off the summit: any for an open tile; for rubble, ``_fast.relocation_allowed``."""
-    if state.tile[f] != RUBBLE:
-        return fields
-    allowed = _fast.relocation_allowed
-    return [g for g in fields if allowed(state, f, g)]
-
-
-def cut_off_text(state: AthosState, f: int) -> str:
-    """Why rubble may not come on ``f`` (ATH-P1)."""
-    return f"rubble on {state.board.names[f]} would cut a monk off from the summit (ATH-P1)"
-
-
 # --- ATH-T8, ATH-V2: the placement ------------------------------------------------------------------
 def tile_terrain(state: AthosState, f: int, open_side: bool, terrain: int) -> str | None:
     """ATH-T8: a tile is placed on a field of its own terrain, rubble side up; ATH-V2 (amended
@@ -170,6 +147,29 @@ def no_terrain_text(state: AthosState, t: int) -> str:
         return f"only {g.max_tiles} tiles per turn (ATH-T8)"
     per = g.max_per_terrain
     return f"only {per} tile{'s' if per > 1 else ''} per terrain per turn ({terrain}, ATH-T8)"
+
+
+# --- ATH-P1: the path rule --------------------------------------------------------------------------
+def rubble_cuts_off(state: AthosState, fields: Sequence[int]) -> list[int]:
+    """ATH-P1: the fields of ``fields`` where rubble, a tile placed or flipped rubble side up,
+    would leave a monk in play without a path to the summit over fields that are not rubble (a
+    field that is rubble already only opens: never). ``_fast.rubble_refused_among`` answers it
+    from the cut-vertex search; usually none is."""
+    return _fast.rubble_refused_among(state, fields)
+
+
+def relocation_targets(state: AthosState, f: int, fields: list[int]) -> list[int]:
+    """ATH-P1: the fields of ``fields`` to which the tile on ``f`` may be relocated without
+    cutting a monk off the summit: any for an open tile; for rubble, ``_fast.relocation_allowed``."""
+    if state.tile[f] != RUBBLE:
+        return fields
+    allowed = _fast.relocation_allowed
+    return [g for g in fields if allowed(state, f, g)]
+
+
+def cut_off_text(state: AthosState, f: int) -> str:
+    """Why rubble may not come on ``f`` (ATH-P1)."""
+    return f"rubble on {state.board.names[f]} would cut a monk off from the summit (ATH-P1)"
 
 
 # --- the moves of the tiles, composed ---------------------------------------------------------------
