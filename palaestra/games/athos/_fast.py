@@ -46,6 +46,9 @@ CutSearch = tuple[list[int], dict[int, list[tuple[int, int]]]]
 #: the six positions around a field (a ring, Board.ring)
 RING_SIZE = 6
 FULL_RING = (1 << RING_SIZE) - 1
+#: ATH-P1 for more placements than this: the search at once rather than the local test of each
+#: (one of so many fails the local test all but surely, and the search is needed anyway)
+LOCAL_TEST_CANDIDATES = 40
 
 
 def _arcs(mask: int) -> int:
@@ -146,17 +149,18 @@ def rubble_allowed(state: AthosState, f: int) -> bool:
     return not rubble_refused_among(state, (f,))
 
 
-def rubble_refused_among(state: AthosState, fields: Sequence[int]) -> list[int]:
+def rubble_refused_among(state: AthosState, fields: Sequence[int], local: bool = True) -> list[int]:
     """ATH-P1 for each of ``fields`` at once: those where rubble would cut a monk off (what
     :func:`rubble_allowed` refuses), skipping the fields that are rubble already (a rubble tile
-    flipped opens its field). The local test on each field until one fails, then at most one
-    search for the rest; usually none is refused."""
+    flipped opens its field). Without a search made yet, the local test on each field until one
+    fails (unless ``local`` is False: many fields, where one of them fails all but surely), then
+    at most one search for the rest; usually none is refused."""
     rubble = state.rubble
     critical = state._critical_fields
     if critical is not None:
         return [f for f in fields if f in critical and not rubble[f]]
     k = 0
-    if state._cut is None:
+    if state._cut is None and local:
         for f in fields:
             if not (rubble[f] or locally_safe(state, f)):
                 break
@@ -175,13 +179,23 @@ def rubble_refused_among(state: AthosState, fields: Sequence[int]) -> list[int]:
 
 
 def relocation_allowed(state: AthosState, f: int, g: int) -> bool:
-    """ATH-P1 for relocating the rubble tile on ``f`` to the free field ``g``.
+    """ATH-P1 for relocating the rubble tile on ``f`` to the free field ``g`` (one field of
+    :func:`relocation_targets_among`)."""
+    return bool(relocation_targets_among(state, f, (g,)))
 
-    If ``g`` is not critical now, opening ``f`` can only help. Otherwise the rubble-free fields
-    without ``g`` are split into components once per ``g``; the relocation is legal iff ``f``
-    touches the summit's component and every component that holds a monk."""
-    if g not in critical_fields(state):
-        return True
+
+def relocation_targets_among(state: AthosState, f: int, fields: Sequence[int]) -> list[int]:
+    """ATH-P1 for relocating the rubble tile on ``f`` to each of the free ``fields``: those it may
+    go to without cutting a monk off.
+
+    If a target ``g`` is not critical now, opening ``f`` can only help. Otherwise the rubble-free
+    fields without ``g`` are split into components once per ``g``; the relocation is legal iff
+    ``f`` touches the summit's component and every component that holds a monk."""
+    critical = critical_fields(state)
+    return [g for g in fields if g not in critical or _opens_a_way(state, f, g)]
+
+
+def _opens_a_way(state: AthosState, f: int, g: int) -> bool:
     parts = state._relocation_parts.get(g)
     if parts is None:
         board = state.board
@@ -229,14 +243,17 @@ def _can_clear(state: AthosState, x: int, points: int, monks: Sequence[int], rub
     board = state.board
     n = board.n
     occupants, own = state.occupants, state.monks[state.seat]
-
-    def empty(w: int) -> bool:
-        return w >= n or occupants[w] - own.count(w) + monks.count(w) == 0
-
     for w in board.adj[x]:  # the usual answer, one step away
-        if not rubble[w] and empty(w):
+        if not rubble[w] and (
+            w >= n
+            or (not occupants[w] and w not in monks)
+            or occupants[w] - own.count(w) + monks.count(w) == 0
+        ):
             return True
-    return points > 1 and any(steps and empty(w) for w, steps in walk(board.adj, [x], rubble, points))
+    return points > 1 and any(
+        steps and (w >= n or occupants[w] - own.count(w) + monks.count(w) == 0)
+        for w, steps in walk(board.adj, [x], rubble, points)
+    )
 
 
 def movement_can_end(

@@ -34,10 +34,13 @@ def own_monk(state: AthosState, u: int) -> str | None:
     return f"no monk of yours stands on {state.board.names[u]}"
 
 
-def points_for(state: AthosState, cost: int) -> str | None:
-    """ATH-T1, ATH-T5: a step costs one movement point, a flip four."""
-    if state.points >= cost:
-        return None
+def points_for(state: AthosState, cost: int) -> bool:
+    """ATH-T1, ATH-T5: the mover has the points a move costs: a step one, a flip four."""
+    return state.points >= cost
+
+
+def no_points_text(state: AthosState, cost: int) -> str:
+    """Why the mover cannot pay ``cost`` (:func:`points_for`)."""
     if cost == 1:
         return "no movement points left"
     return f"a flip costs {cost} movement points, you have {state.points} (ATH-T5)"
@@ -116,7 +119,7 @@ def end_move_problem(state: AthosState) -> str | None:
 # --- the moves of the movement, composed ---------------------------------------------------------
 def step_problem(state: AthosState, u: int, v: int) -> str | None:
     """ATH-T1, T2, T3, T10: why the mover may not step a monk from ``u`` to the neighbour ``v``."""
-    why = own_monk(state, u) or points_for(state, 1)
+    why = own_monk(state, u) or (None if points_for(state, 1) else no_points_text(state, 1))
     if why is None and not enterable(state, [(v, -1, u)]):
         why = f"field {state.board.names[v]} holds rubble (ATH-T2)"
     if why is None and not separable_steps(state, [(v, -1, u)]):
@@ -127,7 +130,8 @@ def step_problem(state: AthosState, u: int, v: int) -> str | None:
 def flip_problem(state: AthosState, f: int) -> str | None:
     """ATH-T5 (four points, a tile without monk or stone), ATH-P1 (rubble cuts no monk off),
     ATH-T10: why the mover may not flip the tile on ``f``."""
-    why = points_for(state, FLIP_COST) or tile_on(state, f, "flip")
+    why = None if points_for(state, FLIP_COST) else no_points_text(state, FLIP_COST)
+    why = why or tile_on(state, f, "flip")
     if why is None and not loose_tiles(state, (f,)):
         why = held_tile_text(state, f, "flip", "ATH-T5")
     if why is None and rubble_cuts_off(state, (f,)):
@@ -140,7 +144,7 @@ def flip_problem(state: AthosState, f: int) -> str | None:
 def steps(state: AthosState, out: list[int]) -> None:
     """The legal steps, added to ``out``: every step of a mover's monk to a neighbour (the
     candidates) that the predicates of :func:`step_problem` allow."""
-    if points_for(state, 1) is not None:
+    if not points_for(state, 1):
         return
     steps_from = state.game.steps_from
     candidates = [step for u in set(state.monks[state.seat]) for step in steps_from[u]]
@@ -150,7 +154,7 @@ def steps(state: AthosState, out: list[int]) -> None:
 def flips(state: AthosState, out: list[int]) -> None:
     """The legal flips, added to ``out``: every tile on the board (the candidates) that the
     predicates of :func:`flip_problem` allow."""
-    if points_for(state, FLIP_COST) is not None:
+    if not points_for(state, FLIP_COST):
         return
     start = state.game.first_id["flip"]
     loose = loose_tiles(state, state.tiled_fields())

@@ -307,13 +307,12 @@ class AthosState(State):
     # --- playing an action ---------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         move = self.game.moves[action]
-        kind = move.kind
+        kind, f, to, _, _ = move
         if kind is STEP_KIND:
-            self._step(move.field, move.to)
+            self._step(f, to)
             self._position_changed(MONKS_MOVED)
         elif kind is FLIP_KIND:
             self.points -= FLIP_COST
-            f = move.field
             self._set_tile(f, OPEN if self.tile[f] == RUBBLE else RUBBLE, self.tile_terrain[f])
         elif kind is END_MOVE_KIND:
             self.unused[self.seat] = self.points  # ATH-E2
@@ -321,12 +320,11 @@ class AthosState(State):
             self.phase = STONE
             self._position_changed(TURN_CHANGED)
         elif kind is RELOCATE_KIND:
-            f = move.field
-            self._set_tile(move.to, self.tile[f], self.tile_terrain[f])
+            self._set_tile(to, self.tile[f], self.tile_terrain[f])
             self._set_tile(f, NO_TILE, -1)
             self.phase = RELOCATED
         elif kind is STONE_KIND:
-            self._put_stone(move.field)
+            self._put_stone(f)
         elif kind is PLACE_KIND:
             self._place(move)
         else:

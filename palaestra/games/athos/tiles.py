@@ -15,6 +15,7 @@ answers the question fast.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from palaestra.games.athos import _fast
@@ -150,21 +151,21 @@ def no_terrain_text(state: AthosState, t: int) -> str:
 
 
 # --- ATH-P1: the path rule --------------------------------------------------------------------------
-def rubble_cuts_off(state: AthosState, fields: Sequence[int]) -> list[int]:
+def rubble_cuts_off(state: AthosState, fields: Sequence[int], local: bool = True) -> list[int]:
     """ATH-P1: the fields of ``fields`` where rubble, a tile placed or flipped rubble side up,
     would leave a monk in play without a path to the summit over fields that are not rubble (a
     field that is rubble already only opens: never). ``_fast.rubble_refused_among`` answers it
     from the cut-vertex search; usually none is."""
-    return _fast.rubble_refused_among(state, fields)
+    return _fast.rubble_refused_among(state, fields, local)
 
 
 def relocation_targets(state: AthosState, f: int, fields: list[int]) -> list[int]:
     """ATH-P1: the fields of ``fields`` to which the tile on ``f`` may be relocated without
-    cutting a monk off the summit: any for an open tile; for rubble, ``_fast.relocation_allowed``."""
+    cutting a monk off the summit: any for an open tile; for rubble, those that
+    ``_fast.relocation_targets_among`` allows."""
     if state.tile[f] != RUBBLE:
         return fields
-    allowed = _fast.relocation_allowed
-    return [g for g in fields if allowed(state, f, g)]
+    return _fast.relocation_targets_among(state, f, fields)
 
 
 def cut_off_text(state: AthosState, f: int) -> str:
@@ -244,9 +245,9 @@ def placements(state: AthosState, out: list[int]) -> None:
     board = state.board
     supplied = terrains_left(state, range(len(board.terrains)))
     if state.phase != HANDICAP:
-        fields = free_fields(state, [f for t in supplied for f in board.fields_of_terrain[t]])
+        fields = free_fields(state, chain.from_iterable(board.fields_of_terrain[t] for t in supplied))
         start = state.game.first_id["place"]
-        refused = rubble_cuts_off(state, fields)
+        refused = rubble_cuts_off(state, fields, local=len(fields) <= _fast.LOCAL_TEST_CANDIDATES)
         out.extend([start + f for f in fields if f not in refused])
         return
     _handicap_placements(state, out, supplied)
