@@ -1,5 +1,7 @@
-"""Athos, the tiles and the Athos stone (RULINGS.md ATH-T7, ATH-T8, ATH-P1, ATH-T9, ATH-V2,
-ATH-V3): each ruling once, as a predicate that changes nothing.
+"""Athos, the tiles and the Athos stone (RULINGS.md ATH-T5 and ATH-T7 the tiles that may be
+turned or moved, ATH-T7 the stone, ATH-T8 the placement, ATH-P1 the path rule, ATH-V2, ATH-V3):
+each ruling once, as a predicate that changes nothing. (The order of the phases, ATH-T9
+included, is ``rules.PHASES_OF``.)
 
 A predicate about fields takes the fields to ask about and returns those its ruling allows (the
 form both callers need: ``AthosState.problem`` asks it of the one field of a move, and
@@ -46,7 +48,8 @@ def held_tile_text(state: AthosState, f: int, verb: str, ruling: str) -> str:
     if state.occupants[f]:
         done = "flipped" if verb == "flip" else f"{verb}d"
         return f"a monk stands on {name}: its tile cannot be {done} ({ruling})"
-    return f"an Athos stone protects the tile on {name} ({ruling}, ATH-T7)"
+    rulings = ruling if ruling == "ATH-T7" else f"{ruling}, ATH-T7"
+    return f"an Athos stone protects the tile on {name} ({rulings})"
 
 
 # --- ATH-T7, ATH-T8, ATH-V2, ATH-V3: a free field -------------------------------------------------
