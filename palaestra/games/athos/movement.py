@@ -13,6 +13,8 @@ cites the ruling); :func:`enterable` takes the steps to ask about and returns th
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from palaestra.games.athos import _fast
@@ -146,9 +148,8 @@ def steps(state: AthosState, out: list[int]) -> None:
     candidates) that the predicates of :func:`step_problem` allow."""
     if not points_for(state, 1):
         return
-    steps_from = state.game.steps_from
-    candidates = [step for u in set(state.monks[state.seat]) for step in steps_from[u]]
-    out.extend([step[1] for step in separable_steps(state, enterable(state, candidates))])
+    candidates = chain.from_iterable(map(state.game.steps_from.__getitem__, set(state.monks[state.seat])))
+    out.extend(map(itemgetter(1), separable_steps(state, enterable(state, candidates))))
 
 
 def flips(state: AthosState, out: list[int]) -> None:

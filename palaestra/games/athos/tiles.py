@@ -227,7 +227,7 @@ def relocations(state: AthosState, out: list[int], any_one: bool = False) -> lis
     start = state.game.first_id["relocate"]
     for f in movable:
         base = start + f * n
-        out.extend([base + g for g in relocation_targets(state, f, free)])
+        out.extend(map(base.__add__, relocation_targets(state, f, free)))
         if any_one and out:
             break
     return out
@@ -238,7 +238,7 @@ def stones(state: AthosState, out: list[int]) -> None:
     :func:`stone_problem` allows."""
     if stone_left(state) is None and relocation_first(state) is None:
         start = state.game.first_id["stone"]
-        out.extend([start + f for f in stone_fields(state, range(state.board.n))])
+        out.extend(map(start.__add__, stone_fields(state, range(state.board.n))))
 
 
 def placements(state: AthosState, out: list[int]) -> None:
@@ -251,7 +251,7 @@ def placements(state: AthosState, out: list[int]) -> None:
         fields = free_fields(state, chain.from_iterable(board.fields_of_terrain[t] for t in supplied))
         start = state.game.first_id["place"]
         refused = rubble_cuts_off(state, fields, local=len(fields) <= _fast.LOCAL_TEST_CANDIDATES)
-        out.extend([start + f for f in fields if f not in refused])
+        out.extend(map(start.__add__, [f for f in fields if f not in refused] if refused else fields))
         return
     _handicap_placements(state, out, supplied)
 
