@@ -215,61 +215,60 @@ def _opens_a_way(state: AthosState, f: int, g: int) -> bool:
 
 
 # --- ATH-T3, ATH-T10: can the movement still end? ------------------------------------------------
-def crowded_fields(state: AthosState, monks: Sequence[int] | None = None) -> list[int]:
-    """Ordinary fields holding more than one monk now, or with the mover's monks on ``monks``
-    (during a movement phase only the mover's monks can make them: ATH-T3 allows them until the
-    movement ends)."""
+#: a step described, not played: a monk of the mover from the first node to the second (the
+#: summit: it leaves play); ``NO_STEP``: none
+Moved = tuple[int, int]
+NO_STEP: Moved = (-1, -1)
+
+
+def crowded_fields(state: AthosState, moved: Moved = NO_STEP) -> list[int]:
+    """Ordinary fields holding more than one monk now, or after the step ``moved`` (during a
+    movement phase only the mover's monks can make them: ATH-T3 allows them until the movement
+    ends)."""
     occupants = state.occupants
     n = state.board.n
-    own = state.monks[state.seat]
+    u, v = moved
     out: list[int] = []
-    if monks is None:
-        for v in own:
-            if v < n and occupants[v] >= 2 and v not in out:
-                out.append(v)
-        return out
-    for v in monks:
-        if v < n and v not in out and occupants[v] - own.count(v) + monks.count(v) >= 2:
-            out.append(v)
+    for x in state.monks[state.seat]:
+        if x == u:
+            x = v
+            u = -1  # one monk moves
+        if x < n and x not in out and occupants[x] - (x == moved[0]) + (x == v) >= 2:
+            out.append(x)
     return out
 
 
-def _can_clear(state: AthosState, x: int, points: int, monks: Sequence[int], rubble: Sequence[bool]) -> bool:
+def _can_clear(state: AthosState, x: int, points: int, moved: Moved, rubble: Sequence[bool]) -> bool:
     """Can a monk leave the shared field ``x`` for a field where it may end the movement (a
-    free ordinary field, a start field or the summit) within ``points`` steps, the mover's monks
-    standing on ``monks``?"""
+    free ordinary field, a start field or the summit) within ``points`` steps, after the step
+    ``moved``?"""
     if points <= 0:
         return False
     board = state.board
     n = board.n
-    occupants, own = state.occupants, state.monks[state.seat]
+    occupants = state.occupants
+    u, v = moved
     for w in board.adj[x]:  # the usual answer, one step away
-        if not rubble[w] and (
-            w >= n
-            or (not occupants[w] and w not in monks)
-            or occupants[w] - own.count(w) + monks.count(w) == 0
-        ):
+        if not rubble[w] and (w >= n or occupants[w] - (w == u) + (w == v) == 0):
             return True
     return points > 1 and any(
-        steps and (w >= n or occupants[w] - own.count(w) + monks.count(w) == 0)
+        steps and (w >= n or occupants[w] - (w == u) + (w == v) == 0)
         for w, steps in walk(board.adj, [x], rubble, points)
     )
 
 
 def movement_can_end(
     state: AthosState,
-    monks: Sequence[int] | None = None,
+    moved: Moved = NO_STEP,
     points: int | None = None,
     arrived: int | None = None,
     rubble: Sequence[bool] | None = None,
 ) -> bool:
     """ATH-T3: can the mover still end the movement with no ordinary field holding two monks?
-    Asked of the position, or of one described by the mover's monks (``monks``), the points left,
-    the arrivals so far and the rubble (each defaults to the state's own): the position after a
-    step or a flip, which is never played to ask."""
-    if monks is None:
-        monks = state.monks[state.seat]
-    crowded = crowded_fields(state, monks)
+    Asked of the position, or of one described by a step of the mover (``moved``), the points
+    left, the arrivals so far and the rubble (each defaults to the state's own): the position
+    after a step or a flip, which is never played to ask."""
+    crowded = crowded_fields(state, moved)
     if not crowded:
         return True
     points = state.points if points is None else points
@@ -277,9 +276,17 @@ def movement_can_end(
         return False
     rubble = state.rubble if rubble is None else rubble
     x = crowded[0]
-    pair = len(crowded) == 1 and monks.count(x) + state.occupants[x] - state.monks[state.seat].count(x) == 2
-    if pair and _can_clear(state, x, points, monks, rubble):
+    u, v = moved
+    pair = len(crowded) == 1 and state.occupants[x] - (x == u) + (x == v) == 2
+    if pair and _can_clear(state, x, points, moved, rubble):
         return True
+    monks = list(state.monks[state.seat])
+    if u >= 0:
+        i = monks.index(u)
+        if v == state.board.summit:
+            del monks[i]
+        else:
+            monks[i] = v
     arrived = len(state.arrivals) if arrived is None else arrived
     return _SeparationSearch(state, rubble).search(tuple(sorted(monks)), points, arrived, frozenset())
 

@@ -57,32 +57,26 @@ def enterable(state: AthosState, steps: Iterable[Step]) -> list[Step]:
 
 
 # --- ATH-T3, ATH-T10: monks share a field only while the movement goes on ----------------------
-def _after_step(state: AthosState, u: int, v: int) -> tuple[list[int], int, int]:
-    """The mover's monks, points and arrivals after the step from ``u`` to ``v`` (ATH-T1; ATH-T6:
+def _after_step(state: AthosState, v: int) -> tuple[int, int]:
+    """The mover's points and the arrivals after a step to ``v`` (ATH-T1: it costs a point; ATH-T6:
     an arrival leaves play and adds its bonus), described, not played."""
-    monks = list(state.monks[state.seat])
     arrived = len(state.arrivals)
-    points = state.points - 1
     if v == state.board.summit:
-        monks.remove(u)
-        points += arrival_bonus(arrived)
-        arrived += 1
-    else:
-        monks[monks.index(u)] = v
-    return monks, points, arrived
+        return state.points - 1 + arrival_bonus(arrived), arrived + 1
+    return state.points - 1, arrived
 
 
-def separable_steps(state: AthosState, steps: list[Step]) -> list[Step]:
+def separable_steps(state: AthosState, steps: Iterable[Step]) -> list[Step]:
     """ATH-T3, ATH-T10: the steps of ``steps`` after which the movement can still end with no
     ordinary field holding two monks (searched only where a field is or becomes shared)."""
     can_end = _fast.movement_can_end
     if state.crowded:
-        return [s for s in steps if can_end(state, *_after_step(state, s[2], s[0]))]
+        return [s for s in steps if can_end(state, (s[2], s[0]), *_after_step(state, s[0]))]
     occupants, n = state.occupants, state.board.n
     return [
         s
         for s in steps
-        if s[0] >= n or not occupants[s[0]] or can_end(state, *_after_step(state, s[2], s[0]))
+        if s[0] >= n or not occupants[s[0]] or can_end(state, (s[2], s[0]), *_after_step(state, s[0]))
     ]
 
 
@@ -125,7 +119,7 @@ def step_problem(state: AthosState, u: int, v: int) -> str | None:
     if why is None and not enterable(state, [(v, -1, u)]):
         why = f"field {state.board.names[v]} holds rubble (ATH-T2)"
     if why is None and not separable_steps(state, [(v, -1, u)]):
-        why = _crowded_text(state, _fast.crowded_fields(state, _after_step(state, u, v)[0]), "this step")
+        why = _crowded_text(state, _fast.crowded_fields(state, (u, v)), "this step")
     return why
 
 
