@@ -76,7 +76,7 @@ def separable_steps(state: AthosState, steps: Iterable[Step]) -> list[Step]:
     return [
         s
         for s in steps
-        if s[0] >= n or not occupants[s[0]] or can_end(state, (s[2], s[0]), *_after_step(state, s[0]))
+        if not occupants[s[0]] or s[0] >= n or can_end(state, (s[2], s[0]), *_after_step(state, s[0]))
     ]
 
 
