@@ -22,20 +22,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from palaestra.core.outcome import Termination
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.session import Session
-from palaestra.server.service.sessions import Sessions, ended_by
+from palaestra.server.service.sessions import Sessions
 
 log = logging.getLogger("palaestra.server")
-
-
-def out_of_time(session: Session, seat: int) -> DomainError:
-    name = session.game.player_name(seat)
-    if session.clock is not None and session.clock.control.on_timeout == "ai":
-        return DomainError("out_of_time", f"{name}'s time ran out: the AI plays this turn")
-    return DomainError("out_of_time", f"{name}'s time ran out")
 
 
 class ClockKeeper:
@@ -74,19 +66,12 @@ class ClockKeeper:
         the seat loses, or the AI plays its turn. False if there was nothing to do (the time is
         not up, or another process acted first)."""
         async with session.lock:
-            clock = session.clock
-            now = self.sessions.now()
-            seat = None if clock is None or session.status != "active" else clock.out_of_time(now)
-            if clock is None or seat is None:
+            fall = session.flag_fall(self.sessions.now())  # the seat loses, or the AI plays its turn
+            if fall is None:
                 return False
-            fallen = clock.fall(now)
-            record = session.record
-            status = session.status
-            if clock.control.on_timeout != "ai":
-                record = ended_by(session, seat, Termination.TIME)
-                status = "finished"
+            seat, change = fall
             try:
-                await self.sessions.write(session, session.state, record, status, clock=fallen)
+                await self.sessions.commit(session, change)  # stored, then the session's game
             except DomainError as err:
                 if err.code == "conflict":  # another process acted first (or a move came in time)
                     return False

@@ -148,7 +148,7 @@ class ServerMoves:
                 async with session.lock:
                     if session.ply != ply or not session.waiting_for_server():
                         return True  # the game moved on (a resignation): the caller looks again
-                    await self.sessions.apply(session, action)
+                    await self.sessions.commit(session, session.play(action))
                 return True
             except StorageError:
                 delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
