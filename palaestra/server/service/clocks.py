@@ -3,8 +3,9 @@
 Every server process runs :meth:`ClockKeeper.run`: every ``every`` seconds it asks the database
 for the active games whose clock's ``deadline`` has passed (one range scan of an index), and for
 each it :meth:`flag`\\ s the game: under the game's lock, the clock is checked against the current
-row (``Sessions.get`` reloads a game another process changed), and the fall is written like any
-other change, guarded by the row's version. Two processes that find the same fall race for one
+row (``Sessions.get`` reloads a game another process changed), the session computes the fall
+(``Session.flag_fall``: the seat loses, or the AI plays its turn) and it is stored like any other
+change (``Sessions.commit``), guarded by the row's version. Two processes that find the same fall race for one
 version: one writes it, the other's write is refused (409 ``conflict``), it reloads the row and
 finds the game over (or the AI playing the turn). So a fall is acted on once, and announced on the
 websockets of every process (``broadcast``).

@@ -1,12 +1,16 @@
-"""The games in memory: load on demand, evict when idle, write through, push to watchers.
+"""The games in memory: load on demand, evict when idle, store each change, push to watchers.
 
-Every change of a game goes the same way (``apply``, ``write``, ``write_seats``):
+:class:`Sessions` owns the set of games in memory, their storage and the fan-out; what a change
+of a game *is* belongs to the game's :class:`Session` (its transitions, palaestra/server/service/
+session.py). Every change goes the same way:
 
-1. under the game's lock the caller has checked the change (token, turn, ply, legality) and built
-   a *copy* of the state and the record;
-2. the copy is written to the database, guarded by the row's version (one transaction) — only then
-3. it replaces the session's state in memory; the caller then ``broadcast``s it to every
-   websocket and answers.
+1. under the game's lock the caller asks the session for the change (``session.act(...)``,
+   ``session.flag_fall(now)``, ...): the session checks it (turn, ply, time, legality) and computes
+   a :class:`~palaestra.server.service.change.Change` from copies of the state and the record;
+2. ``commit`` writes it to the database, guarded by the row's version (one transaction, with what
+   else it causes: ratings, notifications) — only then
+3. ``commit`` installs it in the session; the caller then ``broadcast``s it to every websocket
+   and to the other processes, and answers.
 
 A write that loses the version race (another process moved the game on) is a 409 ``conflict``;
 the session takes the row as it is now (the single arbiter) and pushes it.
