@@ -49,6 +49,7 @@ from palaestra.server.service.ratings import NEWCOMER, Rating, pool_of
 from palaestra.server.service.seats import Held, SeatService
 from palaestra.server.service.session import Session, hash_token, same_secret
 from palaestra.server.service.sessions import Sessions
+from palaestra.server.service.view import clock_view
 
 log = logging.getLogger("palaestra.server.lobby")
 
@@ -231,9 +232,9 @@ class LobbyService(Periodic):
         out = []
         for row in await self.sessions.list_games(limit, status="active"):
             try:
-                session = await self.sessions.get(row["id"])
+                session = await self.sessions.get(row.id)
             except DomainError as err:
-                log.warning("lobby game %s left out: %s", row["id"], err.message)
+                log.warning("lobby game %s left out: %s", row.id, err.message)
                 continue
             out.append(await self.game_doc(session))
         return out
@@ -244,10 +245,12 @@ class LobbyService(Periodic):
         accounts = [s.account for s in session.seats if s.account is not None]
         ratings = await self._ratings(pool_of(session.game).id, accounts) if accounts else {}
         return {
-            **session.summary(),
+            **session.summary().model_dump(mode="json"),
             "rated": session.rated,
             "ratings": [None if s.account is None else round(ratings[s.account]) for s in session.seats],
-            "clock": None if session.clock is None else session.clock.view(session.now()),
+            "clock": None
+            if session.clock is None
+            else clock_view(session.clock, session.now()).model_dump(mode="json"),
         }
 
     async def _get(self, seek_id: str) -> StoredSeek:

@@ -8,7 +8,8 @@ place in it (token hash, invitation). A session owns its game's transitions: eac
 :class:`~palaestra.server.service.change.Change`, or refuses with a ``DomainError``; it never
 stores nor tells anyone (``Sessions.commit`` stores the change, then makes it current).
 ``Session.view`` is what every client sees (players and spectators alike: tokens never appear),
-``Session.summary`` a lobby row.
+``Session.summary`` a lobby row: both are made in palaestra/server/service/view.py from the
+session's ``view_inputs``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
+
 from palaestra.ai.base import Agent
 from palaestra.core.chance import ChanceSource
 from palaestra.core.errors import NotationError, PalaestraError
@@ -31,11 +35,23 @@ from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.outcome import Termination
 from palaestra.core.record import Move, Record
 from palaestra.server import fairness
-from palaestra.server.encoding import encode_json
-from palaestra.server.game_hooks import can_undo, web_data
+from palaestra.server.game_hooks import can_undo
 from palaestra.server.service.change import Change, copy_record
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import DomainError
+from palaestra.server.service.view import (
+    GameSummary,
+    GameView,
+    MovesJSON,
+    RematchView,
+    ViewInputs,
+    Views,
+    game_summary,
+    rematch_view,
+    who,
+)
+
+__all__ = ["Message", "MovesJSON", "Seat", "Session", "hash_token", "same_secret", "showable", "who"]
 
 #: a message for a websocket: a dict to encode, or JSON text already encoded (``state_message``)
 Message = dict[str, Any] | str
@@ -53,10 +69,14 @@ def same_secret(a: str, b: str) -> bool:
 
 
 def showable(doc: Any) -> bool:
-    """True if ``doc`` can be sent as JSON (a row holding a lone surrogate cannot)."""
+    """True if ``doc`` (a document or a view model) can be sent as JSON (a row holding a lone
+    surrogate cannot)."""
     try:
-        json.dumps(doc, ensure_ascii=False).encode("utf-8")
-    except (TypeError, ValueError):
+        if isinstance(doc, BaseModel):
+            doc.__pydantic_serializer__.to_json(doc)
+        else:
+            json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError, PydanticSerializationError):
         return False
     return True
 
@@ -121,18 +141,6 @@ class Seat:
             doc.get("member"),
         )
 
-    def public(self, index: int, game: Game) -> dict[str, Any]:
-        return {
-            "seat": index,
-            "player_name": game.player_name(index),
-            "kind": self.kind,
-            "name": self.name,
-            "level": self.level,
-            "joined": self.joined,
-            "invitation": self.invite,
-            "member": self.member,
-        }
-
 
 @dataclass
 class Session:
@@ -181,25 +189,14 @@ class Session:
     clock: Clock | None = None
     #: the server's time (seconds since the epoch); the tests give another
     now: Callable[[], float] = field(default=time.time, repr=False)
-    #: the latest view and what it was made from (see ``view``)
-    _view: tuple[tuple[Any, ...], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
-    #: the documents of the record's moves (see ``moves_json``)
-    _moves_json: MovesJSON = field(default_factory=lambda: MovesJSON(), repr=False, compare=False)
-    #: the latest view as JSON (see ``view_json``), with the view it encodes
-    _view_json: tuple[dict[str, Any], bytes] | None = field(default=None, repr=False, compare=False)
+    #: the latest view, its JSON and the documents of the record's moves (see ``view``)
+    views: Views = field(default_factory=Views, repr=False, compare=False)
     #: called when the view caches are made anew (the sessions keep only the latest games' caches)
     on_view_cached: Callable[[Session], None] = field(default=lambda s: None, repr=False, compare=False)
 
-    @property
-    def seed_chosen(self) -> bool:
-        return self.secret is None or self.secret.startswith("seed:")
-
     def hints_allowed(self) -> bool:
-        """Hints only where they help nobody against another person: against the AI, in hot seat
-        (every human seat is the creator's), or when the creator allowed them."""
-        if self.rated:
-            return False
-        return self.hints or all(s.kind != "human" or s.creator for s in self.seats)
+        """Hints only where they help nobody against another person (``ViewInputs.hints_allowed``)."""
+        return self.view_inputs().hints_allowed()
 
     def chance_source(self) -> ChanceSource:
         """The draws of this game: the one chance-seeding rule (palaestra/core/chance.py) keyed by
@@ -295,23 +292,9 @@ class Session:
         return player if 0 <= player < len(seats) and seats[player].kind == "human" else None
 
     def undo_seat(self) -> int | None:
-        """The seat that may take back the last action now (None: nothing to undo).
-
-        Only an action of the seat still to move, while the game goes on, and only if the game's
-        undo policy allows it (``State.can_take_back``, see palaestra/server/game_hooks.py). Known
-        from the undo stack of this session (rebuilt from the record when a game is loaded
-        mid-turn)."""
-        if self.rated or self.status != "active" or not self.record.moves or not self.undo_stack:
-            return None
-        player = self.state.current_player
-        if self.record.moves[-1].player != player or not 0 <= player < len(self.seats):
-            return None
-        if self.seats[player].kind != "human":
-            return None
-        before, action = self.undo_stack[-1]
-        if len(before.history) != self.ply - 1:
-            return None
-        return player if can_undo(before, action) else None
+        """The seat that may take back the last action now (None: nothing to undo; the rule is
+        ``ViewInputs.undo_seat``, palaestra/server/service/view.py)."""
+        return self.view_inputs().undo_seat()
 
     # --- transitions: each computes the game after a change, or refuses; nothing is stored ------
     def _clock_after(self, state: State, status: str, seats: list[Seat]) -> Clock | None:
@@ -507,175 +490,68 @@ class Session:
         )
 
     # --- views ------------------------------------------------------------------------------
-    def view(self) -> dict[str, Any]:
+    def view_inputs(self) -> ViewInputs:
+        """Everything the view reads of the game now: its cache key (palaestra/server/service/view.py)."""
+        return ViewInputs(
+            id=self.id,
+            game=self.game,
+            seed=self.seed,
+            secret=self.secret,
+            created_at=self.created_at,
+            updated_at=self.updated_at,
+            version=self.version,
+            status=self.status,
+            state=self.state,
+            record=self.record,
+            plies=len(self.record.moves),
+            seats=self.seats,
+            undo_top=self.undo_stack[-1] if self.undo_stack else None,
+            public=self.public,
+            hints=self.hints,
+            rated=self.rated,
+            rematch=self.rematch,
+            clock=self.clock,
+        )
+
+    def _fresh_view(self) -> None:
+        if self.views.fresh(self.view_inputs()):
+            self.on_view_cached(self)
+
+    def view(self) -> GameView:
         """Everything a client shows: the same for players and spectators (tokens never appear).
 
-        Made once per change: the answer to the mover, the push to every websocket and every
-        reader until the next change share it (the legal moves, scores and text of a position cost
-        more than the rest of a request; docs/benchmarks.md). Callers must not change it. A change
-        replaces ``state``, ``record``, ``seats`` or ``clock`` and bumps ``version``; the key holds
-        all of them, so a view is never older than the session. Only the clock's times are made
-        afresh for each call (they count down with the server's time)."""
-        key = (
-            self.version,
-            self.status,
-            id(self.state),
-            id(self.record),
-            len(self.record.moves),
-            id(self.seats),
-            len(self.undo_stack),
-            self.public,
-            self.hints,
-            self.rated,
-            id(self.rematch),
-            self.secret,
-            self.updated_at,
-            id(self.clock),
-        )
-        if self._view is None or self._view[0] != key:
-            self._view = (key, self._make_view())
-            self.on_view_cached(self)
-        view = self._view[1]
-        if self.clock is None:
-            return view
-        return {**view, "clock": self.clock.view(self.now())}
+        Made once per change from ``view_inputs`` and shared by the answer to the mover, the push
+        to every websocket and every reader until the inputs change (``Views``); callers must not
+        change it. Only the clock's times are made afresh for each call."""
+        self._fresh_view()
+        return self.views.view(self.now())
 
     def view_json(self) -> bytes:
         """``view()`` as JSON (UTF-8), encoded once per change like the view itself: the answer
         to the mover, the push to every websocket and every reader share the bytes. A game with a
-        clock is encoded for each call (its times are made afresh)."""
-        view = self.view()
-        if self._view_json is not None and self._view_json[0] is view:
-            return self._view_json[1]
-        encoded = encode_json(view)
-        if self.clock is None:
-            self._view_json = (view, encoded)
-        return encoded
+        clock adds its clock's JSON, made for each call, to the bytes of the rest."""
+        self._fresh_view()
+        return self.views.json(self.now())
 
     def drop_view_caches(self) -> None:
         """Forget the cached view and its JSON (some 25 KB for a game of 2 players): made again by
         the next reader. The sessions keep them for the games used last only (``Sessions``,
         ``view_cache_games``), so games played once and left idle hold their state, not their view."""
-        self._view = None
-        self._view_json = None
+        self.views.drop()
 
     def moves_json(self, moves: list[Move] | None = None) -> list[dict[str, Any]]:
         """The documents of ``moves`` (default: the record's), made once per move of the game."""
-        return self._moves_json(self.record.moves if moves is None else moves)
+        return self.views.moves_json(self.record.moves if moves is None else moves)
 
     def state_message(self) -> str:
         """The websocket message ``{"type": "state", "game": VIEW}`` as JSON text, from the view
         encoded once (``view_json``)."""
         return '{"type":"state","game":' + self.view_json().decode() + "}"
 
-    def _make_view(self) -> dict[str, Any]:
-        state = self.state
-        player = state.current_player
-        human_to_move = (
-            self.status == "active"
-            and not state.is_terminal()
-            and 0 <= player < len(self.seats)
-            and self.seats[player].kind == "human"
-            and not (self.clock is not None and self.clock.autoplay == player)
-        )
-        legal = (
-            [{"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()]
-            if human_to_move
-            else []
-        )
-        return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": self.game.title,
-            "options": {k: v for k, v in self.game.options.items() if v is not None},
-            "num_players": self.game.num_players,
-            "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
-            "seed": self.seed if self.seed_chosen else None,
-            "chance": self.chance(),
-            "hints": self.hints_allowed(),
-            "public": self.public,
-            "rated": self.rated,
-            "ply": self.ply,
-            "version": self.version,
-            "status": self.status,
-            "current_player": player,
-            "to_move": who(self.game, player),
-            "scores": state.scores(),
-            "score_details": _jsonable(state.score_details()),
-            "dead_position": state.dead_position(),
-            "max_plies": self.game.max_game_length(),
-            "result": self.record.result,
-            "moves": self.moves_json(),
-            "legal": legal,
-            "undo": self.undo_seat() if human_to_move else None,
-            "clock": None if self.clock is None else self.clock.view(self.now()),
-            "rematch": self.rematch_view(),
-            "web": web_data(self.game),
-            "state": state.to_json(),
-            "text": state.render(),
-            "created": self.created_at.isoformat(timespec="seconds"),
-            "updated": self.updated_at.isoformat(timespec="seconds"),
-        }
-
-    def rematch_view(self) -> dict[str, Any] | None:
+    def rematch_view(self) -> RematchView | None:
         """The rematch as everyone may see it: who offered it and, once accepted, the new game."""
-        if self.rematch is None:
-            return None
-        return {"offered_by": self.rematch.get("offered_by"), "game": self.rematch.get("game")}
+        return rematch_view(self.rematch)
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": self.game.title,
-            "options": {k: v for k, v in self.game.options.items() if v is not None},
-            "seats": [seat.public(i, self.game) for i, seat in enumerate(self.seats)],
-            "ply": self.ply,
-            "moves_played": sum(1 for m in self.record.moves if m.player >= 0),  # chance draws left out
-            "status": self.status,
-            "to_move": who(self.game, self.state.current_player),
-            "result": self.record.result,
-            "updated": self.updated_at.isoformat(timespec="seconds"),
-        }
-
-
-class MovesJSON:
-    """The moves of a game as JSON documents, kept from one change to the next: a change adds or
-    takes back moves at the end, so only those are made (``Move.to_json`` of every move of a long
-    game, for the view and for the stored record, was the largest cost of an action late in a
-    game: docs/benchmarks.md). Moves equal to those seen before (compared in C, by identity
-    first) reuse their documents, which callers must not change."""
-
-    def __init__(self) -> None:
-        self.moves: list[Move] = []
-        self.docs: list[dict[str, Any]] = []
-
-    def __call__(self, moves: list[Move]) -> list[dict[str, Any]]:
-        known = len(self.moves)
-        if len(moves) >= known and moves[:known] == self.moves:
-            docs = self.docs + [m.to_json() for m in moves[known:]]
-        elif moves == self.moves[: len(moves)]:
-            docs = self.docs[: len(moves)]
-        else:
-            docs = [m.to_json() for m in moves]
-        self.moves, self.docs = list(moves), docs
-        return docs
-
-
-def who(game: Game, player: int) -> str | None:
-    if player == CHANCE:
-        return "chance"
-    if 0 <= player < game.num_players:
-        return game.player_name(player)
-    return None
-
-
-def _jsonable(value: Any) -> Any:
-    """Score details as plain JSON (tuples to lists, unknown objects to strings)."""
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
+    def summary(self) -> GameSummary:
+        """The game's lobby row."""
+        return game_summary(self.view_inputs())

@@ -52,6 +52,7 @@ from palaestra.server.service.persistence import (
     stored_from_session,
 )
 from palaestra.server.service.session import Message, Seat, Session, showable
+from palaestra.server.service.view import GameSummary, seat_views
 
 log = logging.getLogger("palaestra.server")
 
@@ -409,7 +410,7 @@ class Sessions:
                 queue.put_nowait({"type": "closing"})
 
     # --- listing ----------------------------------------------------------------------------
-    async def list_games(self, limit: int = 50, status: str | None = None) -> list[dict[str, Any]]:
+    async def list_games(self, limit: int = 50, status: str | None = None) -> list[GameSummary]:
         """The lobby: public games (of ``status`` if given), newest first; a row that cannot be
         shown is logged and left out (never an error for the whole list)."""
         rows = await asyncio.to_thread(functools.partial(self.store.summaries, limit, status=status))
@@ -426,7 +427,7 @@ class Sessions:
             out.append(item)
         return out
 
-    async def summaries_of(self, ids: list[str]) -> list[dict[str, Any]]:
+    async def summaries_of(self, ids: list[str]) -> list[GameSummary]:
         """The rows of these games, public or not, in this order (a browser's own games: their
         ids are the secret): loaded, so each has its player to move and result. An unknown game,
         or one that cannot be loaded or shown, is left out (logged when it fails)."""
@@ -447,24 +448,23 @@ class Sessions:
                 out.append(item)
         return out
 
-    def _summary(self, row: Mapping[str, Any]) -> dict[str, Any]:
+    def _summary(self, row: Mapping[str, Any]) -> GameSummary:
         session = self.loaded.get(row["id"])
         if session is not None:
             return session.summary()
         game = load_server_game(row["game"], row["options"])
-        seats = [Seat.from_json(s) for s in row["seats"]]
-        return {
-            "id": row["id"],
-            "game": game.name,
-            "title": game.title,
-            "options": row["options"],
-            "seats": [s.public(i, game) for i, s in enumerate(seats)],
-            "ply": row["ply"],
-            "status": row["status"],
-            "to_move": None,
-            "result": None,
-            "updated": iso(row["updated_at"]),
-        }
+        return GameSummary.model_construct(
+            id=row["id"],
+            game=game.name,
+            title=game.title,
+            options=row["options"],
+            seats=seat_views([Seat.from_json(s) for s in row["seats"]], game),
+            ply=row["ply"],
+            status=row["status"],
+            to_move=None,
+            result=None,
+            updated=iso(row["updated_at"]),
+        )
 
 
 def both(first: Then | None, second: Then | None) -> Then | None:
