@@ -66,17 +66,18 @@ class ClockKeeper:
         """If the running clock of ``session`` is out of time, act on it (store, then announce):
         the seat loses, or the AI plays its turn. False if there was nothing to do (the time is
         not up, or another process acted first)."""
-        async with session.lock:
-            fall = session.flag_fall(self.sessions.now())  # the seat loses, or the AI plays its turn
-            if fall is None:
+        try:  # the session computes the fall (None: no time is up), the sessions store it
+            change = await self.sessions.change(session, lambda s: s.flag_fall(self.sessions.now()))
+        except DomainError as err:
+            if err.code == "conflict":  # another process acted first (or a move came in time)
                 return False
-            seat, change = fall
-            try:
-                await self.sessions.commit(session, change)  # stored, then the session's game
-            except DomainError as err:
-                if err.code == "conflict":  # another process acted first (or a move came in time)
-                    return False
-                raise
+            raise
+        if change is None:
+            return False
+        fallen = change.clock
+        assert fallen is not None
+        seat = fallen.flagged if fallen.flagged is not None else fallen.autoplay  # lost, or the AI plays
+        assert seat is not None
         self.falls += 1
         log.info("game %s: %s ran out of time", session.id, session.game.player_name(seat))
         await self.sessions.broadcast(session)

@@ -10,6 +10,7 @@ palaestra/server/service/session.py), has it stored, then shown (``Sessions.comm
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -89,8 +90,7 @@ class PlayService:
     async def _act(
         self, session: Session, holder: Holder, ply: int, action: int | None, move: str | None
     ) -> None:
-        async with session.lock:
-            await self.sessions.commit(session, session.act(holder.seat(session), ply, action, move))
+        await self.sessions.change(session, lambda s: s.act(holder.seat(s), ply, action, move))
 
     async def resign(self, game_id: str, token: str | None, account: int | None = None) -> Session:
         """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
@@ -100,8 +100,7 @@ class PlayService:
         return session
 
     async def _resign(self, session: Session, holder: Holder) -> None:
-        async with session.lock:
-            await self.sessions.commit(session, session.resign(holder.seat(session)))
+        await self.sessions.change(session, lambda s: s.resign(holder.seat(s)))
 
     async def abort(
         self,
@@ -121,8 +120,7 @@ class PlayService:
         return session
 
     async def _abort(self, session: Session, holder: Holder) -> None:
-        async with session.lock:
-            await self.sessions.commit(session, session.abort(holder.seat(session)))
+        await self.sessions.change(session, lambda s: s.abort(holder.seat(s)))
 
     async def claim(
         self, game_id: str, token: str | None, absence: Absence, after: float, account: int | None = None
@@ -136,10 +134,8 @@ class PlayService:
         return session
 
     async def _claim(self, session: Session, holder: Holder, absence: Absence, after: float) -> None:
-        async with session.lock:
-            seat = holder.seat(session)
-            change = session.claim_win(seat, lambda absent: absence.gone_for(session.id, absent), after)
-            await self.sessions.commit(session, change)
+        gone_for = functools.partial(absence.gone_for, session.id)
+        await self.sessions.change(session, lambda s: s.claim_win(holder.seat(s), gone_for, after))
 
     async def undo(self, game_id: str, token: str | None, ply: int, account: int | None = None) -> Session:
         """Take back the seat's own last action of the current turn, where the game allows it.

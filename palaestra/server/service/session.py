@@ -416,17 +416,18 @@ class Session:
             )
         return self.ended_by(absent, Termination.ABANDONMENT, claimed_by=seat)
 
-    def flag_fall(self, now: float) -> tuple[int, Change] | None:
-        """The fall of the flag of the seat whose time has run out by ``now``, and the game after
-        it: the seat loses, or (``on_timeout`` "ai") the AI plays its turn. None if no time is up."""
+    def flag_fall(self, now: float) -> Change | None:
+        """The game once the flag of the seat whose time has run out by ``now`` falls: the seat
+        loses (``clock.flagged``), or (``on_timeout`` "ai") the AI plays its turn
+        (``clock.autoplay``). None if no time is up."""
         clock = self.clock
         seat = None if clock is None or self.status != "active" else clock.out_of_time(now)
         if clock is None or seat is None:
             return None
         fallen = clock.fall(now)
         if clock.control.on_timeout == "ai":
-            return seat, self._moved(self.state, self.record, self.status, clock=fallen)
-        return seat, self.ended_by(seat, Termination.TIME, clock=fallen)
+            return self._moved(self.state, self.record, self.status, clock=fallen)
+        return self.ended_by(seat, Termination.TIME, clock=fallen)
 
     def undo_from_stack(self, seat: int, ply: int) -> tuple[State, int] | None:
         """Refuse to take back the last action unless it is ``seat``'s own and still its turn, at

@@ -4,9 +4,9 @@
 of a game *is* belongs to the game's :class:`Session` (its transitions, palaestra/server/service/
 session.py). Every change goes the same way:
 
-1. under the game's lock the caller asks the session for the change (``session.act(...)``,
-   ``session.flag_fall(now)``, ...): the session checks it (turn, ply, time, legality) and computes
-   a :class:`~palaestra.server.service.change.Change` from copies of the state and the record;
+1. under the game's lock (``change``) the session computes the change (``session.act(...)``,
+   ``session.flag_fall(now)``, ...): it checks it (turn, ply, time, legality) and builds a
+   :class:`~palaestra.server.service.change.Change` from copies of the state and the record;
 2. ``commit`` writes it to the database, guarded by the row's version (one transaction, with what
    else it causes: ratings, notifications) — only then
 3. ``commit`` installs it in the session; the caller then ``broadcast``s it to every websocket
@@ -228,10 +228,22 @@ class Sessions:
             self.evict(session)
         return len(idle)
 
-    # --- writing (the game's lock held) -----------------------------------------------------
+    # --- writing ---------------------------------------------------------------------------
+    async def change(
+        self, session: Session, transition: Callable[[Session], Change | None], then: Then | None = None
+    ) -> Change | None:
+        """Change a game under its lock: ``transition(session)`` computes the change from the
+        game as it is (a ``Session`` method; it refuses with a ``DomainError``, or gives None:
+        nothing to do), then ``commit`` stores and installs it. Returns the change made."""
+        async with session.lock:
+            change = transition(session)
+            if change is not None:
+                await self.commit(session, change, then)
+            return change
+
     async def commit(self, session: Session, change: Change, then: Then | None = None) -> None:
-        """Store ``change`` (computed by ``session`` from the game as it is), guarded by the
-        row's version, then make it the session's game; ``then`` writes more in the same
+        """Store ``change`` (computed by ``session`` from the game as it is, the game's lock
+        held), guarded by the row's version, then make it the session's game; ``then`` writes more in the same
         transaction (who holds a seat by account, the notifications of a rematch offer). A
         database failure raises StorageError (a clean 503 at the edge), a lost race a 409
         ``conflict`` (``_lost_race``: the session then holds the row as it is)."""
