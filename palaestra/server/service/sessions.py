@@ -243,10 +243,11 @@ class Sessions:
 
     async def commit(self, session: Session, change: Change, then: Then | None = None) -> None:
         """Store ``change`` (computed by ``session`` from the game as it is, the game's lock
-        held), guarded by the row's version, then make it the session's game; ``then`` writes more in the same
-        transaction (who holds a seat by account, the notifications of a rematch offer). A
-        database failure raises StorageError (a clean 503 at the edge), a lost race a 409
-        ``conflict`` (``_lost_race``: the session then holds the row as it is)."""
+        held), guarded by the row's version, then make it the session's game. ``then`` writes
+        more in the same transaction (who holds a seat by account, the notifications of a rematch
+        offer), as do ``on_finish`` and ``on_write``. A database failure raises StorageError (a
+        clean 503 at the edge), a lost race a 409 ``conflict`` (``_lost_race``: the session then
+        holds the row as it is)."""
         if change.row == "game":
             finishing = change.status == "finished" and session.status == "active"
             then = both(then, self.on_finish(session, change.record) if finishing else None)
