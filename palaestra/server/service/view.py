@@ -11,10 +11,11 @@ of everything the view reads of a game (version, status, state, record, seats, c
 from, and makes them anew when the next call's inputs differ: the inputs *are* the cache key, so
 a view cannot read something its key leaves out (docs/web.md, "The view of a game").
 
-The data is ours, so the models are made with ``model_construct`` (no validation), and the JSON
-with pydantic-core's serializer. Only the clock's times are made afresh for each call: the view's
-JSON is encoded once per change without its clock, and the clock, the view's last key, is added
-for each call of a game that has one.
+The data is ours, so the models are made with ``model_construct`` (no validation), and their JSON
+is written by orjson from their fields (``to_json``: the bytes pydantic's serializer makes,
+quicker). Only the clock's times are made afresh for each call: the view's JSON is encoded once
+per change without its clock, and the clock, the view's last key, is added for each call of a
+game that has one.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from datetime import datetime
 from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic_core import PydanticSerializationError
 
 from palaestra.core.game import CHANCE, Game, State
 from palaestra.core.record import Move, Record
@@ -377,12 +378,29 @@ def who(game: Game, player: int) -> str | None:
 
 
 def to_json(model: BaseModel, exclude: set[str] | None = None) -> bytes:
-    """``model`` as compact JSON (UTF-8) by pydantic-core; what it refuses (a lone surrogate, which
-    UTF-8 cannot hold) goes to the standard library's encoder with ``\\u`` escapes."""
+    """``model`` as compact JSON (UTF-8): the bytes its pydantic serializer makes, made by orjson.
+
+    The models here declare plain fields only (no aliases, no serializers of their own), and the
+    service fills them with JSON data, so a model is its fields: orjson writes the fields, and a
+    nested model as its fields. pydantic-core's ``to_json`` writes the same bytes but took some
+    three times as long for a view (its ``Any`` fields, the state, moves and legal moves, are
+    inspected value by value; docs/benchmarks.md, "One view model"); tests/server/test_view_model.py
+    checks that both give the same bytes. What orjson refuses (a lone surrogate, which UTF-8
+    cannot hold; an integer past 64 bits) goes through ``encode_json``'s fallback."""
+    fields = model.__dict__
+    if exclude:
+        fields = {k: v for k, v in fields.items() if k not in exclude}
     try:
-        return model.__pydantic_serializer__.to_json(model, exclude=exclude)
-    except PydanticSerializationError:
+        return orjson.dumps(fields, default=_fields)
+    except orjson.JSONEncodeError:
         return encode_json(model.model_dump(exclude=exclude))
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    """orjson's hook for a value it does not know: a nested model is written as its fields."""
+    if isinstance(value, BaseModel):
+        return value.__dict__
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def jsonable(value: Any) -> Any:
