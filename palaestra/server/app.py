@@ -53,7 +53,7 @@ async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
     if hub is None:
         return
     hub.sessions.close_watchers()
-    hub.lobby.close_watchers()
+    hub.feed.close_watchers()
     guards: Guards = app.state.guards
     end = time.monotonic() + timeout
     while sum(guards.sockets.values()) > 0 and time.monotonic() < end:

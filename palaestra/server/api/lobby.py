@@ -25,9 +25,9 @@ from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
 from palaestra.server.api.realtime import Bucket, reason, too_big, until_first
 from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.db import StorageError
-from palaestra.server.service.hub import Hub
-from palaestra.server.service.lobby import CLOSING, Wanted
+from palaestra.server.service.lobby_feed import CLOSING
 from palaestra.server.service.ratings import NEWCOMER
+from palaestra.server.service.seeks import Wanted
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -125,10 +125,6 @@ def bounds(spec: RatingRange | None) -> tuple[int | None, int | None] | None:
     return None if spec is None else (spec.min, spec.max)
 
 
-async def lobby_state(hub: Hub) -> dict[str, Any]:
-    return {"seeks": await hub.lobby.listing(), "games": await hub.lobby.games()}
-
-
 @router.get(
     "/lobby",
     summary="The lobby: open seeks and public games being played",
@@ -136,7 +132,7 @@ async def lobby_state(hub: Hub) -> dict[str, Any]:
     responses=errors(),
 )
 async def lobby(hub: HubDep) -> dict[str, Any]:
-    return await lobby_state(hub)
+    return await hub.feed.state()
 
 
 POST_ERRORS = (
@@ -272,7 +268,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
         return
     hub = get_hub(websocket)
     held: list[str] = []
-    queue = hub.lobby.subscribe()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    hub.feed.subscribe(queue)
     member: int | None = None
     try:
         # a signed-in member's socket also hears of their challenges (service/challenges.py)
@@ -281,7 +278,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             member = signed_in.account.id
             hub.challenges.subscribe(member, queue)
         await websocket.accept()
-        await websocket.send_text(json.dumps({"type": "lobby", **await lobby_state(hub)}))
+        await websocket.send_text(json.dumps({"type": "lobby", **await hub.feed.state()}))
 
         async def send() -> None:
             while True:
@@ -341,7 +338,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await websocket.close(code=1011, reason="the database is unavailable; try again")
     finally:
-        hub.lobby.unsubscribe(queue)
+        hub.feed.unsubscribe(queue)
         if member is not None:
             hub.challenges.unsubscribe(member, queue)
         for seek_id in held:
