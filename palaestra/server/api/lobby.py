@@ -22,7 +22,7 @@ from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
-from palaestra.server.api.realtime import Bucket, reason, too_big, until_first
+from palaestra.server.api.realtime import Bucket, SocketQueue, overflow, reason, too_big, until_first
 from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.db import StorageError
 from palaestra.server.service.lobby_feed import CLOSING
@@ -260,7 +260,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
     each change of a challenge they made or received. A poster sends ``{"type": "hold", "id":
     SEEK, "seek_token": TOKEN}`` (answered ``{"type": "held", "id", "ok"}``): the seek stays open
     while this socket lives. ``{"type": "ping"}`` is answered ``{"type": "pong"}``. Closing codes
-    as the game's websocket's."""
+    and limits as the game's websocket's (api/realtime.py): a socket that leaves more than
+    ``ws_max_pending_bytes`` unread is closed with 1008."""
     guards = get_guards(websocket)
     if not guards.open_socket(websocket, await guards.key_of(websocket)):
         await websocket.accept()
@@ -268,9 +269,11 @@ async def lobby_socket(websocket: WebSocket) -> None:
         return
     hub = get_hub(websocket)
     held: list[str] = []
-    queue: asyncio.Queue[str] = asyncio.Queue()
+    settings = guards.settings
+    queue = SocketQueue[str](settings.ws_max_pending_bytes, CLOSING)
     hub.feed.subscribe(queue)
     member: int | None = None
+    limit: str | None = None
     try:
         # a signed-in member's socket also hears of their challenges (service/challenges.py)
         signed_in = await hub.accounts.session(session_cookie(websocket))
@@ -287,8 +290,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
                     await websocket.close(code=1001)
                     return
                 await websocket.send_text(message)
+                queue.sent(message)
 
-        settings = guards.settings
         bucket = Bucket(settings.ws_messages_per_second, max(1.0, 2 * settings.ws_messages_per_second))
 
         async def receive() -> None:
@@ -331,7 +334,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
                         )
                     )
 
-        await until_first(asyncio.create_task(send()), asyncio.create_task(receive()))
+        overflowing = asyncio.create_task(overflow(queue))
+        done = await until_first(asyncio.create_task(send()), asyncio.create_task(receive()), overflowing)
+        limit = "pending" if overflowing in done else None
     except WebSocketDisconnect:
         pass
     except StorageError:  # the database is away: the page reconnects and gets the lobby again
@@ -343,4 +348,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
             hub.challenges.unsubscribe(member, queue)
         for seek_id in held:
             hub.lobby.release(seek_id)
+        if limit is not None:
+            guards.ws_closed.labels(limit).inc()
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1008, reason=reason(limit, settings))
         guards.close_socket(websocket)

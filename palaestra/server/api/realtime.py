@@ -7,7 +7,8 @@ A client receives ``{"type": "state", "game": VIEW}`` at once and after every ch
 
 Limits of one websocket (issue 31; settings ``ws_*``, docs/web.md): ``ws_messages_per_second``
 messages a second (a burst of twice as many), ``ws_max_message_bytes`` bytes a message, and
-``ws_max_pending_bytes`` bytes of messages waiting to go out to a client that does not read them.
+``ws_max_pending_bytes`` bytes of messages waiting to go out to a client that does not read them
+(:class:`SocketQueue`; the lobby's and the notifications' websockets have the same limits).
 A socket over one is closed with 1008 ("policy violation", the reason names the limit) and counted
 in ``/metrics`` (``palaestra_websockets_closed_total{limit="rate|size|pending"}``): one client can
 neither keep the event loop parsing its messages nor make the server hold its unread states.
@@ -19,7 +20,7 @@ import asyncio
 import contextlib
 import json
 import time
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -36,23 +37,28 @@ router = APIRouter()
 #: the size counted for a message that is not a state (a pong, an error, a control message)
 SMALL_MESSAGE = 128
 
+#: what one websocket's queue holds: a game's messages (encoded states and dicts), or the
+#: lobby's and the notifications' (encoded already)
+M = TypeVar("M")
 
-class SocketQueue(asyncio.Queue[Message]):
+
+class SocketQueue(asyncio.Queue[M], Generic[M]):
     """What waits to go out on one websocket, its bytes counted from ``put_nowait`` until the
     sender says it was sent (``sent``). A message that would take the count past ``limit`` is
     dropped and ``overflowed`` set: the socket is closed at once, even while a send waits for a
-    client that does not read. The server's ``closing`` notice always gets in."""
+    client that does not read. The server's notice ``closing`` (the message the services put on
+    their sockets' queues when the server goes away) always gets in."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, closing: M) -> None:
         super().__init__()
         self.limit = limit
+        self.closing = closing
         self.pending = 0
         self.overflowed = asyncio.Event()
 
-    def put_nowait(self, item: Message) -> None:
+    def put_nowait(self, item: M) -> None:
         size = message_size(item)
-        closing = isinstance(item, dict) and item.get("type") == "closing"
-        if not closing:
+        if item != self.closing:
             if self.overflowed.is_set():
                 return
             if self.pending + size > self.limit:
@@ -61,12 +67,18 @@ class SocketQueue(asyncio.Queue[Message]):
         self.pending += size
         super().put_nowait(item)
 
-    def sent(self, item: Message) -> None:
+    def sent(self, item: M) -> None:
         self.pending -= message_size(item)
 
 
-def message_size(item: Message) -> int:
+def message_size(item: object) -> int:
     return len(item) if isinstance(item, str) else SMALL_MESSAGE
+
+
+async def overflow(queue: SocketQueue[Any]) -> str:
+    """Wait until ``queue`` overflowed: the limit passed, ``"pending"``."""
+    await queue.overflowed.wait()
+    return "pending"
 
 
 class Bucket:
@@ -138,7 +150,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    queue = SocketQueue(settings.ws_max_pending_bytes)
+    queue = SocketQueue[Message](settings.ws_max_pending_bytes, {"type": "closing"})
     await hub.sessions.watch(session, queue)
     #: the seats this socket is of (issue 29: absence and claims): a signed-in member's by the
     #: cookie, a token's by a message {"type": "seat", "token"}
@@ -205,12 +217,8 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
                     }
                 )
 
-    async def overflow() -> str:
-        await queue.overflowed.wait()
-        return "pending"
-
     receiving = asyncio.create_task(receive())
-    overflowing = asyncio.create_task(overflow())
+    overflowing = asyncio.create_task(overflow(queue))
     limit: str | None = None
     try:
         done = await until_first(asyncio.create_task(send()), receiving, overflowing)
