@@ -1,12 +1,19 @@
-"""The lobby's and the notifications' websockets have the game socket's limit on what a client
-leaves unread (issue 31, finding 3; ``ws_max_pending_bytes``): a socket that does not read is
-closed with 1008 and counted, one that reads stays open however many messages it gets.
-The game socket's own tests are in test_reliability.py (``test_finding3_*``)."""
+"""The lobby's and the notifications' websockets have the game socket's limits (issue 31, finding
+3; api/realtime.py): on what a client leaves unread (``ws_max_pending_bytes``: a socket that does
+not read is closed with 1008 and counted, one that reads stays open however many messages it
+gets), and the receive loop all three share (rate, size, binary frames). The game socket's own
+tests are in test_reliability.py (``test_finding3_*``) and test_hardening.py (finding 10)."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from palaestra.server.api.auth import COOKIE
@@ -88,3 +95,47 @@ def test_a_notification_socket_that_reads_stays_open(tmp_path: Path) -> None:
             ws.send_json({"type": "ping"})
             assert ws.receive_json() == {"type": "pong"}
         assert counted(c, "pending") == 0.0
+
+
+# --- the receive loop the game, lobby and notification sockets share (api/realtime.py) --------------
+MEMBERS = itertools.count()
+
+
+@contextlib.contextmanager
+def open_socket(c: TestClient, path: str) -> Iterator[Any]:
+    """A lobby or notification socket (of a new member), its first message read."""
+    if path == "/api/notifications/ws":
+        member = sign_up(c, f"member{next(MEMBERS)}")
+        c.cookies.set(COOKIE, member.cookie)
+    with c.websocket_connect(path) as ws:
+        c.cookies.clear()
+        assert ws.receive_json()["type"] in ("lobby", "notifications")
+        yield ws
+
+
+@pytest.mark.parametrize("path", ["/api/lobby/ws", "/api/notifications/ws"])
+def test_the_lobby_and_notification_sockets_have_the_game_sockets_receive_limits(
+    tmp_path: Path, path: str
+) -> None:
+    """A binary frame: 1003; a message over ``ws_max_message_bytes`` or past the rate: 1008,
+    counted; messages within the limits are answered."""
+    with limited(tmp_path, ws_max_message_bytes=1000, ws_messages_per_second=2.0) as c:
+        with open_socket(c, path) as ws:
+            ws.send_text(json.dumps({"type": "ping", "pad": "x" * 900}))  # under: answered
+            assert ws.receive_json() == {"type": "pong"}
+            ws.send_text(json.dumps({"type": "ping", "pad": "é" * 600}))  # 1,200 bytes, 600 characters
+            code, why = closed_with(ws)
+        assert code == 1008 and "at most 1000 bytes" in why
+        assert counted(c, "size") == 1.0
+
+        with open_socket(c, path) as ws:
+            for _ in range(50):
+                ws.send_text('{"type": "ping"}')
+            code, why = closed_with(ws)
+        assert code == 1008 and "too many messages" in why
+        assert counted(c, "rate") == 1.0
+
+        with open_socket(c, path) as ws:
+            ws.send_bytes(b"\x00\x01")
+            assert closed_with(ws)[0] == 1003
+        assert counted(c, "size") == 1.0 and counted(c, "pending") == 0.0

@@ -8,7 +8,6 @@ in ``X-Seek-Token``: to withdraw the seek, and to learn one's seat once the tabl
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from typing import Annotated, Any
@@ -22,7 +21,7 @@ from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
-from palaestra.server.api.realtime import Bucket, SocketQueue, overflow, reason, too_big, until_first
+from palaestra.server.api.realtime import PONG, SocketQueue, close_over, json_object, serve_queue
 from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.db import StorageError
 from palaestra.server.service.lobby_feed import CLOSING
@@ -283,60 +282,26 @@ async def lobby_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         await websocket.send_text(json.dumps({"type": "lobby", **await hub.feed.state()}))
 
-        async def send() -> None:
-            while True:
-                message = await queue.get()
-                if message == CLOSING:
-                    await websocket.close(code=1001)
-                    return
-                await websocket.send_text(message)
-                queue.sent(message)
-
-        bucket = Bucket(settings.ws_messages_per_second, max(1.0, 2 * settings.ws_messages_per_second))
-
-        async def receive() -> None:
-            """Answer the client's messages (the game socket's limits: issue 31, finding 3)."""
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                text = message.get("text")
-                if text is None:
-                    await websocket.close(code=1003, reason="text frames only")
-                    return
-                over = "rate" if not bucket.take() else None
-                if over is None and too_big(text, settings.ws_max_message_bytes):
-                    over = "size"
-                if over is not None:
-                    guards.ws_closed.labels(over).inc()
-                    await websocket.close(code=1008, reason=reason(over, settings))
-                    return
-                try:
-                    incoming = json.loads(text)
-                except json.JSONDecodeError:
-                    incoming = None
-                kind = incoming.get("type") if isinstance(incoming, dict) else None
-                if kind == "ping":
-                    queue.put_nowait('{"type":"pong"}')
-                elif kind == "hold" and isinstance(incoming, dict):
-                    seek_id, secret = (
-                        str(incoming.get("id", ""))[:32],
-                        str(incoming.get("seek_token", ""))[:64],
+        async def answer(text: str) -> None:
+            incoming = json_object(text)
+            kind = None if incoming is None else incoming.get("type")
+            if kind == "ping":
+                queue.put_nowait(PONG)
+            elif incoming is not None and kind == "hold":
+                seek_id, secret = str(incoming.get("id", ""))[:32], str(incoming.get("seek_token", ""))[:64]
+                ok = bool(seek_id and secret) and await hub.lobby.hold(seek_id, secret)
+                if ok:
+                    held.append(seek_id)
+                queue.put_nowait(json.dumps({"type": "held", "id": seek_id, "ok": ok}))
+            else:
+                queue.put_nowait(
+                    json.dumps(
+                        {"type": "error", "error": "bad_message", "message": 'send "ping" or "hold" only'}
                     )
-                    ok = bool(seek_id and secret) and await hub.lobby.hold(seek_id, secret)
-                    if ok:
-                        held.append(seek_id)
-                    queue.put_nowait(json.dumps({"type": "held", "id": seek_id, "ok": ok}))
-                else:
-                    queue.put_nowait(
-                        json.dumps(
-                            {"type": "error", "error": "bad_message", "message": 'send "ping" or "hold" only'}
-                        )
-                    )
+                )
 
-        overflowing = asyncio.create_task(overflow(queue))
-        done = await until_first(asyncio.create_task(send()), asyncio.create_task(receive()), overflowing)
-        limit = "pending" if overflowing in done else None
+        # the game socket's limits (issue 31, finding 3), its loop (api/realtime.py)
+        limit = await serve_queue(websocket, settings, queue, answer)
     except WebSocketDisconnect:
         pass
     except StorageError:  # the database is away: the page reconnects and gets the lobby again
@@ -348,8 +313,5 @@ async def lobby_socket(websocket: WebSocket) -> None:
             hub.challenges.unsubscribe(member, queue)
         for seek_id in held:
             hub.lobby.release(seek_id)
-        if limit is not None:
-            guards.ws_closed.labels(limit).inc()
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1008, reason=reason(limit, settings))
+        await close_over(websocket, guards, limit)
         guards.close_socket(websocket)

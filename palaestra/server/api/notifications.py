@@ -18,7 +18,7 @@ from palaestra.server.api.auth import Member, session_cookie
 from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.models import Strict
-from palaestra.server.api.realtime import Bucket, SocketQueue, overflow, reason, too_big, until_first
+from palaestra.server.api.realtime import PONG, SocketQueue, close_over, serve_queue
 from palaestra.server.api.responses import Out
 from palaestra.server.db import StorageError
 from palaestra.server.notify_store import KINDS, MemberSettings
@@ -277,35 +277,11 @@ async def notifications_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         unread = await asyncio.to_thread(hub.notifications.store.unread, account)
         await websocket.send_text(json.dumps({"type": UNREAD, "unread": unread}))
-        bucket = Bucket(settings.ws_messages_per_second, max(1.0, 2 * settings.ws_messages_per_second))
 
-        async def send() -> None:
-            while True:
-                message = await queue.get()
-                if message == CLOSING:
-                    await websocket.close(code=1001)
-                    return
-                await websocket.send_text(message)
-                queue.sent(message)
+        async def answer(text: str) -> None:
+            queue.put_nowait(PONG)  # whatever the page says (it only pings)
 
-        async def receive() -> None:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                text = message.get("text")
-                over = "rate" if not bucket.take() else None
-                if over is None and (text is None or too_big(text, settings.ws_max_message_bytes)):
-                    over = "size"
-                if over is not None:
-                    guards.ws_closed.labels(over).inc()
-                    await websocket.close(code=1008, reason=reason(over, settings))
-                    return
-                queue.put_nowait('{"type":"pong"}')
-
-        overflowing = asyncio.create_task(overflow(queue))
-        done = await until_first(asyncio.create_task(send()), asyncio.create_task(receive()), overflowing)
-        limit = "pending" if overflowing in done else None
+        limit = await serve_queue(websocket, settings, queue, answer)
     except WebSocketDisconnect:
         pass
     except StorageError:
@@ -313,8 +289,5 @@ async def notifications_socket(websocket: WebSocket) -> None:
             await websocket.close(code=1011, reason="the database is unavailable; try again")
     finally:
         hub.notifications.unlisten(account, queue)
-        if limit is not None:
-            guards.ws_closed.labels(limit).inc()
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1008, reason=reason(limit, settings))
+        await close_over(websocket, guards, limit)
         guards.close_socket(websocket)
