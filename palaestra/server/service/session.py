@@ -431,9 +431,10 @@ class Session:
 
     def undo_from_stack(self, seat: int, ply: int) -> tuple[State, int] | None:
         """Refuse to take back the last action unless it is ``seat``'s own and still its turn, at
-        move ``ply``, in its time, in a game that allows undo; the state before it and the action,
-        from the undo stack (None: not there, the caller replays the record,
-        ``persistence.state_before_last``). Then ``undo`` gives the game after it."""
+        move ``ply``, in its time, in a game that goes on and is not rated; the state before it
+        and the action, from the undo stack (None: not there, the caller replays the record,
+        ``persistence.state_before_last``). Then ``undo`` (which asks the game's undo policy)
+        gives the game after it."""
         self.check_playable()
         if self.rated:
             raise DomainError("cannot_undo", "a rated game allows no undo")
