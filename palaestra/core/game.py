@@ -277,6 +277,23 @@ class Game(ABC):
     def observation_shape(self) -> tuple[int, ...]:
         """Shape of ``State.observation_tensor``."""
 
+    # --- moves and their ids: palaestra.core.move ---------------------------------------------
+    def decode(self, action: int) -> Any:
+        """The typed move of action id ``action`` (the game's ``Move``, through its one
+        ``ActionLayout``); ``ValueError`` for an id outside the action space. The default, for a
+        game without typed moves: the id is the move."""
+        if not is_int(action) or not 0 <= action < self.num_distinct_actions():
+            raise ValueError(
+                f"{action!r} is not an action id of {self.name} (0 to {self.num_distinct_actions() - 1})"
+            )
+        return action
+
+    def encode(self, move: Any) -> int:
+        """The action id of a move (the inverse of :meth:`decode`)."""
+        if not is_int(move):
+            raise ValueError(f"{move!r} is not a move of {self.name}")
+        return move
+
     def player_name(self, player: int) -> str:
         """Display name of a seat (a colour, a start field ...)."""
         return f"player {player}"
@@ -382,13 +399,18 @@ class State(ABC):
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal (does not touch ``history``)."""
 
-    def problem(self, action: int) -> str | None:
-        """Why ``action`` cannot be played now, as a sentence for a person that cites the ruling,
-        or ``None`` when it is legal: the one place a game states its legality rules (in its
-        ``rules.py``). ``is_legal`` and ``legal_actions`` may come from a faster generator; the
-        game's tests check they agree with this. The default knows only ``legal_actions()``."""
+    def problem(self, move: Any) -> str | None:
+        """Why ``move`` (the game's typed ``Move``, :mod:`palaestra.core.move`) cannot be played
+        now, as a sentence for a person that cites the ruling, or ``None`` when it is legal: the
+        one place a game states its legality rules (in its ``rules.py``, composing one predicate
+        per ruling). ``legal_actions`` is derived from the same predicates. The default knows only
+        ``legal_actions()``."""
         if self.is_terminal():
             return "the game is over"
+        try:
+            action = self.game.encode(move)
+        except ValueError:
+            return f"{move!r} is not a move of {self.game.name}"
         if action in self.legal_actions():
             return None
         try:
@@ -396,6 +418,20 @@ class State(ABC):
         except Exception:  # any bad id just gets the generic message
             text = repr(action)
         return f"{text} is not a legal move now"
+
+    def action_problem(self, action: object) -> str | None:
+        """:meth:`problem` at the edge, for an action id from outside (a record, a client, a
+        search): an id that is no action of the game is said so; else its move's problem."""
+        try:
+            move = self.game.decode(action)  # type: ignore[arg-type]  # checked by decode
+        except ValueError as exc:
+            return str(exc)
+        return self.problem(move)
+
+    def legal_moves(self) -> list[Any]:
+        """The legal moves, as the game's typed moves, in the order of ``legal_actions()``."""
+        decode = self.game.decode
+        return [decode(a) for a in self.legal_actions()]
 
     def can_take_back(self, action: int) -> bool:
         """May the player who plays ``action`` here take it back afterwards, as long as nobody
@@ -415,7 +451,7 @@ class State(ABC):
         """Why ``action`` is not legal here, for a person: :meth:`problem`, or that it is legal."""
         if not is_int(action):
             return f"{action!r} is not an action id of {self.game.name} (a whole number)"
-        reason = self.problem(action)
+        reason = self.action_problem(action)
         return f"{self.action_to_string(action)} is legal" if reason is None else reason
 
     @abstractmethod
