@@ -180,7 +180,7 @@ class ViewInputs:
     status: str
     state: State
     record: Record
-    #: the record's length when read (moves are added to a new record, never in place: belt and braces)
+    #: the record's length when read (a change makes a new record; the length is belt and braces)
     plies: int
     seats: list[Seat]
     #: the newest (state before, action) of the undo stack: what ``undo_seat`` reads of it
