@@ -84,6 +84,7 @@ class AgamemnonGame(Game):
         #: set-up is drawn first)
         self.start_kinds: tuple[int, ...] | None = None
         self.start_out = -1
+        self._start: AgamemnonState | None = None
         if not self.loom:
             self.start_kinds = self.board.labels
         elif self.setup_index >= 0:
@@ -161,7 +162,13 @@ class AgamemnonGame(Game):
 
     # --- states --------------------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> AgamemnonState:
-        return AgamemnonState(self, seed)
+        """The start of a game: a copy of the game's start state, made once (searches and random
+        games start many games; the start's board, free spaces and maps are the same each time)."""
+        if self._start is None:
+            self._start = AgamemnonState(self)
+        state = self._start.clone()
+        state.seed = seed
+        return state
 
     def _state_from_dict(self, doc: Mapping[str, Any]) -> AgamemnonState:
         seed, history, setting = saved.read_saved(self, doc)

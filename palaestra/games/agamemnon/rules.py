@@ -167,7 +167,9 @@ class AgamemnonState(TurnRules, WarpRules, State):
     def _set_board(self, kinds: tuple[int, ...], out: int) -> None:
         """The board set up: its string tiles, its out-of-play space and so its free spaces."""
         self._out = out
-        self._free = [s for s in range(len(self._owner)) if self.space_problem(s) is None]
+        self._free = [
+            s for s, why in enumerate(map(self.space_problem, range(len(self._owner)))) if why is None
+        ]
         self._set_kinds(self.game.kind_maps(kinds))
 
     # --- legality: candidates, problem() composed of the rulings, legal_actions() from both -------
@@ -202,9 +204,14 @@ class AgamemnonState(TurnRules, WarpRules, State):
         return f"{moves.format_move(move, self.game.board)} is not possible now: {moves.what_now(self)}"
 
     def action_problem(self, action: object) -> str | None:
-        """:meth:`problem` at the edge: at a chance node the ids are chance outcomes (``moves.py``)."""
+        """:meth:`problem` at the edge: at a chance node the ids are chance outcomes (``moves.py``).
+        The tables of ``AgamemnonGame.decode`` are read in place for a plain id (speed)."""
+        chance = self.is_chance_node()
+        table = self.game.chance_moves if chance else self.game.moves
+        if type(action) is int and 0 <= action < len(table):
+            return self.problem(table[action])
         try:
-            move = self.game.decode(action, self.is_chance_node())
+            move = self.game.decode(action, chance)
         except ValueError as exc:
             return str(exc)
         return self.problem(move)
@@ -239,7 +246,8 @@ class AgamemnonState(TurnRules, WarpRules, State):
         (AGA-T1, AGA-B2); then the weavers that may be set aside (AGA-T3)."""
         free = self._free  # free_spaces(), read in place (speed)
         out: list[int] = []
-        for code in sorted(set(self.placeable_tiles())):
+        codes = self.placeable_tiles()
+        for code in codes if len(codes) < 2 else sorted(set(codes)):
             base = code * MAX_SPACES
             out.extend([base + s for s in free])
         if self.set_aside_time_problem() is None:
@@ -311,7 +319,7 @@ class AgamemnonState(TurnRules, WarpRules, State):
         phase = self._phase
         if phase == PLACE:
             move = self.game.moves[action]
-            if move.kind == PLACE_MOVE:
+            if move.kind is PLACE_MOVE:
                 self._place(move.tile, move.space)  # the most frequent action
             else:  # AGA-T3: a fresh draw replaces the weaver set aside
                 self._hand.remove(move.tile)
