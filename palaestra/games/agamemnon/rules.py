@@ -167,9 +167,7 @@ class AgamemnonState(TurnRules, WarpRules, State):
     def _set_board(self, kinds: tuple[int, ...], out: int) -> None:
         """The board set up: its string tiles, its out-of-play space and so its free spaces."""
         self._out = out
-        self._free = [
-            s for s, why in enumerate(map(self.space_problem, range(len(self._owner)))) if why is None
-        ]
+        self._free = [s for s in range(len(self._owner)) if self.space_problem(s) is None]
         self._set_kinds(self.game.kind_maps(kinds))
 
     # --- legality: candidates, problem() composed of the rulings, legal_actions() from both -------
@@ -183,7 +181,7 @@ class AgamemnonState(TurnRules, WarpRules, State):
         (:meth:`candidates`) checked against the rulings of its kind, in the rulebook's order
         (``turns.py``, ``warps.py``)."""
         kind = move.kind
-        if kind not in CANDIDATES[self._phase]:
+        if kind not in CANDIDATES[self._phase]:  # candidates(), read in place (speed)
             return self._not_now(move)
         if kind == PLACE_MOVE:  # AGA-T1 and AGA-B2 (the space), AGA-T2 or AGA-V3 (the tile)
             return self.space_problem(move.space) or self.tile_problem(move.tile)
@@ -248,7 +246,7 @@ class AgamemnonState(TurnRules, WarpRules, State):
         out: list[int] = []
         codes = self.placeable_tiles()
         for code in codes if len(codes) < 2 else sorted(set(codes)):
-            base = code * MAX_SPACES
+            base = code * MAX_SPACES  # the ids of the layout's "place": code * MAX_SPACES + space
             out.extend([base + s for s in free])
         if self.set_aside_time_problem() is None:
             out.extend(ASIDE_WARP + SET_ASIDE_CODES.index(code) for code in self.set_aside_tiles())
