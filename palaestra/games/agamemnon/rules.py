@@ -16,8 +16,9 @@ Action ids are the edge: ``AgamemnonGame.decode``/``encode`` (through the layout
 ``moves.py``) turn them into moves and back.
 
 Play (the turn, AGA-T1; draws, AGA-T2, T3, V2; the Warp's swap, AGA-T4) is :meth:`_apply`. The
-scoring as the rulings word it (AGA-SC1..SC4, AGA-T5) is ``scoring.py``; the live score comes
-from the bit masks of ``_fast.py``, which the tests check against it. The game object (options,
+end and the score (AGA-SC1..SC4, AGA-T5) are ``ending.py``: the scoring as the rulings word it
+is ``scoring.py``, the live score comes from the bit masks of ``_fast.py``, which the tests check
+against it. The game object (options,
 facts): ``game.py``; tiles, turns and phases as facts: ``tiles.py``; notation: ``moves.py``;
 position documents: ``position.py``; saved states: ``saved.py``; ``evaluate`` and ``outlook``:
 ``heuristic.py``; the text board and the observation: ``display.py``.
@@ -25,26 +26,22 @@ position documents: ``position.py``; saved states: ``saved.py``; ``evaluate`` an
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from palaestra.core.errors import IllegalActionError
-from palaestra.core.game import CHANCE, TERMINAL, State, is_int
-from palaestra.games.agamemnon import display, heuristic, moves, position, saved, scoring
+from palaestra.core.game import CHANCE, TERMINAL, is_int
+from palaestra.games.agamemnon import display, moves, position, saved
 from palaestra.games.agamemnon._fast import (
-    LIVE_POINTS_0,
-    LIVE_POINTS_1,
     NUM_MASKS,
     KindMaps,
-    live_score,
     mark,
     masks_of,
-    points,
     update_live_score,
 )
-from palaestra.games.agamemnon._search import one_order, playout_scores, tiles_to_place
+from palaestra.games.agamemnon._search import one_order
 from palaestra.games.agamemnon.board import KIND_NAMES, MAX_SPACES
+from palaestra.games.agamemnon.ending import EndRules
 from palaestra.games.agamemnon.moves import (
     ASIDE_WARP,
     CHANCE_LAYOUT,
@@ -96,7 +93,7 @@ CANDIDATES: tuple[tuple[Kind, ...], ...] = (
 )
 
 
-class AgamemnonState(TurnRules, WarpRules, State):
+class AgamemnonState(TurnRules, WarpRules, EndRules):
     """A position of Agamemnon with its history."""
 
     game: AgamemnonGame
@@ -488,65 +485,6 @@ class AgamemnonState(TurnRules, WarpRules, State):
     def tiles(self) -> list[tuple[int, int, str]]:
         """The tiles on the board: (space, player, code), by space."""
         return [(s, p, CODES[self._code[s]]) for s, p in enumerate(self._owner) if p >= 0]
-
-    # --- scoring and the end: AGA-SC1..SC4, AGA-T5 (readable: scoring.py; quick: _fast.py) ----------
-    def strings_by_the_rules(self) -> list[scoring.String]:
-        """Every string with its controller, by the rules as written (:func:`scoring.strings`)."""
-        return scoring.strings(self.game.board, self._kinds, self._owner, self._code)
-
-    def strings(self) -> list[dict[str, Any]]:
-        """Every string as in ``score_details``: kind, connections, controller (None when tied)."""
-        return [string.as_json(self.game.board) for string in self.strings_by_the_rules()]
-
-    def score_details(self) -> dict[str, Any]:
-        return {"scores": self.scores(), "strings": self.strings()}
-
-    def live_score(self) -> list[Any]:
-        """The live score of ``_fast.py`` (points of each player, the soft value of ``evaluate``,
-        per part), built on the first request and kept up to date from then on; read only."""
-        if self._live is None:
-            if self._maps is None:  # the loom set-up is not drawn yet: nothing to keep
-                return [0, 0, 0.0]
-            self._live = live_score(self._maps, self._masks, self.game.ends)
-        return self._live
-
-    def _points(self) -> tuple[int, int]:
-        """AGA-SC4: the connections of the strings each player controls."""
-        live = self._live
-        if live is None:
-            if self._phase == END and self._maps is not None:
-                # a finished game is scored once, from scratch (cheaper than the live score; kept
-                # as totals only: nothing changes any more)
-                p0, p1 = points(self._maps, self._masks, self.game.ends)
-                self._live = [p0, p1, 0.0]
-                return p0, p1
-            live = self.live_score()
-        return live[LIVE_POINTS_0], live[LIVE_POINTS_1]
-
-    def scores(self) -> list[float]:
-        p0, p1 = self._points()
-        return [float(p0), float(p1)]
-
-    def returns(self) -> list[float]:
-        """AGA-SC4: at the end, more points wins; equal points is a draw."""
-        if self._phase != END:
-            return [0.0, 0.0]
-        p0, p1 = self._points()
-        return [1.0, -1.0] if p0 > p1 else [-1.0, 1.0] if p1 > p0 else [0.0, 0.0]
-
-    def playout_scores(self, rng: random.Random) -> list[float]:
-        """End scores of a random playout where no Warp swaps, drawn at once (``_search.py``)."""
-        if self._phase == END or self._maps is None:  # over, or the loom set-up still to draw
-            return super().playout_scores(rng)
-        tiles = tiles_to_place(self._pools, self._mover, self._hand + self._aside)
-        return playout_scores(self._maps, self._masks, self._free, tiles, self.game.ends, rng.random)
-
-    def evaluate(self) -> list[float]:
-        """The live score margin plus a soft share of every contested string (:func:`heuristic.evaluate`)."""
-        if self._phase == END:
-            return self.returns()
-        live = self._live
-        return heuristic.evaluate(self.live_score() if live is None else live)
 
     # --- notation (moves.py) -------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
