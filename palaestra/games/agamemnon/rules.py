@@ -198,18 +198,14 @@ class AgamemnonState(TurnRules, WarpRules, EndRules):
             return "the game is over"
         return f"{moves.format_move(move, self.game.board)} is not possible now: {moves.what_now(self)}"
 
-    def action_problem(self, action: object) -> str | None:
-        """:meth:`problem` at the edge: at a chance node the ids are chance outcomes (``moves.py``).
-        The tables of ``AgamemnonGame.decode`` are read in place for a plain id (speed)."""
+    def move_of(self, action: object) -> Move:
+        """The move of an id: at a chance node the ids are chance outcomes (``moves.py``). The
+        tables of ``AgamemnonGame.decode`` are read in place for a plain id (speed)."""
         chance = self.is_chance_node()
         table = self.game.chance_moves if chance else self.game.moves
         if type(action) is int and 0 <= action < len(table):
-            return self.problem(table[action])
-        try:
-            move = self.game.decode(action, chance)
-        except ValueError as exc:
-            return str(exc)
-        return self.problem(move)
+            return table[action]
+        return self.game.decode(action, chance)
 
     def is_legal(self, action: int) -> bool:
         return self.action_problem(action) is None
@@ -248,11 +244,6 @@ class AgamemnonState(TurnRules, WarpRules, EndRules):
         if self.set_aside_time_problem() is None:
             out.extend(ASIDE_WARP + SET_ASIDE_CODES.index(code) for code in self.set_aside_tiles())
         return out
-
-    def legal_moves(self) -> list[Move]:
-        """The legal moves (at a chance node: the chance outcomes), in the order of ``legal_actions``."""
-        decode, chance = self.game.decode, self.is_chance_node()
-        return [decode(a, chance) for a in self.legal_actions()]
 
     def search_actions(self) -> list[int]:
         """AGA-T2: of two different tiles in hand only the lower code's placements (``_search.py``;
