@@ -26,9 +26,9 @@ position documents: ``position.py``; saved states: ``saved.py``; ``evaluate`` an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from palaestra.core.cloning import COPY, clone_by_fields
 from palaestra.core.errors import IllegalActionError
 from palaestra.core.game import CHANCE, TERMINAL, is_int
 from palaestra.games.agamemnon import display, moves, position, saved
@@ -375,13 +375,10 @@ class AgamemnonState(TurnRules, WarpRules, EndRules):
     def clone(self) -> AgamemnonState:
         """An independent copy: every field of this state, with new lists for the ones play changes
         in place (:data:`OWN_COPY`); the fast scoring's maps are shared (a Warp's swap makes new
-        ones). The copying function is written from the state's own fields (:func:`_write_clone`)
-        at the first clone, and replaces this method: every state has the fields ``__init__`` sets,
-        in that order."""
-        copy = _write_clone(self.__dict__)
-        copy.__doc__ = AgamemnonState.clone.__doc__
-        AgamemnonState.clone = copy  # type: ignore[method-assign,assignment]
-        return copy(self)
+        ones). The copying function is written from the state's own fields
+        (:func:`palaestra.core.cloning.clone_by_fields`) at the first clone, and replaces this
+        method: every state has the fields ``__init__`` sets, in that order."""
+        return clone_by_fields(self, OWN_COPY)
 
     # --- facts of the position ----------------------------------------------------------------------
     @property
@@ -503,24 +500,10 @@ class AgamemnonState(TurnRules, WarpRules, EndRules):
 
 
 #: the fields a move changes in place: a clone gets copies of them (the live score may be None)
-OWN_COPY = ("history", "_owner", "_code", "_pools", "_hand", "_aside", "_named", "_masks", "_free", "_live")
-
-
-def _write_clone(fields: Iterable[str]) -> Callable[[AgamemnonState], AgamemnonState]:
-    """A function that copies a state with these ``fields``, one assignment per field in their
-    order (as ``dataclasses`` writes its methods; the Archimedes state does the same). Written out
-    on purpose: an object whose ``__dict__`` is filled with ``update`` or ``copy.copy`` loses
-    CPython's shared-key layout, which makes every later attribute read slower (searches clone
-    all the time), and reading ``__dict__`` on every clone would cost more than the copy."""
-    lines = ["def clone(state):", "    other = new(AgamemnonState)"]
-    for name in fields:
-        assert name.isidentifier(), name
-        value = f"state.{name}"
-        if name in OWN_COPY:
-            value = f"None if {value} is None else {value}.copy()" if name == "_live" else f"{value}.copy()"
-        lines.append(f"    other.{name} = {value}")
-    lines.append("    return other")
-    namespace: dict[str, Any] = {"new": object.__new__, "AgamemnonState": AgamemnonState}
-    exec("\n".join(lines), namespace)  # our own field names, checked above
-    clone: Callable[[AgamemnonState], AgamemnonState] = namespace["clone"]
-    return clone
+OWN_COPY = {
+    **{
+        name: COPY
+        for name in ("history", "_owner", "_code", "_pools", "_hand", "_aside", "_named", "_masks", "_free")
+    },
+    "_live": "None if {v} is None else {v}.copy()",
+}

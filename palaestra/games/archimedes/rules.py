@@ -29,9 +29,9 @@ Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from palaestra.core.cloning import SLICE, clone_by_fields
 from palaestra.core.errors import IllegalActionError
 from palaestra.core.game import (
     TERMINAL,
@@ -399,12 +399,9 @@ class ArchimedesState(State):
         changes in place (:data:`OWN_COPY`). Derived data (the legal actions,
         :meth:`dead_position`) is shared: it is never changed in place, and a move replaces it
         (:meth:`_position_changed`). The copying function is written from the state's own fields
-        (:func:`_write_clone`) at the first clone, and replaces this method: every state has the
-        fields ``__init__`` sets, in that order."""
-        copy = _write_clone(self.__dict__)
-        copy.__doc__ = ArchimedesState.clone.__doc__
-        ArchimedesState.clone = copy  # type: ignore[method-assign,assignment]
-        return copy(self)
+        (:func:`palaestra.core.cloning.clone_by_fields`) at the first clone, and replaces this
+        method: every state has the fields ``__init__`` sets, in that order."""
+        return clone_by_fields(self, OWN_COPY)
 
     # --- ranking: ARC-E1, ARC-M6 ----------------------------------------------------------------
     def ranks(self) -> list[int]:
@@ -557,24 +554,5 @@ class ArchimedesState(State):
 
 
 #: the fields of a state that a move changes in place: :meth:`ArchimedesState.clone` gives the
-#: copy its own
-OWN_COPY = ("history", "_pos")
-
-
-def _write_clone(fields: Iterable[str]) -> Callable[[ArchimedesState], ArchimedesState]:
-    """A function that copies a state with these ``fields``, one assignment per field in their
-    order (as ``dataclasses`` writes its methods). Written out on purpose: it is some three times
-    faster than a loop of ``setattr``, and an object whose ``__dict__`` is filled with ``update``
-    or ``copy.copy`` loses CPython's shared-key layout, which makes every later attribute read
-    slower (searches clone all the time). Reading ``__dict__`` on every clone would cost more
-    than the copy (CPython then makes the object's attributes a real dict): hence once."""
-    lines = ["def clone(state):", "    other = new(ArchimedesState)"]
-    for name in fields:
-        assert name.isidentifier(), name
-        value = f"list(state.{name})" if name in OWN_COPY else f"state.{name}"
-        lines.append(f"    other.{name} = {value}")
-    lines.append("    return other")
-    namespace: dict[str, Any] = {"new": object.__new__, "ArchimedesState": ArchimedesState}
-    exec("\n".join(lines), namespace)  # our own field names, checked above
-    clone: Callable[[ArchimedesState], ArchimedesState] = namespace["clone"]
-    return clone
+#: copy its own (:mod:`palaestra.core.cloning`)
+OWN_COPY = {"history": SLICE, "_pos": SLICE}
