@@ -179,7 +179,7 @@ def test_the_rate_limits_start_no_thread_per_request_and_still_forget_old_reques
 
 def test_a_copied_record_is_equal_and_changes_apart_from_the_original() -> None:
     from palaestra.core.record import Move, Record
-    from palaestra.server.service.sessions import copy_record
+    from palaestra.server.service.change import copy_record
 
     original = Record("nim", {"stones": 9}, ["A", "B"], seed=3, moves=[Move(0, "take 1")])
     twin = copy_record(original)

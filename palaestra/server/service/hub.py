@@ -124,7 +124,6 @@ class Hub:
             challenge.challenged_id, challenge.id, name, title, "/#/"
         )
         self.challenges.after_made = self.notifications.kick
-        self.rematches.after_offer = self.notifications.kick
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never

@@ -1,9 +1,15 @@
-"""A game being played, in memory: its seats, state, record and what clients are shown.
+"""A game being played, in memory: its seats, state, record, its transitions and what clients
+are shown.
 
 A :class:`Session` is the server's authoritative copy of one game; a :class:`Seat` one player's
-place in it (token hash, invitation). ``Session.view`` is what every client sees (players and
-spectators alike: tokens never appear), ``Session.summary`` a lobby row: both are made in
-palaestra/server/service/view.py from the session's ``view_inputs``.
+place in it (token hash, invitation). A session owns its game's transitions: each (``play``,
+``act``, ``resign``, ``abort``, ``claim_win``, ``flag_fall``, ``undo``, ``seated``,
+``rematch_agreed``) computes the game after a change from the game as it is now, a
+:class:`~palaestra.server.service.change.Change`, or refuses with a ``DomainError``; it never
+stores nor tells anyone (``Sessions.commit`` stores the change, then makes it current).
+``Session.view`` is what every client sees (players and spectators alike: tokens never appear),
+``Session.summary`` a lobby row: both are made in palaestra/server/service/view.py from the
+session's ``view_inputs``.
 """
 
 from __future__ import annotations
@@ -23,9 +29,14 @@ from pydantic_core import PydanticSerializationError
 
 from palaestra.ai.base import Agent
 from palaestra.core.chance import ChanceSource
+from palaestra.core.errors import NotationError, PalaestraError
+from palaestra.core.finish import advance, end_by
 from palaestra.core.game import CHANCE, Game, State
+from palaestra.core.outcome import Termination
 from palaestra.core.record import Move, Record
 from palaestra.server import fairness
+from palaestra.server.game_hooks import can_undo
+from palaestra.server.service.change import Change, copy_record
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.view import (
@@ -183,24 +194,6 @@ class Session:
     #: called when the view caches are made anew (the sessions keep only the latest games' caches)
     on_view_cached: Callable[[Session], None] = field(default=lambda s: None, repr=False, compare=False)
 
-    def adopt(self, row: Session) -> None:
-        """Take over what ``row`` (the same game, just loaded from the database) holds: another
-        process changed the game. Subscribers, lock, agents and runner stay."""
-        self.seats = row.seats
-        self.state = row.state
-        self.record = row.record
-        self.status = row.status
-        self.updated_at = row.updated_at
-        self.version = row.version
-        self.undo_stack = row.undo_stack
-        self.public = row.public
-        self.hints = row.hints
-        self.rated = row.rated
-        self.rematch = row.rematch
-        self.secret = row.secret
-        self.clock = row.clock
-        self.analyses.clear()
-
     def hints_allowed(self) -> bool:
         """Hints only where they help nobody against another person (``ViewInputs.hints_allowed``)."""
         return self.view_inputs().hints_allowed()
@@ -298,18 +291,205 @@ class Session:
         player = state.current_player
         return player if 0 <= player < len(seats) and seats[player].kind == "human" else None
 
-    def clock_after(self, state: State, status: str, seats: list[Seat] | None = None) -> Clock | None:
+    def undo_seat(self) -> int | None:
+        """The seat that may take back the last action now (None: nothing to undo; the rule is
+        ``ViewInputs.undo_seat``, palaestra/server/service/view.py)."""
+        return self.view_inputs().undo_seat()
+
+    # --- transitions: each computes the game after a change, or refuses; nothing is stored ------
+    def _clock_after(self, state: State, status: str, seats: list[Seat]) -> Clock | None:
         """The clock once ``state`` (with ``status`` and ``seats``) is the game's position now."""
         if self.clock is None:
             return None
         if status != "active":
             return self.clock.stop(self.now())
-        return self.clock.advance(self.timed_seat(state, status, seats or self.seats), self.now())
+        return self.clock.advance(self.timed_seat(state, status, seats), self.now())
 
-    def undo_seat(self) -> int | None:
-        """The seat that may take back the last action now (None: nothing to undo; the rule is
-        ``ViewInputs.undo_seat``, palaestra/server/service/view.py)."""
-        return self.view_inputs().undo_seat()
+    def _moved(
+        self,
+        state: State,
+        record: Record,
+        status: str,
+        undo_stack: list[tuple[State, int]] | None = None,
+        action: int | None = None,
+        clock: Clock | None = None,
+    ) -> Change:
+        """The game at ``state`` with ``record`` and ``status``, its clock going on from there
+        (or ``clock``: a flag that fell)."""
+        clock = clock or self._clock_after(state, status, self.seats)
+        stack = self.undo_stack if undo_stack is None else undo_stack
+        return Change("game", state, record, status, self.seats, clock, self.rematch, stack, action)
+
+    def play(self, action: int) -> Change:
+        """The game after ``action`` (legal: an illegal one raises ``IllegalActionError``), played
+        the one way (:func:`palaestra.core.finish.advance`: the record is ended when the game is
+        over or settled); the state before is kept for undo."""
+        before = self.state
+        state = before.clone()
+        record = copy_record(self.record)
+        advance(state, action, record)
+        status = "finished" if record.over else "active"
+        undo_stack = [*self.undo_stack, (before, action)][-UNDO_DEPTH:]
+        return self._moved(state, record, status, undo_stack, action)
+
+    def act(self, seat: int, ply: int, action: int | None, move: str | None) -> Change:
+        """``seat``'s action (a number, or ``move`` in notation), meant for move ``ply``: refused
+        unless the game goes on with everybody joined, at that ply, on the seat's turn and in its
+        time, and the action is legal."""
+        self.check_playable()
+        self.check_everybody_joined()
+        if ply != self.ply:
+            raise DomainError(
+                "stale_action",
+                f"this action was meant for move {ply}, but the game is at move {self.ply}; "
+                "reload and try again",
+            )
+        if self.state.current_player != seat:
+            raise DomainError(
+                "not_your_turn",
+                f"it is {who(self.game, self.state.current_player)}'s turn, "
+                f"not {self.game.player_name(seat)}'s",
+            )
+        self.check_time(seat)
+        state = self.state
+        if move is not None:
+            try:
+                action = state.string_to_action(move)
+            except NotationError as err:
+                raise DomainError("bad_notation", str(err)) from None
+            except PalaestraError as err:
+                raise DomainError("illegal_action", str(err)) from None
+        assert action is not None
+        if not state.is_legal(action):
+            raise DomainError("illegal_action", state.explain_illegal(action))
+        return self.play(action)
+
+    def check_time(self, seat: int) -> None:
+        """Refuse a seat's action once its time has run out (or while the AI plays its turn)."""
+        clock = self.clock
+        if clock is not None and (clock.autoplay == seat or clock.out_of_time(self.now()) == seat):
+            raise self.out_of_time(seat)
+
+    def out_of_time(self, seat: int) -> DomainError:
+        name = self.game.player_name(seat)
+        if self.clock is not None and self.clock.control.on_timeout == "ai":
+            return DomainError("out_of_time", f"{name}'s time ran out: the AI plays this turn")
+        return DomainError("out_of_time", f"{name}'s time ran out")
+
+    def ended_by(
+        self, seat: int, termination: Termination, claimed_by: int | None = None, clock: Clock | None = None
+    ) -> Change:
+        """The game that ``seat`` ended before its rules did (the one way a seat ends a game,
+        :func:`palaestra.core.finish.end_by`): it resigned, ran out of time or left (it ranks
+        last, the others share first place), or it aborted before every seat moved (no winner,
+        every return 0, never rated)."""
+        record = copy_record(self.record)
+        record.finish(end_by(self.state, seat, termination, claimed_by))
+        return self._moved(self.state, record, "finished", clock=clock)
+
+    def resign(self, seat: int) -> Change:
+        """``seat`` gives up: it ranks last, the others share the rest."""
+        self.check_playable()
+        return self.ended_by(seat, Termination.RESIGNATION)
+
+    def abort(self, seat: int) -> Change:
+        """``seat`` calls the game off while some seat has not moved yet: no winner, not rated."""
+        self.check_playable()
+        moved = {m.player for m in self.record.moves}
+        if all(p in moved for p in range(self.game.num_players)):
+            raise DomainError("cannot_abort", "every seat has moved: resign instead")
+        return self.ended_by(seat, Termination.ABORT)
+
+    def claim_win(self, seat: int, gone_for: Callable[[int], float | None], after: float) -> Change:
+        """``seat`` claims the win of a real-time game whose seat to move has been gone (no
+        websocket, ``gone_for`` seconds) for ``after`` seconds: that seat loses as if it resigned."""
+        self.check_playable()
+        absent = self.state.current_player
+        if self.clock is None or self.clock.control.kind == "correspondence":
+            raise DomainError("cannot_claim", "only a real-time game (with a clock) can be claimed")
+        if absent == seat or not 0 <= absent < len(self.seats) or self.seats[absent].kind != "human":
+            raise DomainError("cannot_claim", "the win is claimed from another person who is to move")
+        gone = gone_for(absent)
+        if gone is None or gone < after:
+            raise DomainError(
+                "cannot_claim", f"{self.game.player_name(absent)} has not been gone for {after:g} s"
+            )
+        return self.ended_by(absent, Termination.ABANDONMENT, claimed_by=seat)
+
+    def flag_fall(self, now: float) -> Change | None:
+        """The game once the flag of the seat whose time has run out by ``now`` falls: the seat
+        loses (``clock.flagged``), or (``on_timeout`` "ai") the AI plays its turn
+        (``clock.autoplay``). None if no time is up."""
+        clock = self.clock
+        seat = None if clock is None or self.status != "active" else clock.out_of_time(now)
+        if clock is None or seat is None:
+            return None
+        fallen = clock.fall(now)
+        if clock.control.on_timeout == "ai":
+            return self._moved(self.state, self.record, self.status, clock=fallen)
+        return self.ended_by(seat, Termination.TIME, clock=fallen)
+
+    def undo_from_stack(self, seat: int, ply: int) -> tuple[State, int] | None:
+        """Refuse to take back the last action unless it is ``seat``'s own and still its turn, at
+        move ``ply``, in its time, in a game that goes on and is not rated; the state before it
+        and the action, from the undo stack (None: not there, the caller replays the record,
+        ``persistence.state_before_last``). Then ``undo`` (which asks the game's undo policy)
+        gives the game after it."""
+        self.check_playable()
+        if self.rated:
+            raise DomainError("cannot_undo", "a rated game allows no undo")
+        if ply != self.ply:
+            raise DomainError(
+                "stale_action",
+                f"this undo was meant for move {ply}, but the game is at move {self.ply}; "
+                "reload and try again",
+            )
+        self.check_time(seat)
+        moves = self.record.moves
+        if not moves or moves[-1].player != seat or self.state.current_player != seat:
+            raise DomainError("cannot_undo", "only your own last action, while it is still your turn")
+        if self.undo_stack and len(self.undo_stack[-1][0].history) == self.ply - 1:
+            return self.undo_stack[-1]
+        return None
+
+    def undo(self, before: State, action: int) -> Change:
+        """The game with its last action (``action`` from ``before``) taken back, if the rules
+        allow it: the record loses the move (nobody moved since, and undoable actions reveal
+        nothing, so the record stays replayable)."""
+        if not can_undo(before, action):
+            raise DomainError(
+                "cannot_undo",
+                f"{self.record.moves[-1].move} cannot be taken back (the rules do not allow it)",
+            )
+        record = copy_record(self.record)
+        record.moves.pop()
+        record.outcome = None
+        record.ended = None
+        stack = self.undo_stack
+        if stack and stack[-1][0] is before:
+            stack = stack[:-1]
+        return self._moved(before.clone(), record, "active", stack)
+
+    def seated(self, seats: list[Seat]) -> Change:
+        """The game with ``seats`` (a seat joined, bound to an account, its invitation changed):
+        a clock starts once the last invited player has joined."""
+        clock = self._clock_after(self.state, self.status, seats)
+        return Change(
+            "seats", self.state, self.record, self.status, seats, clock, self.rematch, self.undo_stack
+        )
+
+    def rematch_agreed(self, rematch: dict[str, Any]) -> Change:
+        """The finished game with its rematch agreement ``rematch``."""
+        return Change(
+            "rematch",
+            self.state,
+            self.record,
+            self.status,
+            self.seats,
+            self.clock,
+            rematch,
+            self.undo_stack,
+        )
 
     # --- views ------------------------------------------------------------------------------
     def view_inputs(self) -> ViewInputs:
