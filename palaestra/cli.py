@@ -495,7 +495,11 @@ def serve(
     port: Annotated[int, typer.Option(metavar="PORT", help="Port to listen on.")] = 8000,
     database_url: Annotated[
         str | None,
-        typer.Option(metavar="URL", help="SQLAlchemy URL (default: a SQLite file in your data directory)."),
+        typer.Option(
+            metavar="URL",
+            help="SQLAlchemy URL (default: PALAESTRA_DATABASE_URL, else a SQLite file in your data "
+            "directory).",
+        ),
     ] = None,
     redis_url: Annotated[
         str | None,
@@ -531,7 +535,10 @@ def worker(
     ],
     database_url: Annotated[
         str | None,
-        typer.Option(metavar="URL", help="SQLAlchemy URL of the server processes' database."),
+        typer.Option(
+            metavar="URL",
+            help="SQLAlchemy URL of the server processes' database (default: PALAESTRA_DATABASE_URL).",
+        ),
     ] = None,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="Moves played at once by this process.")] = 2,
     job_timeout: Annotated[
@@ -549,9 +556,10 @@ def worker(
 ) -> None:
     """Play AI and chance moves for `palaestra serve --redis-url` processes (docs/deploy.md)."""
     from palaestra.server.db import default_database_url
+    from palaestra.server.settings import Settings
     from palaestra.server.worker import run_worker
 
-    url = database_url or default_database_url()
+    url = database_url or Settings.from_env().database_url or default_database_url()
     typer.echo(f"Palaestra worker on {_safe_url(redis_url)} (database: {_safe_url(url)})")
     run_worker(url, redis_url, jobs=jobs, job_timeout=job_timeout, ai_delay=ai_delay)
 

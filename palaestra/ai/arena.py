@@ -91,12 +91,18 @@ class GameOutcome:
     moves: int
     failure: Failure | None = None
     record: str | None = None
-    settled: bool = False  # adjudicated: ended where its result could no longer change
+    #: why the game ended (None: a game error ended it)
+    termination: Termination | None = None
     #: per seat: decisions the agent made, CPU seconds of the arena's thread they took, and the
     #: longest decision in wall seconds (measurements, not part of the result: they vary by machine)
     decisions: list[int] | None = None
     cpu: list[float] | None = None
     longest: list[float] | None = None
+
+    @property
+    def settled(self) -> bool:
+        """Adjudicated: ended where its result could no longer change."""
+        return self.termination is Termination.ADJUDICATION
 
     def to_json(self, timings: bool = False) -> dict[str, Any]:
         """The game as JSON; ``timings`` adds ``cpu`` and ``longest`` (they vary from run to run)."""
@@ -107,7 +113,7 @@ class GameOutcome:
             "returns": self.returns,
             "scores": self.scores,
             "moves": self.moves,
-            "settled": self.settled,
+            "termination": None if self.termination is None else self.termination.value,
             "failure": self.failure.to_json() if self.failure else None,
             "record": self.record,
             "decisions": self.decisions,
@@ -447,7 +453,7 @@ def play_game(
         len(driver.state.history),
         failure,
         path,
-        driver.result is not None and driver.result.termination is Termination.ADJUDICATION,
+        None if driver.result is None else driver.result.termination,
         table.decisions,
         [round(x, 4) for x in table.cpu],
         [round(x, 4) for x in table.longest],

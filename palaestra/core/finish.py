@@ -3,7 +3,7 @@
 :func:`advance` is the only place that applies an action to a game being played and decides
 whether and how the game ended: the CLI (``palaestra play``), the arena (one process or Ray) and
 PettingZoo play through :class:`~palaestra.core.driver.Driver`, whose ``play`` calls it; the web
-app's ``Sessions.apply`` and ``Record.apply`` call it directly. The end it decides is an
+app's ``Session.play`` and ``Record.apply`` call it directly. The end it decides is an
 :class:`~palaestra.core.outcome.Outcome`: by the rules (or the move limit, as the game says), or,
 with ``adjudicate``, where the result can no longer change (``State.settled_result``). A seat
 that ends the game otherwise (it resigns, runs out of time, leaves, aborts) ends it with

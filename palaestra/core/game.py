@@ -423,15 +423,21 @@ class State(ABC):
         """:meth:`problem` at the edge, for an action id from outside (a record, a client, a
         search): an id that is no action of the game is said so; else its move's problem."""
         try:
-            move = self.game.decode(action)  # type: ignore[arg-type]  # checked by decode
+            move = self.move_of(action)  # type: ignore[arg-type]  # checked by decode
         except ValueError as exc:
             return str(exc)
         return self.problem(move)
 
+    def move_of(self, action: int) -> Any:
+        """The move of action id ``action`` here: ``game.decode``, or for a game whose chance
+        outcomes are numbered on their own (as OpenSpiel lets them) the chance outcome's at a
+        chance node; ``ValueError`` for an id outside the space."""
+        return self.game.decode(action)
+
     def legal_moves(self) -> list[Any]:
         """The legal moves, as the game's typed moves, in the order of ``legal_actions()``."""
-        decode = self.game.decode
-        return [decode(a) for a in self.legal_actions()]
+        move_of = self.move_of
+        return [move_of(a) for a in self.legal_actions()]
 
     def can_take_back(self, action: int) -> bool:
         """May the player who plays ``action`` here take it back afterwards, as long as nobody

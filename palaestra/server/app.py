@@ -53,7 +53,7 @@ async def close_websockets(app: FastAPI, timeout: float = 2.0) -> None:
     if hub is None:
         return
     hub.sessions.close_watchers()
-    hub.lobby.close_watchers()
+    hub.feed.close_watchers()
     guards: Guards = app.state.guards
     end = time.monotonic() + timeout
     while sum(guards.sockets.values()) > 0 and time.monotonic() < end:
@@ -67,11 +67,13 @@ def create_app(
     settings: Settings | None = None,
     redis_url: str | None = None,
 ) -> FastAPI:
-    """The app on a database (default: SQLite in the user's data directory). With ``redis_url``
-    it is one of many processes on one database (docs/deploy.md): changes are announced over Redis
-    and the server's moves are jobs for ``palaestra worker`` processes."""
-    url = database_url or default_database_url()
+    """The app on a database (``database_url``, else the setting ``database_url``, else SQLite in
+    the user's data directory). With a Redis URL (``redis_url``, else the setting) it is one of
+    many processes on one database (docs/deploy.md): changes are announced over Redis and the
+    server's moves are jobs for ``palaestra worker`` processes."""
     config = settings or Settings.from_env()
+    url = database_url or config.database_url or default_database_url()
+    redis_url = redis_url or config.redis_url or None
     guards = Guards(config)
     guards.member_of = member_id  # members' limits per account, guests' per address
     signin_limits = SignInLimits(config, redis_url)

@@ -18,6 +18,7 @@ from palaestra.core.game import State
 from palaestra.core.registry import game_info
 from palaestra.core.rules_page import Example
 from palaestra.server.game_hooks import web_data
+from palaestra.server.service.view import jsonable
 
 
 @dataclass(frozen=True)
@@ -32,16 +33,6 @@ class Figure:
 
     def to_json(self, lang: str) -> dict[str, Any]:
         return {"id": self.id, "view": self.view, "show": self.show, "caption": self.caption[lang]}
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
 
 
 def view_of(example: Example) -> dict[str, Any]:
@@ -73,7 +64,7 @@ def position_view(
         "current_player": player,
         "to_move": game.player_name(player) if 0 <= player < game.num_players else None,
         "scores": state.scores(),
-        "score_details": _jsonable(state.score_details()),
+        "score_details": jsonable(state.score_details()),
         "moves": moves,
         "legal": [{"action": a, "move": state.action_to_string(a)} for a in state.legal_actions()]
         if legal and player >= 0

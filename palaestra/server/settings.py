@@ -5,16 +5,17 @@ They are a ``pydantic-settings`` class (issue 32): the library reads and convert
 (numbers, ``1/0/true/false/yes/no/on/off`` for switches), and a value that does not convert is
 refused with an error that names its variable (:class:`SettingsError`), instead of a hand-written
 loop of ``type(default)(raw)``. ``Settings(...)`` alone takes the defaults and its arguments;
-:meth:`Settings.from_env` adds the environment. The database and Redis URLs, the address and the
-port are options of the command line (``palaestra serve``; ``PALAESTRA_REDIS_URL`` is read by it),
-not settings of the app.
+:meth:`Settings.from_env` adds the environment. The database and Redis URLs are settings too
+(``PALAESTRA_DATABASE_URL``, ``PALAESTRA_REDIS_URL``), which the options of the command line
+override (``palaestra serve --database-url ... --redis-url ...``); the address and the port are
+options only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from palaestra.core.errors import PalaestraError
@@ -32,6 +33,12 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="forbid")
 
+    #: the database, a SQLAlchemy URL (empty: a SQLite file in the user's data directory), and
+    #: Redis, ``redis://HOST:PORT/DB`` or ``unix:///PATH`` (empty: one process alone on its
+    #: database); ``--database-url`` and ``--redis-url`` override them. Left out of the repr
+    #: (their passwords)
+    database_url: str = Field("", repr=False)
+    redis_url: str = Field("", repr=False)
     #: requests with a larger body are refused (413) without being read
     max_body_bytes: int = 64 * 1024
     #: PostgreSQL connection pool: steady connections and extra ones at peaks

@@ -113,9 +113,9 @@ def test_legal_actions_are_the_actions_without_a_problem(options: dict[str, obje
         else:
             space = range(-1, game.num_distinct_actions() + 1)
             legal = state.legal_actions()
-        assert [a for a in space if state.problem(a) is None] == legal
+        assert [a for a in space if state.action_problem(a) is None] == legal
         assert all(state.is_legal(a) == (a in legal) for a in space)
-        reasons = [state.problem(a) for a in space if a not in legal]
+        reasons = [state.action_problem(a) for a in space if a not in legal]
         assert all(isinstance(r, str) and r for r in reasons)
 
 

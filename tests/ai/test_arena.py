@@ -144,7 +144,8 @@ def test_a_settled_game_is_adjudicated_with_the_result_it_would_end_with(tmp_pat
     assert [o.settled for o in result.outcomes] == [True, True]
     assert [o.returns for o in result.outcomes] == [o.returns for o in played.outcomes]
     assert [st.wins for st in result.stats()] == [2, 0]
-    assert result.to_json()["games"][0]["settled"] is True
+    assert result.to_json()["games"][0]["termination"] == "adjudication"
+    assert [o.termination for o in played.outcomes] == [Termination.RULES, Termination.RULES]
     for o in result.outcomes:
         assert o.record is not None
         rec = Record.load(o.record)
@@ -162,13 +163,13 @@ def test_match_command_adjudicates_unless_told_not_to() -> None:
 
     runner = CliRunner()
     base = ["match", "lead", "--agents", "const:value=1,const:value=0", "-n", "2", "--seed", "3", "--json"]
-    for flags, moves, settled in (([], 6, True), (["--no-adjudicate"], 10, False)):
+    for flags, moves, ended in (([], 6, "adjudication"), (["--no-adjudicate"], 10, "rules")):
         out = runner.invoke(app, base + flags)
         assert out.exit_code == 0, out.output
         games = json.loads(out.output)["games"]
-        assert [(g["moves"], g["settled"], g["returns"]) for g in games] == [
-            (moves, settled, [1.0, -1.0]),
-            (moves, settled, [-1.0, 1.0]),
+        assert [(g["moves"], g["termination"], g["returns"]) for g in games] == [
+            (moves, ended, [1.0, -1.0]),
+            (moves, ended, [-1.0, 1.0]),
         ]
 
 

@@ -13,6 +13,7 @@ from palaestra.core.errors import IllegalActionError, NotationError, OptionError
 from palaestra.core.perft import divide, perft
 from palaestra.core.record import load_state_file
 from palaestra.games.archimedes import ArchimedesGame, ArchimedesState
+from palaestra.games.archimedes.moves import PASS, Kind, Move
 from tests.archimedes.archimedes_reference import Ref, ref_perft, start_cubes
 
 
@@ -48,6 +49,39 @@ def test_notation_round_trip_and_lenient_spelling() -> None:
     assert s.string_to_action(" A2 - C4 ") == s.string_to_action("a2-c4")
     assert s.string_to_action("PASS") == 9216
     assert s.action_to_string(9216) == "pass"
+
+
+def test_moves_and_ids_meet_in_the_layout() -> None:
+    """Every id decodes to a typed Move whose kind names its layout segment, and encodes back to
+    itself; the ids are those of the records (``start * 96 + end``, then the pass)."""
+    g = game()
+    assert [s.name for s in g.layout] == [k.value for k in Kind]
+    for a in range(g.num_distinct_actions()):
+        move = g.decode(a)
+        assert g.encode(move) == a and move.kind == g.layout.segment_of(a).name
+    assert g.decode(9216) == PASS == Move(Kind.PASS, -1, -1)
+    assert g.decode(g.board.cell("a2") * 96 + g.board.cell("c4")) == Move(
+        Kind.MOVE, g.board.cell("a2"), g.board.cell("c4")
+    )
+    for bad_id in (-1, 9217, True, "1"):
+        with pytest.raises(ValueError, match="not an action id of archimedes"):
+            g.decode(bad_id)  # type: ignore[arg-type]
+    for bad_move in (Move(Kind.MOVE, 96, 0), Move(Kind.MOVE, -1, 3), (Kind.MOVE, 1, 2), 5):
+        with pytest.raises(ValueError, match="is not a move of archimedes"):
+            g.encode(bad_move)  # type: ignore[arg-type]
+
+
+def test_problem_takes_moves_and_action_problem_ids() -> None:
+    """``problem(move)`` is the rules' question; ``action_problem(id)`` asks it at the edge."""
+    s = game().new_initial_state()
+    assert s.legal_moves() == [s.game.decode(a) for a in s.legal_actions()]
+    assert all(s.problem(m) is None for m in s.legal_moves())
+    c4_c5 = s.string_to_action("c4-c5")
+    assert s.problem(s.game.decode(c4_c5)) == s.action_problem(c4_c5) == "there is no cube on c4"
+    passing = s.problem(PASS)
+    assert passing == s.action_problem(9216) and passing is not None and "(ARC-M6)" in passing
+    off_board = s.problem(Move(Kind.MOVE, 200, 3))
+    assert off_board is not None and off_board.endswith("start=200, end=3) is not a move of archimedes")
 
 
 @pytest.mark.parametrize(

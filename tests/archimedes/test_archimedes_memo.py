@@ -61,12 +61,12 @@ def test_memos_thinned_when_full_change_nothing(monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "revisit"), [(2, False), (3, False), (2, True), (3, True)])
 def test_legal_actions_are_the_actions_without_a_problem(players: int, revisit: bool) -> None:
-    """Over the whole action space: ``problem(a)`` is None exactly for the legal actions, the pass
-    included (ARC-M6), and every other action gets a reason."""
+    """Over the whole action space: ``action_problem(a)`` (``problem`` of its move) is None exactly
+    for the legal actions, the pass included (ARC-M6), and every other action gets a reason."""
     g = ArchimedesGame(players=players, revisit=revisit)
     for s in random_states(g, 25, 100 + players * 10 + revisit):
         legal = s.legal_actions()
-        assert [a for a in range(g.num_distinct_actions()) if s.problem(a) is None] == legal
+        assert [a for a in range(g.num_distinct_actions()) if s.action_problem(a) is None] == legal
         assert s.moves_by_the_rules() == ([] if legal == [g.pass_action] else legal)
 
 

@@ -322,15 +322,15 @@ def test_finding4_only_the_games_used_last_keep_their_cached_view(db_url: str) -
             assert play(c, gid, tokens[0], 0, move="take 1").status_code == 200
             assert play(c, gid, tokens[1], 1, move="take 2").status_code == 200
             ids.append(gid)
-        cached = [g for g in ids if hub.loaded[g]._view is not None or hub.loaded[g]._view_json is not None]
+        cached = [g for g in ids if hub.loaded[g].views.kept]
         assert cached == ids[-3:]
         # a game whose caches were dropped shows the same view, made again
         first = c.get(f"/api/games/{ids[0]}").json()
         assert first["ply"] == 2 and [m["move"] for m in first["moves"]] == ["take 1", "take 2"]
-        assert hub.loaded[ids[0]]._view is not None and hub.loaded[ids[-3]]._view is None
+        assert hub.loaded[ids[0]].views.kept and not hub.loaded[ids[-3]].views.kept
         # the game read last keeps its caches: a second read reuses them
-        kept = hub.loaded[ids[0]]._view
-        assert c.get(f"/api/games/{ids[0]}").json() == first and hub.loaded[ids[0]]._view is kept
+        kept = hub.loaded[ids[0]].views.made
+        assert c.get(f"/api/games/{ids[0]}").json() == first and hub.loaded[ids[0]].views.made is kept
 
 
 @pytest.mark.slow

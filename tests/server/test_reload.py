@@ -40,7 +40,7 @@ def rows_of_a_game(tmp_path: Path, game: str, seed: int, actions: int) -> list[S
                 if state.is_terminal() or session.status != "active" or state.is_chance_node():
                     break
                 token = str(created.tokens[state.current_player])
-                undo = session.view()["undo"]
+                undo = session.view().undo
                 if undo is not None and rng.random() < 0.2:
                     await hub.play.undo(session.id, str(created.tokens[undo]), session.ply)
                 else:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import string
 from decimal import Decimal
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -103,3 +105,92 @@ def test_any_text_for_a_number_gives_a_value_or_a_clear_error(raw: str) -> None:
         else:
             assert type(read.ws_total) is int and type(read.claim_after_seconds) is float
             assert Decimal(read.ws_total) == Decimal(raw.strip().replace("_", ""))
+
+
+# --- the database and Redis URLs: settings, overridden by the command line ----------------------------
+def test_the_database_and_redis_urls_are_settings_left_out_of_the_repr(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert (Settings().database_url, Settings().redis_url) == ("", "")
+    monkeypatch.setenv("PALAESTRA_DATABASE_URL", "postgresql://palaestra:secret@db.internal/palaestra")
+    monkeypatch.setenv("PALAESTRA_REDIS_URL", "redis://:hidden@redis.internal:6379/0")
+    read = Settings.from_env()
+    assert read.database_url == "postgresql://palaestra:secret@db.internal/palaestra"
+    assert read.redis_url == "redis://:hidden@redis.internal:6379/0"
+    assert "secret" not in repr(read) and "hidden" not in repr(read)
+
+
+def test_the_app_opens_the_database_of_the_setting_unless_given_one(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from palaestra.server.app import create_app
+
+    setting, given_ = tmp_path / "setting.sqlite3", tmp_path / "given.sqlite3"
+    with TestClient(create_app(settings=Settings(database_url=f"sqlite:///{setting}"), ai_delay=0.0)) as c:
+        assert c.get("/readyz").status_code == 200
+    assert setting.exists()
+    setting.unlink()
+    app = create_app(
+        f"sqlite:///{given_}", settings=Settings(database_url=f"sqlite:///{setting}"), ai_delay=0.0
+    )
+    with TestClient(app) as c:
+        assert c.get("/readyz").status_code == 200
+    assert given_.exists() and not setting.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "database", "redis"),
+    [
+        ([], "sqlite:///from-env.sqlite3", "redis://from-env:6379/0"),
+        (["--database-url", "sqlite:///given.sqlite3"], "sqlite:///given.sqlite3", "redis://from-env:6379/0"),
+        (["--redis-url", "redis://given:6379/1"], "sqlite:///from-env.sqlite3", "redis://given:6379/1"),
+    ],
+)
+def test_serve_takes_the_urls_of_the_environment_and_its_options_override_them(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], database: str, redis: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from palaestra.cli import app
+    from palaestra.server import app as web
+    from palaestra.server import serving
+
+    made: list[tuple[str | None, str | None]] = []
+
+    def create_app(url: str | None = None, *, redis_url: str | None = None, **_: Any) -> str:
+        made.append((url, redis_url))
+        return "app"
+
+    monkeypatch.setattr(web, "create_app", create_app)
+    monkeypatch.setattr(serving, "run", lambda *a, **k: None)
+    env = {
+        "PALAESTRA_DATABASE_URL": "sqlite:///from-env.sqlite3",
+        "PALAESTRA_REDIS_URL": "redis://from-env:6379/0",
+    }
+    result = CliRunner().invoke(app, ["serve", *args], env=env)
+    assert result.exit_code == 0, result.output
+    assert made == [(database, redis)]
+    assert f"database: {database}, Redis: {redis}" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "database"),
+    [
+        ([], "sqlite:///from-env.sqlite3"),
+        (["--database-url", "sqlite:///given.sqlite3"], "sqlite:///given.sqlite3"),
+    ],
+)
+def test_the_worker_takes_the_database_of_the_environment_unless_given_one(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], database: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from palaestra.cli import app
+    from palaestra.server import worker
+
+    ran: list[tuple[str, str]] = []
+    monkeypatch.setattr(worker, "run_worker", lambda url, redis_url, **_: ran.append((url, redis_url)))
+    env = {"PALAESTRA_DATABASE_URL": "sqlite:///from-env.sqlite3", "PALAESTRA_REDIS_URL": "redis://r:6379/0"}
+    result = CliRunner().invoke(app, ["worker", *args], env=env)
+    assert result.exit_code == 0, result.output
+    assert ran == [(database, "redis://r:6379/0")]

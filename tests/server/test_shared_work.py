@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from palaestra.server.service.hub import Hub
 from palaestra.server.service.persistence import load_server_game
+from palaestra.server.service.view import GameView
 
 HOT_SEAT = [{"kind": "human", "joined": True}, {"kind": "human", "joined": True}]
 
@@ -36,9 +37,9 @@ def test_one_view_per_change_and_a_new_one_after_every_kind_of_change(client: Te
     assert session.view() is first  # shared until the game changes
     seen = [first]
 
-    def changed() -> dict[str, Any]:
+    def changed() -> GameView:
         view = session.view()
-        assert all(view is not old for old in seen) and view["version"] == seen[-1]["version"] + 1
+        assert all(view is not old for old in seen) and view.version == seen[-1].version + 1
         seen.append(view)
         return view
 
@@ -46,14 +47,15 @@ def test_one_view_per_change_and_a_new_one_after_every_kind_of_change(client: Te
     code = created["seats"][1]["invite"].rsplit("/", 1)[1]
     joined = client.post(f"/api/games/{gid}/join", json={"code": code, "name": "Bea"})
     assert joined.status_code == 200
-    assert changed()["seats"][1]["joined"] is True and seen[-1]["seats"][1]["name"] == "Bea"
+    assert changed().seats[1].joined is True and seen[-1].seats[1].name == "Bea"
     # an action
     r = client.post(f"/api/games/{gid}/actions", json={"token": token, "ply": 0, "move": "take 1"})
-    assert r.status_code == 200 and r.json() == changed() and seen[-1]["ply"] == 1
+    assert r.status_code == 200 and r.json() == changed().model_dump(mode="json") and seen[-1].ply == 1
     # a resignation (the status and the result change)
     assert client.post(f"/api/games/{gid}/resign", json={"token": token}).status_code == 200
-    assert changed()["status"] == "finished" and seen[-1]["result"]["seat"] == 0
-    assert client.get(f"/api/games/{gid}").json() == seen[-1]
+    result = changed().result
+    assert seen[-1].status == "finished" and result is not None and result["seat"] == 0
+    assert client.get(f"/api/games/{gid}").json() == seen[-1].model_dump(mode="json")
 
 
 def test_a_view_follows_a_change_made_by_another_writer(client: TestClient) -> None:
@@ -81,7 +83,7 @@ def test_a_view_follows_a_change_made_by_another_writer(client: TestClient) -> N
     )
     assert client.portal.call(hub.sessions.reload, session) is True
     after = session.view()
-    assert after is not before and after["version"] == 1 and after["state"]["pile"] == 7
+    assert after is not before and after.version == 1 and after.state["pile"] == 7
     r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[1], "ply": 1, "move": "take 1"})
     assert r.status_code == 200 and r.json()["state"]["pile"] == 6
 
@@ -107,16 +109,14 @@ def test_the_encoded_view_is_shared_checked_against_the_schema_and_pushed_as_is(
     """The view is encoded once per change (``Session.view_json``) for the answer to the mover,
     every reader and every websocket; the routes pass those bytes through without FastAPI's
     response validation, so the check against ``GameView`` is made here."""
-    from palaestra.server.api.responses import GameView
-
     created = create(client, HOT_SEAT)
     gid, token = created["id"], created["seats"][0]["token"]
     session = client.portal.call(hub_of(client).get, gid)
     encoded = session.view_json()
-    assert session.view_json() is encoded and json.loads(encoded) == session.view()
+    assert session.view_json() is encoded and json.loads(encoded) == session.view().model_dump(mode="json")
     GameView.model_validate_json(encoded)  # the documented shape, extra fields forbidden
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
-        assert ws.receive_json() == {"type": "state", "game": session.view()}
+        assert ws.receive_json() == {"type": "state", "game": json.loads(encoded)}
         r = client.post(f"/api/games/{gid}/actions", json={"token": token, "ply": 0, "move": "take 1"})
         assert r.status_code == 200 and r.headers["content-type"] == "application/json"
         assert r.content == session.view_json() is not encoded  # a new encoding for the change
@@ -179,7 +179,7 @@ def test_the_rate_limits_start_no_thread_per_request_and_still_forget_old_reques
 
 def test_a_copied_record_is_equal_and_changes_apart_from_the_original() -> None:
     from palaestra.core.record import Move, Record
-    from palaestra.server.service.sessions import copy_record
+    from palaestra.server.service.change import copy_record
 
     original = Record("nim", {"stones": 9}, ["A", "B"], seed=3, moves=[Move(0, "take 1")])
     twin = copy_record(original)
@@ -195,7 +195,7 @@ def test_a_copied_record_is_equal_and_changes_apart_from_the_original() -> None:
 
 def test_the_moves_documents_are_kept_between_changes_and_follow_every_kind_of_change() -> None:
     from palaestra.core.record import Move
-    from palaestra.server.service.session import MovesJSON
+    from palaestra.server.service.view import MovesJSON
 
     docs = MovesJSON()
     a, b, c = Move(0, "take 1", "t1"), Move(1, "take 2"), Move(0, "take 3")

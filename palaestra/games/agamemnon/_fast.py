@@ -1,4 +1,6 @@
-"""The fast Agamemnon scoring: bit masks and caches for speed, no rules of its own.
+"""The fast Agamemnon scoring: bit masks and caches for speed, no rules of its own. (Legality
+needs nothing from here: the predicates of ``turns.py`` and ``warps.py`` read the state's own
+incremental data, ``rules.py``.)
 
 It gives the same strings, controllers and points as the readable scoring of ``rules.py``
 (``AgamemnonState.strings_by_the_rules``), which the tests check over thousands of random

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from palaestra.core.errors import OptionError
-from palaestra.core.game import RULES_ORIGINAL, Game, Option, rules_option
-from palaestra.games.agamemnon import _fast, display, position, rules, saved
+from palaestra.core.game import RULES_ORIGINAL, Game, Option, is_int, rules_option
+from palaestra.games.agamemnon import _fast, display, moves, position, saved, warps
 from palaestra.games.agamemnon.board import CLASS_NAMES, KIND_NAMES, Board, load_boards
-from palaestra.games.agamemnon.moves import CHANCE_LAYOUT, action_layout
+from palaestra.games.agamemnon.moves import CHANCE_LAYOUT, Move, action_layout
 from palaestra.games.agamemnon.rules import AgamemnonState
 from palaestra.games.agamemnon.tiles import (
     NUM_PLAYERS,
@@ -69,6 +69,9 @@ class AgamemnonGame(Game):
         self.board: Board = load_boards()["loom" if self.loom else "front"]
         #: the player actions (moves.py)
         self.layout = action_layout(len(self.board.pairs))
+        #: the move of every player action id and of every chance outcome id, decoded once (the
+        #: engine decodes at every action: ``decode``)
+        self.moves, self.chance_moves = moves.all_moves(self.layout)
         #: both ends of each connection as a space mask
         self.ends = tuple((1 << a) | (1 << b) for a, b in self.board.connections)
         #: the rulings of 2026-11-23 let a Warp move a string tile onto any empty connection
@@ -81,6 +84,7 @@ class AgamemnonGame(Game):
         #: set-up is drawn first)
         self.start_kinds: tuple[int, ...] | None = None
         self.start_out = -1
+        self._start: AgamemnonState | None = None
         if not self.loom:
             self.start_kinds = self.board.labels
         elif self.setup_index >= 0:
@@ -88,8 +92,8 @@ class AgamemnonGame(Game):
 
     def setup_kinds(self, index: int) -> tuple[tuple[int, ...], int]:
         """AGA-B2: the connection kinds and the out-of-play space of loom set-up ``index``
-        (:func:`rules.setup_kinds`)."""
-        return rules.setup_kinds(self.board, index)
+        (:func:`warps.setup_kinds`)."""
+        return warps.setup_kinds(self.board, index)
 
     def warp_targets(self, out: int) -> int:
         """AGA-T4, AGA-B2 (amended 2026-11-25): the connections (a mask) onto which a loom Warp may
@@ -97,7 +101,7 @@ class AgamemnonGame(Game):
         (the class of the out-of-play space ``out``'s connections) that do not touch ``out``."""
         targets = self._targets.get(out)
         if targets is None:
-            targets = self._targets[out] = rules.warp_targets(self.board, out, self.any_warp_target)
+            targets = self._targets[out] = warps.warp_targets(self.board, out, self.any_warp_target)
         return targets
 
     def kind_maps(self, kinds: tuple[int, ...]) -> _fast.KindMaps:
@@ -109,6 +113,25 @@ class AgamemnonGame(Game):
             maps = _fast.KindMaps.build(self.board, kinds, self.strings_memo)
             self._maps_cache[kinds] = maps
         return maps
+
+    # --- moves and action ids (moves.py) ---------------------------------------------------------
+    def decode(self, action: object, chance: bool = False) -> Move:
+        """The move of a player's action id, or with ``chance`` of a chance outcome's id (the two
+        share the integers, as in OpenSpiel: ``moves.py``); ``ValueError`` outside the space."""
+        table = self.chance_moves if chance else self.moves
+        if type(action) is int and 0 <= action < len(table):
+            return table[action]
+        if is_int(action) and 0 <= action < len(table):  # an int subclass (e.g. from numpy)
+            return table[int(action)]
+        what = "a chance outcome" if chance else "an action id"
+        raise ValueError(f"{action!r} is not {what} of {self.name} (0 to {len(table) - 1})")
+
+    def encode(self, move: Move) -> int:
+        """The action id of ``move`` (a chance outcome's for ``draw`` and ``setup``)."""
+        try:
+            return moves.encode(move, self.layout)
+        except (ValueError, TypeError, AttributeError):
+            raise ValueError(f"{move!r} is not a move of {self.name}") from None
 
     # --- facts ---------------------------------------------------------------------------------
     @property
@@ -139,7 +162,13 @@ class AgamemnonGame(Game):
 
     # --- states --------------------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> AgamemnonState:
-        return AgamemnonState(self, seed)
+        """The start of a game: a copy of the game's start state, made once (searches and random
+        games start many games; the start's board, free spaces and maps are the same each time)."""
+        if self._start is None:
+            self._start = AgamemnonState(self)
+        state = self._start.clone()
+        state.seed = seed
+        return state
 
     def _state_from_dict(self, doc: Mapping[str, Any]) -> AgamemnonState:
         seed, history, setting = saved.read_saved(self, doc)

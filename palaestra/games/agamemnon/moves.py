@@ -14,6 +14,7 @@ Chance outcomes share the integers (as in OpenSpiel, ``0 <= id < max_chance_outc
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from palaestra.core.errors import IllegalActionError, NotationError
@@ -35,9 +36,23 @@ from palaestra.games.agamemnon.tiles import (
 if TYPE_CHECKING:
     from palaestra.games.agamemnon.rules import AgamemnonState
 
+
+class Kind(StrEnum):
+    """The kinds of move, named as the segments of the layouts: the player's
+    (:func:`action_layout`) and the chance outcomes' (:data:`CHANCE_LAYOUT`)."""
+
+    PLACE = "place"
+    NOSWAP = "noswap"
+    ASIDE = "aside"
+    STACK = "stack"
+    SWAP = "swap"
+    DRAW = "draw"
+    SETUP = "setup"
+
+
 #: the kinds of chance outcome; every other kind of move is a player's
-CHANCE_KINDS = ("draw", "setup")
-CHANCE_LAYOUT = ActionLayout(("draw", (NUM_CODES,)), ("setup", (len(SETUPS),)))
+CHANCE_KINDS = (Kind.DRAW, Kind.SETUP)
+CHANCE_LAYOUT = ActionLayout((Kind.DRAW, (NUM_CODES,)), (Kind.SETUP, (len(SETUPS),)))
 
 NOTATION_HELP = (
     "moves are CODE@SPACE (e.g. W2@12), 'swap A-B C-D', 'noswap', 'aside WARP|WEFT', "
@@ -48,11 +63,11 @@ NOTATION_HELP = (
 def action_layout(num_pairs: int) -> ActionLayout:
     """The player actions of a board side with ``num_pairs`` Warp pairs (the swaps come last)."""
     return ActionLayout(
-        ("place", (NUM_CODES, MAX_SPACES)),
-        ("noswap", ()),
-        ("aside", (len(SET_ASIDE_CODES),)),
-        ("stack", (len(Stack),)),
-        ("swap", (num_pairs,)),
+        (Kind.PLACE, (NUM_CODES, MAX_SPACES)),
+        (Kind.NOSWAP, ()),
+        (Kind.ASIDE, (len(SET_ASIDE_CODES),)),
+        (Kind.STACK, (len(Stack),)),
+        (Kind.SWAP, (num_pairs,)),
     )
 
 
@@ -68,11 +83,10 @@ SETUP_START = CHANCE_LAYOUT["setup"].start
 
 
 class Move(NamedTuple):
-    """One action: ``kind`` is the segment of the layout (``place``, ``noswap``, ``aside``,
-    ``stack``, ``swap``, or the chance outcomes ``draw`` and ``setup``); the fields that matter for
-    it are set, the others are -1."""
+    """One move, the currency of the rules (``rules.py``): ``kind`` is its segment of the layouts;
+    the fields that matter for it are set, the others are -1."""
 
-    kind: str
+    kind: Kind
     #: place, aside, draw: the tile code
     tile: int = -1
     #: place: the space
@@ -85,64 +99,74 @@ class Move(NamedTuple):
     setup: int = -1
 
 
-def _coordinates(move: Move) -> tuple[int, ...]:
-    kind = move.kind
-    if kind == "place":
+def _coordinates(kind: Kind, move: Move) -> tuple[int, ...]:
+    if kind is Kind.PLACE:
         return move.tile, move.space
-    if kind == "aside":
+    if kind is Kind.ASIDE:
         return (SET_ASIDE_CODES.index(move.tile),)
-    if kind == "draw":
+    if kind is Kind.DRAW:
         return (move.tile,)
-    if kind == "stack":
+    if kind is Kind.STACK:
         return (move.stack,)
-    if kind == "swap":
+    if kind is Kind.SWAP:
         return (move.pair,)
-    if kind == "setup":
+    if kind is Kind.SETUP:
         return (move.setup,)
     return ()
 
 
 def encode(move: Move, layout: ActionLayout) -> int:
-    """The action id of ``move`` (``layout``: the player actions of the board side)."""
-    return (CHANCE_LAYOUT if move.kind in CHANCE_KINDS else layout).encode(move.kind, *_coordinates(move))
+    """The action id of ``move`` (``layout``: the player actions of the board side; a chance
+    outcome's id is its place in :data:`CHANCE_LAYOUT`)."""
+    kind = Kind(move.kind)
+    return (CHANCE_LAYOUT if kind in CHANCE_KINDS else layout).encode(kind, *_coordinates(kind, move))
 
 
 def decode(action: int, layout: ActionLayout, chance: bool = False) -> Move:
     """The move of an action id (a chance outcome if ``chance``); :class:`ValueError` outside the
-    action space."""
-    kind, coords = (CHANCE_LAYOUT if chance else layout).decode(action)
-    if kind == "place":
+    action space. (The game keeps every move decoded: ``AgamemnonGame.decode``.)"""
+    name, coords = (CHANCE_LAYOUT if chance else layout).decode(action)
+    kind = Kind(name)
+    if kind is Kind.PLACE:
         return Move(kind, tile=coords[0], space=coords[1])
-    if kind == "aside":
+    if kind is Kind.ASIDE:
         return Move(kind, tile=SET_ASIDE_CODES[coords[0]])
-    if kind == "draw":
+    if kind is Kind.DRAW:
         return Move(kind, tile=coords[0])
-    if kind == "stack":
+    if kind is Kind.STACK:
         return Move(kind, stack=coords[0])
-    if kind == "swap":
+    if kind is Kind.SWAP:
         return Move(kind, pair=coords[0])
-    if kind == "setup":
+    if kind is Kind.SETUP:
         return Move(kind, setup=coords[0])
     return Move(kind)
+
+
+def all_moves(layout: ActionLayout) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The moves of every id of ``layout`` and of every chance outcome, in id order."""
+    return (
+        tuple(decode(a, layout) for a in range(layout.size)),
+        tuple(decode(a, layout, chance=True) for a in range(CHANCE_LAYOUT.size)),
+    )
 
 
 def format_move(move: Move, board: Board) -> str:
     """``W2@12``, ``noswap``, ``aside WARP``, ``stack leaders``, ``swap 4-8 0-4``, ``draw W2``,
     ``setup I,II,III``."""
     kind = move.kind
-    if kind == "place":
+    if kind is Kind.PLACE:
         return f"{CODES[move.tile]}@{move.space}"
-    if kind in ("aside", "draw"):
+    if kind is Kind.ASIDE or kind is Kind.DRAW:
         return f"{kind} {CODES[move.tile]}"
-    if kind == "stack":
+    if kind is Kind.STACK:
         return f"stack {STACK_NAMES[move.stack]}"
-    if kind == "swap":
+    if kind is Kind.SWAP:
         c1, c2, _ = board.pairs[move.pair]
         (a1, b1), (a2, b2) = board.connections[c1], board.connections[c2]
         return f"swap {a1}-{b1} {a2}-{b2}"
-    if kind == "setup":
+    if kind is Kind.SETUP:
         return f"setup {SETUP_NAMES[move.setup]}"
-    return kind
+    return str(kind)
 
 
 # --- reading ------------------------------------------------------------------------------------------
@@ -156,15 +180,15 @@ def parse_move(text: str, board: Board) -> Move:
     if head == "draw":
         if len(words) != 2 or words[1].upper() not in CODE_INDEX:
             raise NotationError(f"{text!r}: write 'draw CODE' with CODE one of {' '.join(CODES)}")
-        return Move("draw", tile=CODE_INDEX[words[1].upper()])
+        return Move(Kind.DRAW, tile=CODE_INDEX[words[1].upper()])
     if head == "setup":
         return _parse_setup(text, words)
     if head in ("noswap", "pass") or [w.lower() for w in words] == ["no", "swap"]:
-        return Move("noswap")
+        return Move(Kind.NOSWAP)
     if head == "aside":
         if len(words) != 2 or words[1].upper() not in ("WARP", "WEFT"):
             raise NotationError(f"{text!r}: write 'aside WARP' or 'aside WEFT'")
-        return Move("aside", tile=CODE_INDEX[words[1].upper()])
+        return Move(Kind.ASIDE, tile=CODE_INDEX[words[1].upper()])
     if head == "stack":
         return _parse_stack(text, words)
     if head == "swap":
@@ -181,7 +205,7 @@ def _parse_setup(text: str, words: list[str]) -> Move:
             f"{text!r}: write 'setup S,F,L' with three different classes of I, II, III, IV "
             "(for strength, force, leadership), e.g. 'setup I,II,III'"
         )
-    return Move("setup", setup=SETUP_NAMES.index(name))
+    return Move(Kind.SETUP, setup=SETUP_NAMES.index(name))
 
 
 def _parse_stack(text: str, words: list[str]) -> Move:
@@ -189,7 +213,7 @@ def _parse_stack(text: str, words: list[str]) -> Move:
     names.update({name[:-1]: i for i, name in enumerate(STACK_NAMES)})  # "leader" for "leaders"
     if len(words) != 2 or words[1].lower() not in names:
         raise NotationError(f"{text!r}: write 'stack leaders', 'stack weavers' or 'stack warriors'")
-    return Move("stack", stack=names[words[1].lower()])
+    return Move(Kind.STACK, stack=names[words[1].lower()])
 
 
 def _parse_swap(text: str, words: list[str], board: Board) -> Move:
@@ -211,7 +235,7 @@ def _parse_swap(text: str, words: list[str], board: Board) -> Move:
     pair = board.pair_id.get((c1, c2))
     if pair is None:
         raise NotationError(f"connections {words[1]} and {words[2]} do not touch a common space")
-    return Move("swap", pair=pair)
+    return Move(Kind.SWAP, pair=pair)
 
 
 def _parse_placement(text: str, words: list[str], board: Board) -> Move:
@@ -223,7 +247,7 @@ def _parse_placement(text: str, words: list[str], board: Board) -> Move:
     space = int(words[2])
     if space >= board.num_spaces:
         raise NotationError(f"there is no space {space} (spaces 0-{board.num_spaces - 1})")
-    return Move("place", tile=CODE_INDEX[code], space=space)
+    return Move(Kind.PLACE, tile=CODE_INDEX[code], space=space)
 
 
 def what_now(state: AgamemnonState) -> str:
@@ -250,7 +274,7 @@ def player_action_text(state: AgamemnonState, action: int) -> str:
     if not is_int(action):
         raise NotationError(f"{action!r} is not an action id")
     try:
-        move = decode(action, state.game.layout)
+        move = state.game.decode(action)
     except ValueError:
         raise NotationError(f"{action} is not an action id of Agamemnon") from None
     return format_move(move, state.game.board)
@@ -259,7 +283,7 @@ def player_action_text(state: AgamemnonState, action: int) -> str:
 def action_text(state: AgamemnonState, action: int) -> str:
     """``state.action_to_string``: a chance outcome at a chance node, else a player's action."""
     if state.is_chance_node() and is_int(action) and 0 <= action < CHANCE_LAYOUT.size:
-        return format_move(decode(action, state.game.layout, chance=True), state.game.board)
+        return format_move(state.game.decode(action, chance=True), state.game.board)
     return player_action_text(state, action)
 
 
@@ -268,10 +292,10 @@ def action_of_text(state: AgamemnonState, text: str) -> int:
     cannot be made now (a draw or a set-up outside a chance node, and the other way round)."""
     move = parse_move(text, state.game.board)
     phase = state.phase
-    if move.kind == "draw" and phase != "draw":
+    if move.kind is Kind.DRAW and phase != "draw":
         raise IllegalActionError(f"no tile is being drawn now ({what_now(state)})")
-    if move.kind == "setup" and phase != "setup":
+    if move.kind is Kind.SETUP and phase != "setup":
         raise IllegalActionError(f"the loom set-up is not being drawn now ({what_now(state)})")
-    if move.kind not in ("draw", "setup") and state.is_chance_node():
+    if move.kind not in CHANCE_KINDS and state.is_chance_node():
         raise IllegalActionError(f"{text!r} cannot be played now: {what_now(state)}")
-    return encode(move, state.game.layout)
+    return state.game.encode(move)

@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 
 from palaestra.core.errors import IllegalActionError, PositionError, RecordError
 from palaestra.core.game import Game, Option, is_int
-from palaestra.games.archimedes import display, heuristic, position
+from palaestra.games.archimedes import display, heuristic, moves, position
 from palaestra.games.archimedes._fast import MoveGenerator
 from palaestra.games.archimedes.board import OPPOSITE, Board, default_board
-from palaestra.games.archimedes.moves import Move, encode
+from palaestra.games.archimedes.moves import Kind, Move
 from palaestra.games.archimedes.rules import (
     CUBES,
     DEFAULT_MOVE_LIMIT,
@@ -67,8 +67,12 @@ class ArchimedesGame(Game):
         self.players = n
         self.cubes_per_player = CUBES
         self.size = b.size
+        #: the action ids (``moves.layout``): a cube's move ``start * size + end``, then the pass
+        self.layout = moves.layout(b)
         #: the action id of a pass
-        self.pass_action = encode(Move(-1, -1), b)
+        self.pass_action = self.layout[Kind.PASS].start
+        # the fast paths read a move's cells as divmod(action, size): the layout must put them there
+        assert self.layout[Kind.MOVE].start == 0 and self.pass_action == b.size * b.size
         self.revisit = bool(self.options["revisit"])
         limit = self.options["move_limit"]
         assert isinstance(limit, int)
@@ -101,7 +105,23 @@ class ArchimedesGame(Game):
         return players
 
     def num_distinct_actions(self) -> int:
-        return self.pass_action + 1
+        return self.layout.size
+
+    # --- moves and their ids: the one place they meet (moves.py) -------------------------------
+    def decode(self, action: int) -> Move:
+        """The :class:`~palaestra.games.archimedes.moves.Move` of an action id; ``ValueError`` for
+        an id outside the action space."""
+        Game.decode(self, action)  # the core's check and message for a bad id
+        return moves.decode(action, self.layout)
+
+    def encode(self, move: Move) -> int:
+        """The action id of ``move``; ``ValueError`` for anything that is no move of this board."""
+        if not isinstance(move, Move) or not isinstance(move.kind, Kind):
+            raise ValueError(f"{move!r} is not a move of {self.name}")
+        try:
+            return moves.encode(move, self.layout)
+        except ValueError:
+            raise ValueError(f"{move!r} is not a move of {self.name}: a cell outside the board") from None
 
     def max_game_length(self) -> int:
         return self.move_limit

@@ -271,7 +271,7 @@ def _mobility(state: ArchimedesState, stuck: int) -> tuple[list[int], int, list[
             count = 0 if cached[0] == g.pass_action else len(cached)
             if count:
                 for a in cached:
-                    movable |= 1 << a // g.size
+                    movable |= 1 << a // g.size  # the start cell of a move's id (moves.layout)
         else:
             count = 0
             for c, moves in state.cube_moves(p):

@@ -29,9 +29,9 @@ Sets of cells are int bit masks (bit ``i`` is cell ``i`` of the board file).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from palaestra.core.cloning import SLICE, clone_by_fields
 from palaestra.core.errors import IllegalActionError
 from palaestra.core.game import (
     TERMINAL,
@@ -42,7 +42,7 @@ from palaestra.core.game import (
 )
 from palaestra.core.termination import Termination
 from palaestra.games.archimedes import display, heuristic, position
-from palaestra.games.archimedes.moves import Move, decode, encode, format_move, parse_move
+from palaestra.games.archimedes.moves import Kind, Move, cube_move, format_move, parse_move
 
 #: cubes per player
 CUBES = 4
@@ -211,16 +211,16 @@ class ArchimedesState(State):
             player = self._to_move
         return self._pos[CUBES * player : CUBES * (player + 1)]
 
-    def problem(self, action: int) -> str | None:
-        """None when ``action`` is legal here; else why not, citing the ruling."""
-        g = self.game
-        if not 0 <= action <= g.pass_action:
-            return f"{action!r} is not an archimedes action id (0 to {g.pass_action})"
+    def problem(self, move: Move) -> str | None:
+        """None when ``move`` is legal here; else why not, citing the ruling (an action id from
+        outside: ``action_problem``, core)."""
         if self._end is not None:
             return "the game is over"
-        move = decode(action, g.board)
-        if move.is_pass:
+        if move.kind is Kind.PASS:
             return self._pass_problem()
+        size = self.game.size
+        if move.kind is not Kind.MOVE or not (0 <= move.start < size and 0 <= move.end < size):
+            return f"{move!r} is not a move of {self.game.name}"
         return self._cube_problem(move.start) or self._end_problem(move)
 
     def _cube_problem(self, cell: int) -> str | None:
@@ -247,7 +247,7 @@ class ArchimedesState(State):
         """Why the cube on ``move.start`` may not end on ``move.end`` (ARC-M2, ARC-M3, the path:
         ARC-M1..M4); without ``explain``, a short text instead of the search for an example."""
         names = self.game.board.names
-        start, end = move
+        start, end = move.start, move.end
         if start == end:
             return f"a move may not end on its start cell {names[start]} (ARC-M2)"
         owner = self.owner(end)
@@ -257,7 +257,7 @@ class ArchimedesState(State):
         if not free >> end & 1:
             near = next(c for c in self._pos if c != start and self.game.block_mask[c] >> end & 1)
             return f"{names[end]} touches the cube on {names[near]} (ARC-M3)"
-        if encode(move, self.game.board) in dict(self.cube_moves(self._to_move)).get(start, ()):
+        if self.game.encode(move) in dict(self.cube_moves(self._to_move)).get(start, ()):
             return None
         return self._no_path_text(move) if explain else "no path (ARC-M1..M4)"
 
@@ -276,7 +276,7 @@ class ArchimedesState(State):
         right length on the empty board, or each one meets a cube or a cell next to one."""
         g = self.game
         names = g.board.names
-        start, end = move
+        start, end = move.start, move.end
         s, e = names[start], names[end]
         steps = self.distance(start)
         goal = g.goal_mask[self._to_move]
@@ -341,8 +341,8 @@ class ArchimedesState(State):
         out = []
         for cell in sorted(self.candidates()):
             if self._cube_problem(cell) is None:
-                ends = [e for e in range(g.size) if self._end_problem(Move(cell, e), explain=False) is None]
-                out += [encode(Move(cell, e), g.board) for e in ends]
+                moves = [cube_move(cell, e) for e in range(g.size)]
+                out += [g.encode(m) for m in moves if self._end_problem(m, explain=False) is None]
         return out
 
     def legal_actions(self) -> list[int]:
@@ -369,7 +369,7 @@ class ArchimedesState(State):
             if self._passes >= g.players:
                 self._end = PASSES  # ARC-M6
         else:
-            start, end = divmod(action, g.size)
+            start, end = divmod(action, g.size)  # the id of a cube's move (moves.layout)
             pos = self._pos
             pos[pos.index(start)] = end
             self._occ ^= 1 << start | 1 << end
@@ -399,12 +399,9 @@ class ArchimedesState(State):
         changes in place (:data:`OWN_COPY`). Derived data (the legal actions,
         :meth:`dead_position`) is shared: it is never changed in place, and a move replaces it
         (:meth:`_position_changed`). The copying function is written from the state's own fields
-        (:func:`_write_clone`) at the first clone, and replaces this method: every state has the
-        fields ``__init__`` sets, in that order."""
-        copy = _write_clone(self.__dict__)
-        copy.__doc__ = ArchimedesState.clone.__doc__
-        ArchimedesState.clone = copy  # type: ignore[method-assign,assignment]
-        return copy(self)
+        (:func:`palaestra.core.cloning.clone_by_fields`) at the first clone, and replaces this
+        method: every state has the fields ``__init__`` sets, in that order."""
+        return clone_by_fields(self, OWN_COPY)
 
     # --- ranking: ARC-E1, ARC-M6 ----------------------------------------------------------------
     def ranks(self) -> list[int]:
@@ -531,10 +528,10 @@ class ArchimedesState(State):
         g = self.game
         if not is_int(action) or not 0 <= action <= g.pass_action:
             raise IllegalActionError(f"{action!r} is not an archimedes action id (0 to {g.pass_action})")
-        return format_move(decode(action, g.board), g.board)
+        return format_move(g.decode(action), g.board)
 
     def string_to_action(self, text: str) -> int:
-        return encode(parse_move(text, self.game.board), self.game.board)
+        return self.game.encode(parse_move(text, self.game.board))
 
     def render(self, labels: bool = False) -> str:
         """The hexagon, row h (side N) at the top, the six sides named around it: a cube shows its
@@ -557,24 +554,5 @@ class ArchimedesState(State):
 
 
 #: the fields of a state that a move changes in place: :meth:`ArchimedesState.clone` gives the
-#: copy its own
-OWN_COPY = ("history", "_pos")
-
-
-def _write_clone(fields: Iterable[str]) -> Callable[[ArchimedesState], ArchimedesState]:
-    """A function that copies a state with these ``fields``, one assignment per field in their
-    order (as ``dataclasses`` writes its methods). Written out on purpose: it is some three times
-    faster than a loop of ``setattr``, and an object whose ``__dict__`` is filled with ``update``
-    or ``copy.copy`` loses CPython's shared-key layout, which makes every later attribute read
-    slower (searches clone all the time). Reading ``__dict__`` on every clone would cost more
-    than the copy (CPython then makes the object's attributes a real dict): hence once."""
-    lines = ["def clone(state):", "    other = new(ArchimedesState)"]
-    for name in fields:
-        assert name.isidentifier(), name
-        value = f"list(state.{name})" if name in OWN_COPY else f"state.{name}"
-        lines.append(f"    other.{name} = {value}")
-    lines.append("    return other")
-    namespace: dict[str, Any] = {"new": object.__new__, "ArchimedesState": ArchimedesState}
-    exec("\n".join(lines), namespace)  # our own field names, checked above
-    clone: Callable[[ArchimedesState], ArchimedesState] = namespace["clone"]
-    return clone
+#: copy its own (:mod:`palaestra.core.cloning`)
+OWN_COPY = {"history": SLICE, "_pos": SLICE}

@@ -29,9 +29,10 @@ is rubble (``rubble``), its rubble-free neighbours (``open_adj``), the player of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from palaestra.core.cloning import SLICE, clone_by_fields
 from palaestra.core.errors import NotationError
 from palaestra.core.game import TERMINAL, State, is_int, returns_from_ranks
 from palaestra.games.athos import _fast, display, heuristic, movement, position, scoring, tiles
@@ -211,14 +212,10 @@ class AthosState(State):
 
     def clone(self) -> AthosState:
         """An independent copy: every field of this state, with new lists for the ones an action
-        changes in place (:data:`OWN_COPY`) and an empty ``_relocation_parts``; the other caches
-        are shared (never changed in place: :meth:`_position_changed`). The copying function is
-        written from the state's own fields (:func:`_write_clone`) at the first clone, and
-        replaces this method: every state has the fields ``__init__`` sets, in that order."""
-        copy = _write_clone(self.__dict__)
-        copy.__doc__ = AthosState.clone.__doc__
-        AthosState.clone = copy  # type: ignore[method-assign,assignment]
-        return copy(self)
+        changes in place (:data:`COPIES`) and an empty ``_relocation_parts``; the other caches are
+        shared (never changed in place: :meth:`_position_changed`). The copying function is
+        written from the state's own fields at the first clone (``core.cloning``)."""
+        return clone_by_fields(self, COPIES)
 
     # --- facts of the position -----------------------------------------------------------------
     @property
@@ -484,43 +481,28 @@ class AthosState(State):
         return {"position": self.to_position()}
 
 
-#: the fields of a state that an action changes in place: :meth:`AthosState.clone` gives the copy
-#: its own (``monks``: a list of lists, each copied)
-OWN_COPY = (
-    "history",
-    "tile",
-    "tile_terrain",
-    "rubble",
-    "open_adj",
-    "stone",
-    "stacked",
-    "occupants",
-    "arrivals",
-    "stones_left",
-    "supply",
-    "placed",
-    "unused",
-    "finishers",
-)
-
-
-def _write_clone(fields: Iterable[str]) -> Callable[[AthosState], AthosState]:
-    """A function that copies a state with these ``fields``, one assignment per field in their
-    order (as ``dataclasses`` writes its methods; see ``archimedes.rules._write_clone`` and
-    docs/benchmarks.md: an object whose ``__dict__`` is filled with ``update`` loses CPython's
-    shared-key layout, and every later attribute read is slower)."""
-    lines = ["def clone(state):", "    other = new(AthosState)"]
-    for name in fields:
-        assert name.isidentifier(), name
-        if name == "monks":
-            value = "[m[:] for m in state.monks]"
-        elif name == "_relocation_parts":
-            value = "{}"
-        else:
-            value = f"state.{name}[:]" if name in OWN_COPY else f"state.{name}"
-        lines.append(f"    other.{name} = {value}")
-    lines.append("    return other")
-    namespace: dict[str, Any] = {"new": object.__new__, "AthosState": AthosState}
-    exec("\n".join(lines), namespace)  # our own field names, checked above
-    clone: Callable[[AthosState], AthosState] = namespace["clone"]
-    return clone
+#: how :meth:`AthosState.clone` copies the fields an action changes in place (``monks``: a list of
+#: lists, each copied; ``_relocation_parts``: a cache the copy starts empty); the others are shared
+COPIES = {
+    **dict.fromkeys(
+        (
+            "history",
+            "tile",
+            "tile_terrain",
+            "rubble",
+            "open_adj",
+            "stone",
+            "stacked",
+            "occupants",
+            "arrivals",
+            "stones_left",
+            "supply",
+            "placed",
+            "unused",
+            "finishers",
+        ),
+        SLICE,
+    ),
+    "monks": "[m[:] for m in {v}]",
+    "_relocation_parts": "{{}}",
+}

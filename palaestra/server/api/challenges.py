@@ -17,7 +17,7 @@ from palaestra.server.api.models import Strict, Text, TimeControlSpec
 from palaestra.server.api.responses import Out
 from palaestra.server.challenge_store import FROM_CHOICES
 from palaestra.server.service.challenges import DECLINE_REASONS, DeclineReason
-from palaestra.server.service.lobby import Wanted
+from palaestra.server.service.seeks import Wanted
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 

@@ -75,7 +75,7 @@ async def list_games(
             "this order, each with its player to move and result; unknown ones are left out",
         ),
     ] = None,
-) -> list[dict[str, Any]]:
+) -> list[GameSummary]:
     if ids is not None:
         return await hub.sessions.summaries_of([i for i in ids.split(",") if i][:MAX_IDS])
     return await hub.sessions.list_games(limit)
@@ -150,7 +150,7 @@ async def get_game(
 )
 async def legal(hub: HubDep, game_id: GameId) -> dict[str, Any]:
     view = (await hub.get(game_id)).view()
-    return {"ply": view["ply"], "current_player": view["current_player"], "legal": view["legal"]}
+    return {"ply": view.ply, "current_player": view.current_player, "legal": view.legal}
 
 
 @router.get(

@@ -8,7 +8,6 @@ in ``X-Seek-Token``: to withdraw the seek, and to learn one's seat once the tabl
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from typing import Annotated, Any
@@ -22,12 +21,12 @@ from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.guards import limit
 from palaestra.server.api.models import Name, Strict, Text, TimeControlSpec
-from palaestra.server.api.realtime import Bucket, reason, too_big, until_first
+from palaestra.server.api.realtime import PONG, SocketQueue, close_over, json_object, serve_queue
 from palaestra.server.api.responses import ClockView, GameSummary, Out
 from palaestra.server.db import StorageError
-from palaestra.server.service.hub import Hub
-from palaestra.server.service.lobby import CLOSING, Wanted
+from palaestra.server.service.lobby_feed import CLOSING
 from palaestra.server.service.ratings import NEWCOMER
+from palaestra.server.service.seeks import Wanted
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -125,10 +124,6 @@ def bounds(spec: RatingRange | None) -> tuple[int | None, int | None] | None:
     return None if spec is None else (spec.min, spec.max)
 
 
-async def lobby_state(hub: Hub) -> dict[str, Any]:
-    return {"seeks": await hub.lobby.listing(), "games": await hub.lobby.games()}
-
-
 @router.get(
     "/lobby",
     summary="The lobby: open seeks and public games being played",
@@ -136,7 +131,7 @@ async def lobby_state(hub: Hub) -> dict[str, Any]:
     responses=errors(),
 )
 async def lobby(hub: HubDep) -> dict[str, Any]:
-    return await lobby_state(hub)
+    return await hub.feed.state()
 
 
 POST_ERRORS = (
@@ -264,7 +259,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
     each change of a challenge they made or received. A poster sends ``{"type": "hold", "id":
     SEEK, "seek_token": TOKEN}`` (answered ``{"type": "held", "id", "ok"}``): the seek stays open
     while this socket lives. ``{"type": "ping"}`` is answered ``{"type": "pong"}``. Closing codes
-    as the game's websocket's."""
+    and limits as the game's websocket's (api/realtime.py): a socket that leaves more than
+    ``ws_max_pending_bytes`` unread is closed with 1008."""
     guards = get_guards(websocket)
     if not guards.open_socket(websocket, await guards.key_of(websocket)):
         await websocket.accept()
@@ -272,8 +268,11 @@ async def lobby_socket(websocket: WebSocket) -> None:
         return
     hub = get_hub(websocket)
     held: list[str] = []
-    queue = hub.lobby.subscribe()
+    settings = guards.settings
+    queue = SocketQueue[str](settings.ws_max_pending_bytes, CLOSING)
+    hub.feed.subscribe(queue)
     member: int | None = None
+    limit: str | None = None
     try:
         # a signed-in member's socket also hears of their challenges (service/challenges.py)
         signed_in = await hub.accounts.session(session_cookie(websocket))
@@ -281,69 +280,38 @@ async def lobby_socket(websocket: WebSocket) -> None:
             member = signed_in.account.id
             hub.challenges.subscribe(member, queue)
         await websocket.accept()
-        await websocket.send_text(json.dumps({"type": "lobby", **await lobby_state(hub)}))
+        await websocket.send_text(json.dumps({"type": "lobby", **await hub.feed.state()}))
 
-        async def send() -> None:
-            while True:
-                message = await queue.get()
-                if message == CLOSING:
-                    await websocket.close(code=1001)
-                    return
-                await websocket.send_text(message)
-
-        settings = guards.settings
-        bucket = Bucket(settings.ws_messages_per_second, max(1.0, 2 * settings.ws_messages_per_second))
-
-        async def receive() -> None:
-            """Answer the client's messages (the game socket's limits: issue 31, finding 3)."""
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                text = message.get("text")
-                if text is None:
-                    await websocket.close(code=1003, reason="text frames only")
-                    return
-                over = "rate" if not bucket.take() else None
-                if over is None and too_big(text, settings.ws_max_message_bytes):
-                    over = "size"
-                if over is not None:
-                    guards.ws_closed.labels(over).inc()
-                    await websocket.close(code=1008, reason=reason(over, settings))
-                    return
-                try:
-                    incoming = json.loads(text)
-                except json.JSONDecodeError:
-                    incoming = None
-                kind = incoming.get("type") if isinstance(incoming, dict) else None
-                if kind == "ping":
-                    queue.put_nowait('{"type":"pong"}')
-                elif kind == "hold" and isinstance(incoming, dict):
-                    seek_id, secret = (
-                        str(incoming.get("id", ""))[:32],
-                        str(incoming.get("seek_token", ""))[:64],
+        async def answer(text: str) -> None:
+            incoming = json_object(text)
+            kind = None if incoming is None else incoming.get("type")
+            if kind == "ping":
+                queue.put_nowait(PONG)
+            elif incoming is not None and kind == "hold":
+                seek_id, secret = str(incoming.get("id", ""))[:32], str(incoming.get("seek_token", ""))[:64]
+                ok = bool(seek_id and secret) and await hub.lobby.hold(seek_id, secret)
+                if ok:
+                    held.append(seek_id)
+                queue.put_nowait(json.dumps({"type": "held", "id": seek_id, "ok": ok}))
+            else:
+                queue.put_nowait(
+                    json.dumps(
+                        {"type": "error", "error": "bad_message", "message": 'send "ping" or "hold" only'}
                     )
-                    ok = bool(seek_id and secret) and await hub.lobby.hold(seek_id, secret)
-                    if ok:
-                        held.append(seek_id)
-                    queue.put_nowait(json.dumps({"type": "held", "id": seek_id, "ok": ok}))
-                else:
-                    queue.put_nowait(
-                        json.dumps(
-                            {"type": "error", "error": "bad_message", "message": 'send "ping" or "hold" only'}
-                        )
-                    )
+                )
 
-        await until_first(asyncio.create_task(send()), asyncio.create_task(receive()))
+        # the game socket's limits (issue 31, finding 3), its loop (api/realtime.py)
+        limit = await serve_queue(websocket, settings, queue, answer)
     except WebSocketDisconnect:
         pass
     except StorageError:  # the database is away: the page reconnects and gets the lobby again
         with contextlib.suppress(Exception):
             await websocket.close(code=1011, reason="the database is unavailable; try again")
     finally:
-        hub.lobby.unsubscribe(queue)
+        hub.feed.unsubscribe(queue)
         if member is not None:
             hub.challenges.unsubscribe(member, queue)
         for seek_id in held:
             hub.lobby.release(seek_id)
+        await close_over(websocket, guards, limit)
         guards.close_socket(websocket)

@@ -18,13 +18,13 @@ from palaestra.server.api.auth import Member, session_cookie
 from palaestra.server.api.deps import HubDep, get_guards, get_hub
 from palaestra.server.api.errors import errors
 from palaestra.server.api.models import Strict
-from palaestra.server.api.realtime import Bucket, reason, too_big, until_first
+from palaestra.server.api.realtime import PONG, SocketQueue, close_over, serve_queue
 from palaestra.server.api.responses import Out
 from palaestra.server.db import StorageError
 from palaestra.server.notify_store import KINDS, MemberSettings
 from palaestra.server.service.delivery import link_of, render
 from palaestra.server.service.errors import DomainError
-from palaestra.server.service.notifications import UNREAD
+from palaestra.server.service.notifications import CLOSING, UNREAD
 from palaestra.server.service.push import BadSubscription, parse_subscription
 
 router = APIRouter(prefix="/api", tags=["notifications"])
@@ -255,7 +255,8 @@ def _same_origin(websocket: WebSocket) -> bool:
 async def notifications_socket(websocket: WebSocket) -> None:
     """The signed-in member's unread count, live: ``{"type": "notifications", "unread": N}`` at
     once and at every change; ``{"type": "ping"}`` is answered ``{"type": "pong"}``. Closed with
-    1008 without a session (or from another site's page), else as the game's websocket."""
+    1008 without a session (or from another site's page), else as the game's websocket (its limits
+    too: more than ``ws_max_pending_bytes`` left unread closes it with 1008)."""
     guards = get_guards(websocket)
     hub = get_hub(websocket)
     signed_in = await hub.accounts.session(session_cookie(websocket))
@@ -268,38 +269,19 @@ async def notifications_socket(websocket: WebSocket) -> None:
         await websocket.close(code=1013, reason="too many websockets; try again later")
         return
     account = signed_in.account.id
-    queue = hub.notifications.listen(account)
+    settings = guards.settings
+    queue = SocketQueue[str](settings.ws_max_pending_bytes, CLOSING)
+    hub.notifications.listen(account, queue)
+    limit: str | None = None
     try:
         await websocket.accept()
         unread = await asyncio.to_thread(hub.notifications.store.unread, account)
         await websocket.send_text(json.dumps({"type": UNREAD, "unread": unread}))
-        settings = guards.settings
-        bucket = Bucket(settings.ws_messages_per_second, max(1.0, 2 * settings.ws_messages_per_second))
 
-        async def send() -> None:
-            while True:
-                message = await queue.get()
-                if not message:
-                    await websocket.close(code=1001)
-                    return
-                await websocket.send_text(message)
+        async def answer(text: str) -> None:
+            queue.put_nowait(PONG)  # whatever the page says (it only pings)
 
-        async def receive() -> None:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                text = message.get("text")
-                over = "rate" if not bucket.take() else None
-                if over is None and (text is None or too_big(text, settings.ws_max_message_bytes)):
-                    over = "size"
-                if over is not None:
-                    guards.ws_closed.labels(over).inc()
-                    await websocket.close(code=1008, reason=reason(over, settings))
-                    return
-                queue.put_nowait('{"type":"pong"}')
-
-        await until_first(asyncio.create_task(send()), asyncio.create_task(receive()))
+        limit = await serve_queue(websocket, settings, queue, answer)
     except WebSocketDisconnect:
         pass
     except StorageError:
@@ -307,4 +289,5 @@ async def notifications_socket(websocket: WebSocket) -> None:
             await websocket.close(code=1011, reason="the database is unavailable; try again")
     finally:
         hub.notifications.unlisten(account, queue)
+        await close_over(websocket, guards, limit)
         guards.close_socket(websocket)

@@ -7,10 +7,15 @@ A client receives ``{"type": "state", "game": VIEW}`` at once and after every ch
 
 Limits of one websocket (issue 31; settings ``ws_*``, docs/web.md): ``ws_messages_per_second``
 messages a second (a burst of twice as many), ``ws_max_message_bytes`` bytes a message, and
-``ws_max_pending_bytes`` bytes of messages waiting to go out to a client that does not read them.
+``ws_max_pending_bytes`` bytes of messages waiting to go out to a client that does not read them
+(:class:`SocketQueue`; the lobby's and the notifications' websockets have the same limits).
 A socket over one is closed with 1008 ("policy violation", the reason names the limit) and counted
 in ``/metrics`` (``palaestra_websockets_closed_total{limit="rate|size|pending"}``): one client can
 neither keep the event loop parsing its messages nor make the server hold its unread states.
+
+The lobby's and the notifications' websockets (api/lobby.py, api/notifications.py) are served by
+the same loop, :func:`serve_queue`: what waits to go out (:class:`SocketQueue`), the limited
+receive (:func:`limited_receive`) and the 1008 close (:func:`close_over`) are written here once.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import asyncio
 import contextlib
 import json
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -33,26 +39,33 @@ from palaestra.server.settings import Settings
 
 router = APIRouter()
 
+#: the answer to a ping on the lobby's and the notifications' sockets (encoded already)
+PONG = '{"type":"pong"}'
 #: the size counted for a message that is not a state (a pong, an error, a control message)
 SMALL_MESSAGE = 128
 
+#: what one websocket's queue holds: a game's messages (encoded states and dicts), or the
+#: lobby's and the notifications' (encoded already)
+M = TypeVar("M")
 
-class SocketQueue(asyncio.Queue[Message]):
+
+class SocketQueue(asyncio.Queue[M], Generic[M]):
     """What waits to go out on one websocket, its bytes counted from ``put_nowait`` until the
     sender says it was sent (``sent``). A message that would take the count past ``limit`` is
     dropped and ``overflowed`` set: the socket is closed at once, even while a send waits for a
-    client that does not read. The server's ``closing`` notice always gets in."""
+    client that does not read. The server's notice ``closing`` (the message the services put on
+    their sockets' queues when the server goes away) always gets in."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, closing: M) -> None:
         super().__init__()
         self.limit = limit
+        self.closing = closing
         self.pending = 0
         self.overflowed = asyncio.Event()
 
-    def put_nowait(self, item: Message) -> None:
+    def put_nowait(self, item: M) -> None:
         size = message_size(item)
-        closing = isinstance(item, dict) and item.get("type") == "closing"
-        if not closing:
+        if item != self.closing:
             if self.overflowed.is_set():
                 return
             if self.pending + size > self.limit:
@@ -61,12 +74,18 @@ class SocketQueue(asyncio.Queue[Message]):
         self.pending += size
         super().put_nowait(item)
 
-    def sent(self, item: Message) -> None:
+    def sent(self, item: M) -> None:
         self.pending -= message_size(item)
 
 
-def message_size(item: Message) -> int:
+def message_size(item: object) -> int:
     return len(item) if isinstance(item, str) else SMALL_MESSAGE
+
+
+async def overflow(queue: SocketQueue[Any]) -> str:
+    """Wait until ``queue`` overflowed: the limit passed, ``"pending"``."""
+    await queue.overflowed.wait()
+    return "pending"
 
 
 class Bucket:
@@ -115,6 +134,85 @@ def reason(limit: str, settings: Settings) -> str:
     return "too many messages left unread"
 
 
+def json_object(text: str) -> dict[str, Any] | None:
+    """A client's message as a JSON object; None for anything else."""
+    try:
+        incoming = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return incoming if isinstance(incoming, dict) else None
+
+
+#: what a socket does with each text frame of its client within the limits
+Answer = Callable[[str], Awaitable[None]]
+
+
+async def limited_receive(websocket: WebSocket, settings: Settings, answer: Answer) -> str | None:
+    """Hand the client's text frames to ``answer``, within the limits of one websocket
+    (``ws_messages_per_second`` with a burst of twice as many, ``ws_max_message_bytes``). Returns
+    the limit passed (``"rate"``, ``"size"``), or None once the client is gone; a binary frame is
+    answered with a close frame, 1003, and ends it too."""
+    rate = settings.ws_messages_per_second
+    bucket = Bucket(rate, max(1.0, 2 * rate))
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is None:  # a binary frame: say why, and close properly
+            await websocket.close(code=1003, reason="text frames only")
+            return None
+        if not bucket.take():
+            return "rate"
+        if too_big(text, settings.ws_max_message_bytes):
+            return "size"
+        await answer(text)
+
+
+async def send_queued(websocket: WebSocket, queue: SocketQueue[Any]) -> None:
+    """Send what ``queue`` gets (a text as it is, a dict as JSON) until the server's closing
+    notice, which closes the socket with 1001 ("going away")."""
+    while True:
+        message = await queue.get()
+        if message == queue.closing:
+            await websocket.close(code=1001)
+            return
+        if isinstance(message, str):  # encoded once for all sockets
+            await websocket.send_text(message)
+        else:
+            await websocket.send_json(message)
+        queue.sent(message)
+
+
+async def serve_queue(
+    websocket: WebSocket, settings: Settings, queue: SocketQueue[Any], answer: Answer
+) -> str | None:
+    """Serve an accepted websocket: send what ``queue`` gets and hand what the client says to
+    ``answer``, until the server goes away, the client goes, or a limit is passed. Returns the
+    limit (``"rate"``, ``"size"``, ``"pending"``) for :func:`close_over`, called once the caller
+    let go of what the socket held, or None."""
+    done = await until_first(
+        asyncio.create_task(send_queued(websocket, queue)),
+        asyncio.create_task(limited_receive(websocket, settings, answer)),
+        asyncio.create_task(overflow(queue)),
+    )
+    for task in done:
+        if not task.cancelled() and task.exception() is None and task.result() is not None:
+            limit: str = task.result()
+            return limit
+    return None
+
+
+async def close_over(websocket: WebSocket, guards: Guards, limit: str | None) -> None:
+    """Close a socket that passed ``limit`` with 1008, the reason naming it, and count it in
+    ``/metrics``; nothing for None."""
+    if limit is None:
+        return
+    guards.ws_closed.labels(limit).inc()
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1008, reason=reason(limit, guards.settings))
+
+
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     guards = get_guards(websocket)
@@ -138,7 +236,7 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    queue = SocketQueue(settings.ws_max_pending_bytes)
+    queue = SocketQueue[Message](settings.ws_max_pending_bytes, {"type": "closing"})
     await hub.sessions.watch(session, queue)
     #: the seats this socket is of (issue 29: absence and claims): a signed-in member's by the
     #: cookie, a token's by a message {"type": "seat", "token"}
@@ -157,66 +255,27 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
                     present(index)
     await websocket.send_text(session.state_message())
 
-    async def send() -> None:
-        while True:
-            message = await queue.get()
-            if isinstance(message, str):  # a state, encoded once for all sockets
-                await websocket.send_text(message)
-            elif message.get("type") == "closing":
-                await websocket.close(code=1001)
-                return
-            else:
-                await websocket.send_json(message)
-            queue.sent(message)
+    async def answer(text: str) -> None:
+        incoming = json_object(text)
+        kind = None if incoming is None else incoming.get("type")
+        if kind == "ping":
+            queue.put_nowait({"type": "pong"})
+        elif incoming is not None and kind == "seat":
+            token = incoming.get("token")
+            present(session.seat_of(token) if isinstance(token, str) and token else None)
+        else:
+            queue.put_nowait(
+                {
+                    "type": "error",
+                    "error": "bad_message",
+                    "message": 'send {"type": "ping"} or {"type": "seat", "token"} only; '
+                    "play through the HTTP API",
+                }
+            )
 
-    rate = settings.ws_messages_per_second
-    bucket = Bucket(rate, max(1.0, 2 * rate))
-
-    async def receive() -> str | None:
-        """Answer the client's messages; the limit it passed, or None once it is gone."""
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return None
-            text = message.get("text")
-            if text is None:  # a binary frame: say why, and close properly
-                await websocket.close(code=1003, reason="text frames only")
-                return None
-            if not bucket.take():
-                return "rate"
-            if too_big(text, settings.ws_max_message_bytes):
-                return "size"
-            try:
-                incoming = json.loads(text)
-            except json.JSONDecodeError:
-                incoming = None
-            if isinstance(incoming, dict) and incoming.get("type") == "ping":
-                queue.put_nowait({"type": "pong"})
-            elif isinstance(incoming, dict) and incoming.get("type") == "seat":
-                token = incoming.get("token")
-                present(session.seat_of(token) if isinstance(token, str) and token else None)
-            else:
-                queue.put_nowait(
-                    {
-                        "type": "error",
-                        "error": "bad_message",
-                        "message": 'send {"type": "ping"} or {"type": "seat", "token"} only; '
-                        "play through the HTTP API",
-                    }
-                )
-
-    async def overflow() -> str:
-        await queue.overflowed.wait()
-        return "pending"
-
-    receiving = asyncio.create_task(receive())
-    overflowing = asyncio.create_task(overflow())
     limit: str | None = None
     try:
-        done = await until_first(asyncio.create_task(send()), receiving, overflowing)
-        for task in (receiving, overflowing):
-            if task in done and not task.cancelled() and task.exception() is None:
-                limit = limit or task.result()
+        limit = await serve_queue(websocket, settings, queue, answer)
     except WebSocketDisconnect:
         pass
     finally:
@@ -225,7 +284,4 @@ async def serve_socket(websocket: WebSocket, hub: Hub, guards: Guards, game_id: 
             hub.absence.leave(game_id, seat)
         if session.status != "active":  # nothing left to claim: its entries go
             hub.absence.forget(game_id)
-    if limit is not None:
-        guards.ws_closed.labels(limit).inc()
-        with contextlib.suppress(Exception):
-            await websocket.close(code=1008, reason=reason(limit, settings))
+    await close_over(websocket, guards, limit)

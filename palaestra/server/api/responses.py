@@ -1,7 +1,9 @@
 """Response bodies of the HTTP API (documented in the OpenAPI schema, checked on the way out).
 
 Nested game data whose shape belongs to each game (a state, score details, a board's web data) is
-a free JSON object; everything the server itself decides has a field here.
+a free JSON object; everything the server itself decides has a field here. The view of a game and
+its parts are declared once, where the service builds them (palaestra/server/service/view.py), and
+named here.
 """
 
 from __future__ import annotations
@@ -11,7 +13,31 @@ from typing import Any
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-Number = int | float
+from palaestra.server.service.view import (
+    Chance,
+    ClockView,
+    GameSummary,
+    GameView,
+    Number,
+    Out,
+    RematchView,
+    SeatClock,
+    SeatView,
+    TimeControl,
+)
+
+__all__ = [
+    "Chance",
+    "ClockView",
+    "GameSummary",
+    "GameView",
+    "Number",
+    "Out",
+    "RematchView",
+    "SeatClock",
+    "SeatView",
+    "TimeControl",
+]
 
 
 class ViewJSON(Response):
@@ -24,10 +50,6 @@ class ViewJSON(Response):
     media_type = "application/json"
 
 
-class Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 class ErrorBody(Out):
     error: str = Field(description="a short code, stable between versions (see the route's responses)")
     message: str = Field(description="what went wrong, for a person")
@@ -37,60 +59,6 @@ class Status(Out):
     status: str
 
 
-class SeatView(Out):
-    seat: int
-    player_name: str = Field(description="the game's name of the seat (a colour)")
-    kind: str = Field(description="'human' or 'ai'")
-    name: str = Field(description="the display name ('' if none was given)")
-    level: str | None = Field(description="the AI level of an AI seat")
-    joined: bool = Field(description="a person (or the AI) holds the seat")
-    invitation: str | None = Field(description="None, 'open', 'used' or 'revoked'")
-    member: str | None = Field(None, description="the username of the account holding the seat")
-
-
-class Chance(Out):
-    scheme: str = Field(description="how draws follow from the secret (docs/web.md, fairness)")
-    commitment: str = Field(description="SHA-256 of the secret, published at creation")
-    secret: str | None = Field(description="revealed once the game is over")
-
-
-class TimeControl(Out):
-    type: str = Field(description="'per_move', 'fischer' or 'correspondence'")
-    days: int | None = Field(None, description="correspondence: days for each turn")
-    seconds: float = Field(
-        description="per move and correspondence: each turn's time; fischer: each seat's time at the start"
-    )
-    increment: float | None = Field(None, description="fischer: seconds added after each turn")
-    on_timeout: str = Field(description="'lose' or 'ai' (the AI plays a turn whose time ran out)")
-    ai_level: str | None = Field(None, description="the AI level that plays such a turn")
-
-
-class SeatClock(Out):
-    seat: int
-    remaining: float = Field(description="seconds left at `since` (the last change)")
-    left: float = Field(description="seconds left at `now` (when this view was made)")
-    running: bool = Field(description="this seat's clock runs")
-    timeouts: int = Field(description="turns the AI played for this seat after its time ran out")
-
-
-class ClockView(Out):
-    """A game's clock, kept by the server: count down from `left` with the time since the view
-    arrived (never the client's own wall clock)."""
-
-    control: TimeControl
-    since: str = Field(description="the server's time of the clock's last change (ISO 8601, UTC)")
-    now: str = Field(description="the server's time when this view was made")
-    deadline: str | None = Field(description="when the running clock's flag falls (server time)")
-    autoplay: int | None = Field(description="the seat whose turn the AI plays after its time ran out")
-    flagged: int | None = Field(description="the seat that lost on time")
-    seats: list[SeatClock]
-
-
-class RematchView(Out):
-    offered_by: int | None = Field(description="the seat that offered the rematch")
-    game: str | None = Field(description="the new game, once accepted")
-
-
 class Rematch(Out):
     """The answer to a rematch call: the offer stands, or the new game with the caller's seat."""
 
@@ -98,61 +66,6 @@ class Rematch(Out):
     seat: int | None = Field(description="the caller's seat in the new game")
     token: str | None = Field(description="the caller's token of that seat (null: held by account)")
     rematch: RematchView
-
-
-class GameView(Out):
-    """Everything a client shows: the same for players and spectators (tokens never appear)."""
-
-    id: str
-    game: str
-    title: str
-    options: dict[str, Any]
-    num_players: int
-    seats: list[SeatView]
-    seed: int | None = Field(description="the chosen seed (hot seat and AI games only)")
-    chance: Chance | None
-    hints: bool = Field(description="hints are allowed in this game")
-    public: bool = Field(description="listed in the lobby")
-    rated: bool = Field(False, description="a rated game (accounts only; docs/accounts.md)")
-    ply: int = Field(description="moves so far (chance draws included)")
-    version: int = Field(description="bumped on every change")
-    status: str = Field(
-        description="'active', 'finished' or 'abandoned' (nobody moved for abandon_after_seconds: "
-        "kept, no move accepted)"
-    )
-    current_player: int = Field(description="the seat to move (negative: chance or nobody)")
-    to_move: str | None
-    scores: list[Number]
-    score_details: dict[str, Any]
-    dead_position: bool
-    max_plies: int
-    result: dict[str, Any] | None
-    moves: list[dict[str, Any]] = Field(description="the record's moves: player, move (notation), at")
-    legal: list[dict[str, Any]] = Field(description="action and move of each legal action of a person")
-    undo: int | None = Field(description="the seat that may take back the last action now")
-    clock: ClockView | None = Field(None, description="each seat's clock (None: no time control)")
-    rematch: RematchView | None = Field(None, description="a finished game's rematch: offer, new game")
-    web: dict[str, Any] | None = Field(description="the renderer's static data (board geometry)")
-    state: dict[str, Any]
-    text: str = Field(description="the position as text")
-    created: str
-    updated: str
-
-
-class GameSummary(Out):
-    """A lobby row."""
-
-    id: str
-    game: str
-    title: str
-    options: dict[str, Any]
-    seats: list[SeatView]
-    ply: int
-    moves_played: int | None = None
-    status: str
-    to_move: str | None
-    result: dict[str, Any] | None
-    updated: str
 
 
 class CreatedSeat(Out):

@@ -51,7 +51,7 @@ async def invitation(
     creator = next((i for i, s in enumerate(session.seats) if s.creator and s.kind == "human"), None)
     return {
         "seat": seat,
-        "player_name": view["seats"][seat]["player_name"],
+        "player_name": view.seats[seat].player_name,
         "status": status,
         "inviter": None if creator is None else session.seats[creator].name,
         "inviter_seat": creator,

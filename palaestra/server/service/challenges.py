@@ -2,7 +2,7 @@
 
 A member offers another member a game (its options, clock, rated or casual); the challenged member
 accepts it (the game starts at once, made by the lobby's path for games of people who met here:
-:meth:`LobbyService.make_game`), declines it with a reason from :data:`DECLINE_REASONS`, or lets it
+:meth:`SeekService.make_game`), declines it with a reason from :data:`DECLINE_REASONS`, or lets it
 expire; the challenger may cancel it while it is open. Members choose who may challenge them
 (everyone, people they have played, nobody).
 
@@ -47,9 +47,9 @@ from palaestra.server.challenge_store import (
 )
 from palaestra.server.db import Then
 from palaestra.server.service.errors import DomainError
-from palaestra.server.service.lobby import RETRIES, LobbyService, Wanted
 from palaestra.server.service.periodic import Periodic
 from palaestra.server.service.seats import Held
+from palaestra.server.service.seeks import RETRIES, SeekService, Wanted
 from palaestra.server.service.session import hash_token
 
 log = logging.getLogger("palaestra.server.challenges")
@@ -92,7 +92,7 @@ class ChallengeService(Periodic):
 
     swept = "challenges"
 
-    def __init__(self, store: ChallengeStore, accounts: AccountStore, lobby: LobbyService) -> None:
+    def __init__(self, store: ChallengeStore, accounts: AccountStore, lobby: SeekService) -> None:
         self.store = store
         self.accounts = accounts
         self.lobby = lobby
@@ -155,7 +155,7 @@ class ChallengeService(Periodic):
         members = [challenge.challenger_id, challenge.challenged_id]
         message = json.dumps({"type": "challenge", "challenge": doc, "for": members})
         self.on_message(message)
-        await self.lobby.broker.publish_lobby(message)
+        await self.lobby.feed.broker.publish_lobby(message)
 
     async def _announce(self, challenge: StoredChallenge) -> None:
         """A challenge was made: the challenged member is told so beyond their open pages (the
@@ -347,7 +347,7 @@ class ChallengeService(Periodic):
                 with contextlib.suppress(ChallengeConflict):
                     await self._end(taken, FAILED)
                 raise
-            await self.lobby.announce_game(session)
+            await self.lobby.feed.announce_game(session)
             with contextlib.suppress(ChallengeConflict):  # else a sweep found the game first
                 taken = await self._end(taken, ACCEPTED)
             return {

@@ -218,30 +218,6 @@ class Clock:
             tuple(int(x) for x in doc.get("timeouts") or (0,) * len(remaining)),
         )
 
-    def view(self, now: float) -> dict[str, Any]:
-        """The clock as clients see it: each seat's time left at the server's ``now``, which seat
-        runs, and the server's times of the last change and of this view (a browser counts down
-        from ``left`` with its own elapsed time, never its own wall clock)."""
-        deadline = self.deadline()
-        return {
-            "control": self.control.to_json(),
-            "since": stamp(self.since),
-            "now": stamp(now),
-            "deadline": None if deadline is None else stamp(deadline),
-            "autoplay": self.autoplay,
-            "flagged": self.flagged,
-            "seats": [
-                {
-                    "seat": i,
-                    "remaining": round(self.remaining[i], 3),
-                    "left": round(self.left(i, now), 3),
-                    "running": i == self.running,
-                    "timeouts": self.timeouts[i] if i < len(self.timeouts) else 0,
-                }
-                for i in range(len(self.remaining))
-            ],
-        }
-
 
 def stamp(seconds: float) -> str:
     """An epoch time as ISO 8601 in UTC with milliseconds."""

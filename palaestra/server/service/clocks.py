@@ -3,8 +3,9 @@
 Every server process runs :meth:`ClockKeeper.run`: every ``every`` seconds it asks the database
 for the active games whose clock's ``deadline`` has passed (one range scan of an index), and for
 each it :meth:`flag`\\ s the game: under the game's lock, the clock is checked against the current
-row (``Sessions.get`` reloads a game another process changed), and the fall is written like any
-other change, guarded by the row's version. Two processes that find the same fall race for one
+row (``Sessions.get`` reloads a game another process changed), the session computes the fall
+(``Session.flag_fall``: the seat loses, or the AI plays its turn) and it is stored like any other
+change (``Sessions.commit``), guarded by the row's version. Two processes that find the same fall race for one
 version: one writes it, the other's write is refused (409 ``conflict``), it reloads the row and
 finds the game over (or the AI playing the turn). So a fall is acted on once, and announced on the
 websockets of every process (``broadcast``).
@@ -22,20 +23,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from palaestra.core.outcome import Termination
 from palaestra.server.db import StorageError
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.session import Session
-from palaestra.server.service.sessions import Sessions, ended_by
+from palaestra.server.service.sessions import Sessions
 
 log = logging.getLogger("palaestra.server")
-
-
-def out_of_time(session: Session, seat: int) -> DomainError:
-    name = session.game.player_name(seat)
-    if session.clock is not None and session.clock.control.on_timeout == "ai":
-        return DomainError("out_of_time", f"{name}'s time ran out: the AI plays this turn")
-    return DomainError("out_of_time", f"{name}'s time ran out")
 
 
 class ClockKeeper:
@@ -73,24 +66,18 @@ class ClockKeeper:
         """If the running clock of ``session`` is out of time, act on it (store, then announce):
         the seat loses, or the AI plays its turn. False if there was nothing to do (the time is
         not up, or another process acted first)."""
-        async with session.lock:
-            clock = session.clock
-            now = self.sessions.now()
-            seat = None if clock is None or session.status != "active" else clock.out_of_time(now)
-            if clock is None or seat is None:
+        try:  # the session computes the fall (None: no time is up), the sessions store it
+            change = await self.sessions.change(session, lambda s: s.flag_fall(self.sessions.now()))
+        except DomainError as err:
+            if err.code == "conflict":  # another process acted first (or a move came in time)
                 return False
-            fallen = clock.fall(now)
-            record = session.record
-            status = session.status
-            if clock.control.on_timeout != "ai":
-                record = ended_by(session, seat, Termination.TIME)
-                status = "finished"
-            try:
-                await self.sessions.write(session, session.state, record, status, clock=fallen)
-            except DomainError as err:
-                if err.code == "conflict":  # another process acted first (or a move came in time)
-                    return False
-                raise
+            raise
+        if change is None:
+            return False
+        fallen = change.clock
+        assert fallen is not None
+        seat = fallen.flagged if fallen.flagged is not None else fallen.autoplay  # lost, or the AI plays
+        assert seat is not None
         self.falls += 1
         log.info("game %s: %s ran out of time", session.id, session.game.player_name(seat))
         await self.sessions.broadcast(session)

@@ -8,7 +8,8 @@ The routers (palaestra/server/api/) reach the parts through :class:`Hub`:
 - ``moves`` (runner.py): the server's own moves (chance, AI);
 - ``pool`` (pool.py): the bounded, fair pool every search runs in;
 - ``analyst`` (analysis.py): hints, analysis, replays;
-- ``lobby`` (lobby.py): seeks, quick pairing, the lobby's live changes (issue 29);
+- ``lobby`` (seeks.py): seeks and quick pairing, from posting to their game (issue 29);
+- ``feed`` (lobby_feed.py): what the lobby shows, and its changes pushed live to its websockets;
 - ``challenges`` (challenges.py): challenges to a named member (issue 29);
 - ``accounts`` (accounts.py): members, sign-in sessions, profiles, leaderboards; rated games are
   rated as they finish (rated.py, ``Sessions.on_finish``); ``passkeys`` (passkeys.py): WebAuthn.
@@ -40,7 +41,7 @@ from palaestra.server.service.analysis import Analyst, Searcher, available_level
 from palaestra.server.service.challenges import ChallengeService
 from palaestra.server.service.clocks import ClockKeeper
 from palaestra.server.service.errors import DomainError
-from palaestra.server.service.lobby import LobbyService
+from palaestra.server.service.lobby_feed import LobbyFeed
 from palaestra.server.service.notifications import Notifications
 from palaestra.server.service.passkeys import PasskeyService
 from palaestra.server.service.passwords import Hasher
@@ -50,6 +51,7 @@ from palaestra.server.service.rated import rating_writer
 from palaestra.server.service.rematch import RematchService
 from palaestra.server.service.runner import MoveQueue, ServerMoves
 from palaestra.server.service.seats import SeatService
+from palaestra.server.service.seeks import SeekService
 from palaestra.server.service.session import Session
 from palaestra.server.service.sessions import Sessions
 
@@ -94,10 +96,11 @@ class Hub:
         self.play = PlayService(self.sessions, self.moves.kick, self.clocks.flag)
         self.analyst = Analyst(self.sessions, self.levels, agent_factory, searcher, self.pool)
         self.accounts = AccountService(AccountStore(store), hasher or Hasher())
+        seeks = SeekStore(store)
+        #: the lobby's listing and its live changes (issue 29)
+        self.feed = LobbyFeed(seeks, self.sessions, self.sessions.broker)
         #: seeks and quick pairing (issue 29)
-        self.lobby = LobbyService(
-            SeekStore(store), self.accounts.store, self.seats, self.sessions, self.sessions.broker
-        )
+        self.lobby = SeekService(seeks, self.accounts.store, self.seats, self.feed)
         #: challenges to a named member (issue 29); their pushes travel on the lobby's channel
         self.challenges = ChallengeService(ChallengeStore(store), self.accounts.store, self.lobby)
         self.sessions.broker.on_lobby = self._on_lobby
@@ -121,7 +124,6 @@ class Hub:
             challenge.challenged_id, challenge.id, name, title, "/#/"
         )
         self.challenges.after_made = self.notifications.kick
-        self.rematches.after_offer = self.notifications.kick
         #: how often (seconds) idle games are evicted and inactive ones marked abandoned
         self.evict_every = 30.0
         #: games nobody changed for this long (seconds) become ``abandoned``; 0: never
@@ -156,7 +158,7 @@ class Hub:
     def _on_lobby(self, message: str) -> None:
         """A lobby channel message of another process: a challenge's, or the lobby's."""
         if not self.challenges.on_message(message):
-            self.lobby.on_message(message)
+            self.feed.on_message(message)
 
     async def _sweep(self) -> None:
         while not self.moves.closing:

@@ -39,6 +39,8 @@ log = logging.getLogger("palaestra.server.notifications")
 
 #: a page's websocket of notifications gets the member's unread count as this message
 UNREAD = "notifications"
+#: what a page's websocket queue gets when the server goes away (the socket closes with 1001)
+CLOSING = ""
 
 
 def seat_name(seat: Seat) -> str:
@@ -111,7 +113,7 @@ class Notifications:
         await self.deliverer.drain(self.deliverer.claim / 2)  # sends under way end and are recorded
         for queues in self.listeners.values():
             for queue in queues:
-                queue.put_nowait("")  # closes the sockets
+                queue.put_nowait(CLOSING)
 
     def vapid(self) -> dict[str, str]:
         if self._vapid is None:
@@ -289,10 +291,9 @@ class Notifications:
         }
 
     # --- the page's live count --------------------------------------------------------------
-    def listen(self, account: int) -> asyncio.Queue[str]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
+    def listen(self, account: int, queue: asyncio.Queue[str]) -> None:
+        """A page websocket's queue (api/notifications.py) gets the member's unread count from now."""
         self.listeners.setdefault(account, set()).add(queue)
-        return queue
 
     def unlisten(self, account: int, queue: asyncio.Queue[str]) -> None:
         queues = self.listeners.get(account)

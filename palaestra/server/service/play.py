@@ -1,25 +1,24 @@
-"""Playing a game: a seat's action, resignation and undo, each checked under the game's lock.
+"""Playing a game: a seat's action, resignation, abort, claim and undo, under the game's lock.
 
-Every check happens before anything changes (token, game over, ply, turn, legality); the change is
-stored, then shown (palaestra/server/service/sessions.py). After a player's action the server's
-moves (chance, AI) are started.
+Each request finds its seat (token or account), has the session compute the change (every check
+happens there, before anything changes: game over, ply, turn, time, legality;
+palaestra/server/service/session.py), has it stored, then shown (``Sessions.commit`` and
+``broadcast``, palaestra/server/service/sessions.py). After a player's action the server's moves
+(chance, AI) are started.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from palaestra.core.errors import NotationError, PalaestraError
-from palaestra.core.outcome import Termination
-from palaestra.server.game_hooks import can_undo
 from palaestra.server.service.absence import Absence
-from palaestra.server.service.clocks import out_of_time
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.persistence import state_before_last
-from palaestra.server.service.session import Session, who
-from palaestra.server.service.sessions import Sessions, copy_record, ended_by
+from palaestra.server.service.session import Session
+from palaestra.server.service.sessions import Sessions
 
 
 @dataclass(frozen=True)
@@ -91,41 +90,7 @@ class PlayService:
     async def _act(
         self, session: Session, holder: Holder, ply: int, action: int | None, move: str | None
     ) -> None:
-        async with session.lock:
-            seat = holder.seat(session)
-            session.check_playable()
-            session.check_everybody_joined()
-            if ply != session.ply:
-                raise DomainError(
-                    "stale_action",
-                    f"this action was meant for move {ply}, but the game is at move {session.ply}; "
-                    "reload and try again",
-                )
-            if session.state.current_player != seat:
-                raise DomainError(
-                    "not_your_turn",
-                    f"it is {who(session.game, session.state.current_player)}'s turn, "
-                    f"not {session.game.player_name(seat)}'s",
-                )
-            self._check_time(session, seat)
-            state = session.state
-            if move is not None:
-                try:
-                    action = state.string_to_action(move)
-                except NotationError as err:
-                    raise DomainError("bad_notation", str(err)) from None
-                except PalaestraError as err:
-                    raise DomainError("illegal_action", str(err)) from None
-            assert action is not None
-            if not state.is_legal(action):
-                raise DomainError("illegal_action", state.explain_illegal(action))
-            await self.sessions.apply(session, action)
-
-    def _check_time(self, session: Session, seat: int) -> None:
-        """Refuse a seat's action once its time has run out (or while the AI plays its turn)."""
-        clock = session.clock
-        if clock is not None and (clock.autoplay == seat or clock.out_of_time(session.now()) == seat):
-            raise out_of_time(session, seat)
+        await self.sessions.change(session, lambda s: s.act(holder.seat(s), ply, action, move))
 
     async def resign(self, game_id: str, token: str | None, account: int | None = None) -> Session:
         """The seat gives up: it ranks last, the others share the rest (see docs/web.md)."""
@@ -135,11 +100,7 @@ class PlayService:
         return session
 
     async def _resign(self, session: Session, holder: Holder) -> None:
-        async with session.lock:
-            seat = holder.seat(session)
-            session.check_playable()
-            record = ended_by(session, seat, Termination.RESIGNATION)
-            await self.sessions.write(session, session.state, record, "finished")
+        await self.sessions.change(session, lambda s: s.resign(holder.seat(s)))
 
     async def abort(
         self,
@@ -159,14 +120,7 @@ class PlayService:
         return session
 
     async def _abort(self, session: Session, holder: Holder) -> None:
-        async with session.lock:
-            seat = holder.seat(session)
-            session.check_playable()
-            moved = {m.player for m in session.record.moves}
-            if all(p in moved for p in range(session.game.num_players)):
-                raise DomainError("cannot_abort", "every seat has moved: resign instead")
-            record = ended_by(session, seat, Termination.ABORT)
-            await self.sessions.write(session, session.state, record, "finished")
+        await self.sessions.change(session, lambda s: s.abort(holder.seat(s)))
 
     async def claim(
         self, game_id: str, token: str | None, absence: Absence, after: float, account: int | None = None
@@ -180,27 +134,8 @@ class PlayService:
         return session
 
     async def _claim(self, session: Session, holder: Holder, absence: Absence, after: float) -> None:
-        async with session.lock:
-            seat = holder.seat(session)
-            session.check_playable()
-            absent = session.state.current_player
-            clock = session.clock
-            if clock is None or clock.control.kind == "correspondence":
-                raise DomainError("cannot_claim", "only a real-time game (with a clock) can be claimed")
-            if (
-                absent == seat
-                or not 0 <= absent < len(session.seats)
-                or session.seats[absent].kind != "human"
-            ):
-                raise DomainError("cannot_claim", "the win is claimed from another person who is to move")
-            gone = absence.gone_for(session.id, absent)
-            if gone is None or gone < after:
-                raise DomainError(
-                    "cannot_claim",
-                    f"{session.game.player_name(absent)} has not been gone for {after:g} s",
-                )
-            record = ended_by(session, absent, Termination.ABANDONMENT, claimed_by=seat)
-            await self.sessions.write(session, session.state, record, "finished")
+        gone_for = functools.partial(absence.gone_for, session.id)
+        await self.sessions.change(session, lambda s: s.claim_win(holder.seat(s), gone_for, after))
 
     async def undo(self, game_id: str, token: str | None, ply: int, account: int | None = None) -> Session:
         """Take back the seat's own last action of the current turn, where the game allows it.
@@ -223,34 +158,7 @@ class PlayService:
 
     async def _undo(self, session: Session, holder: Holder, ply: int) -> None:
         async with session.lock:
-            seat = holder.seat(session)
-            session.check_playable()
-            if session.rated:
-                raise DomainError("cannot_undo", "a rated game allows no undo")
-            if ply != session.ply:
-                raise DomainError(
-                    "stale_action",
-                    f"this undo was meant for move {ply}, but the game is at move {session.ply}; "
-                    "reload and try again",
-                )
-            self._check_time(session, seat)
-            moves = session.record.moves
-            if not moves or moves[-1].player != seat or session.state.current_player != seat:
-                raise DomainError("cannot_undo", "only your own last action, while it is still your turn")
-            if session.undo_stack and len(session.undo_stack[-1][0].history) == session.ply - 1:
-                before, action = session.undo_stack[-1]
-                from_stack = True
-            else:
-                before, action = await asyncio.to_thread(state_before_last, session.record)
-                from_stack = False
-            if not can_undo(before, action):
-                raise DomainError(
-                    "cannot_undo", f"{moves[-1].move} cannot be taken back (the rules do not allow it)"
-                )
-            record = copy_record(session.record)
-            record.moves.pop()
-            record.outcome = None
-            record.ended = None
-            await self.sessions.write(session, before.clone(), record, "active")
-            if from_stack:
-                session.undo_stack.pop()
+            last = session.undo_from_stack(holder.seat(session), ply)
+            if last is None:  # a game loaded mid-turn: the state before is replayed from the record
+                last = await asyncio.to_thread(state_before_last, session.record)
+            await self.sessions.commit(session, session.undo(*last))

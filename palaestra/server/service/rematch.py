@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from palaestra.server.account_store import AccountStore
-from palaestra.server.db import Then, VersionConflict
+from palaestra.server.db import Then
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.play import Holder
 from palaestra.server.service.seats import Held, SeatService
@@ -40,9 +40,8 @@ class RematchService:
         self.seats = seats
         self.accounts = accounts
         #: what else an offer writes in its transaction (the notifications of the others:
-        #: palaestra/server/service/notifications.py), and what to call once it is committed
+        #: palaestra/server/service/notifications.py; once committed, ``Sessions.after_write``)
         self.on_offer: Callable[[Session, dict[str, Any]], Then | None] = lambda session, rematch: None
-        self.after_offer: Callable[[], None] = lambda: None
 
     async def rematch(self, game_id: str, token: str | None, account: int | None = None) -> dict[str, Any]:
         """The seat agrees to a rematch → ``{"game", "seat", "token", "rematch"}``: ``game`` null
@@ -115,17 +114,5 @@ class RematchService:
         return held
 
     async def _write(self, session: Session, rematch: dict[str, Any]) -> None:
-        try:
-            await asyncio.to_thread(
-                self.sessions.store.update_rematch,
-                session.id,
-                rematch,
-                expect_version=session.version,
-                version=session.version + 1,
-                then=self.on_offer(session, rematch),
-            )
-        except VersionConflict:
-            raise await self.sessions.lost_race(session) from None
-        session.rematch = rematch
-        session.version += 1
-        self.after_offer()
+        then = self.on_offer(session, rematch)
+        await self.sessions.commit(session, session.rematch_agreed(rematch), then)

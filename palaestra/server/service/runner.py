@@ -145,10 +145,10 @@ class ServerMoves:
         attempt = 0
         while True:
             try:
-                async with session.lock:
-                    if session.ply != ply or not session.waiting_for_server():
-                        return True  # the game moved on (a resignation): the caller looks again
-                    await self.sessions.apply(session, action)
+                # unless the game moved on (a resignation): then the caller looks again
+                await self.sessions.change(
+                    session, lambda s: s.play(action) if s.ply == ply and s.waiting_for_server() else None
+                )
                 return True
             except StorageError:
                 delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]

@@ -11,7 +11,6 @@ Who holds what (docs/web.md, "Security model"):
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -25,10 +24,10 @@ from palaestra.server import fairness
 from palaestra.server.account_store import Account, seat_players
 from palaestra.server.service.clock import Clock, TimeControl
 from palaestra.server.service.errors import DomainError
-from palaestra.server.service.persistence import load_server_game, stored_from_session
+from palaestra.server.service.persistence import load_server_game
 from palaestra.server.service.ratings import anchor_rating, pool_of
 from palaestra.server.service.session import Seat, Session, hash_token, same_secret
-from palaestra.server.service.sessions import Sessions, both
+from palaestra.server.service.sessions import Sessions
 
 
 @dataclass
@@ -138,13 +137,8 @@ class SeatService:
             clock = Clock.new(control, game.num_players, now)
             session.clock = clock.advance(session.timed_seat(state, "active", made), now)
         players = [(i, s.account) for i, s in enumerate(made) if s.account is not None]
-        then = both(
-            seat_players(game_id, game.name, players, stamp),
-            self.sessions.on_start(session, None if member is None else member.id),
-        )
-        await asyncio.to_thread(self.sessions.store.insert, stored_from_session(session), then)
-        self.sessions.add(session)
-        self.sessions.after_write()
+        then = seat_players(game_id, game.name, players, stamp)
+        await self.sessions.insert(session, then, None if member is None else member.id)
         self.kick(session)
         return session, created
 
@@ -292,7 +286,7 @@ class SeatService:
                     raise DomainError("already_seated", "you hold a seat of this rated game already")
                 taken.account, taken.member, taken.name = member.id, member.username, member.username
                 then = seat_players(session.id, session.game.name, [(seat, member.id)], datetime.now(UTC))
-            await self.sessions.write_seats(session, new_seats, then)
+            await self.sessions.commit(session, session.seated(new_seats), then)
         return seat, token
 
     async def claim(self, game_id: str, token: str, member: Account) -> int:
@@ -314,7 +308,7 @@ class SeatService:
             new_seats = copy.deepcopy(session.seats)
             new_seats[seat].account, new_seats[seat].member = member.id, member.username
             then = seat_players(session.id, session.game.name, [(seat, member.id)], datetime.now(UTC))
-            await self.sessions.write_seats(session, new_seats, then)
+            await self.sessions.commit(session, session.seated(new_seats), then)
         await self.sessions.broadcast(session)
         return seat
 
@@ -346,7 +340,7 @@ class SeatService:
             code = secrets.token_urlsafe(18) if new else None
             changed.invite_hash = hash_token(code) if code is not None else None
             changed.invite = "open" if code is not None else "revoked"
-            await self.sessions.write_seats(session, new_seats)
+            await self.sessions.commit(session, session.seated(new_seats))
         return code
 
 

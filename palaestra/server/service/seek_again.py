@@ -1,6 +1,6 @@
 """An aborted game's seek goes back to the lobby (issue 29, part 7), as on Lichess.
 
-When a game made from a seek (palaestra/server/service/lobby.py) is aborted before every seat
+When a game made from a seek (palaestra/server/service/seeks.py) is aborted before every seat
 moved, the seek is posted again for the places that did not abort: one seek, with the same game,
 options, players, clock, rated flag and rating range, the remaining places seated in their order
 (the first of them is its poster), and room for the places that left. Its id is the game's id
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from palaestra.server.seek_store import OPEN, STARTED, StoredSeek
-from palaestra.server.service.lobby import LobbyService
+from palaestra.server.service.seeks import SeekService
 
 log = logging.getLogger("palaestra.server.lobby")
 
@@ -40,7 +40,7 @@ def again_id(game_id: str) -> str:
 
 
 async def seek_again(
-    lobby: LobbyService, game_id: str, aborter: int, gone: Callable[[int], bool], grace: float = GRACE
+    lobby: SeekService, game_id: str, aborter: int, gone: Callable[[int], bool], grace: float = GRACE
 ) -> StoredSeek | None:
     """Post the seek of the aborted game ``game_id`` again for the places other than ``aborter``'s
     whose holders are not known to be ``gone``; the seek posted, or None (the game was not made
@@ -80,5 +80,5 @@ async def seek_again(
         places,
     )
     await asyncio.to_thread(lobby.store.insert, seek)
-    await lobby.announce({"type": "seek", "seek": await lobby.shown(seek)})
+    await lobby.feed.announce({"type": "seek", "seek": await lobby.feed.shown(seek)})
     return seek

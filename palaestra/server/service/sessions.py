@@ -1,12 +1,16 @@
-"""The games in memory: load on demand, evict when idle, write through, push to watchers.
+"""The games in memory: load on demand, evict when idle, store each change, push to watchers.
 
-Every change of a game goes the same way (``apply``, ``write``, ``write_seats``):
+:class:`Sessions` owns the set of games in memory, their storage and the fan-out; what a change
+of a game *is* belongs to the game's :class:`Session` (its transitions, palaestra/server/service/
+session.py). Every change goes the same way:
 
-1. under the game's lock the caller has checked the change (token, turn, ply, legality) and built
-   a *copy* of the state and the record;
-2. the copy is written to the database, guarded by the row's version (one transaction) — only then
-3. it replaces the session's state in memory; the caller then ``broadcast``s it to every
-   websocket and answers.
+1. under the game's lock (``change``) the session computes the change (``session.act(...)``,
+   ``session.flag_fall(now)``, ...): it checks it (turn, ply, time, legality) and builds a
+   :class:`~palaestra.server.service.change.Change` from copies of the state and the record;
+2. ``commit`` writes it to the database, guarded by the row's version (one transaction, with what
+   else it causes: ratings, notifications) — only then
+3. ``commit`` installs it in the session; the caller then ``broadcast``s it to every websocket
+   and to the other processes, and answers.
 
 A write that loses the version race (another process moved the game on) is a 409 ``conflict``;
 the session takes the row as it is now (the single arbiter) and pushes it.
@@ -34,16 +38,21 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
-from palaestra.core.finish import advance, end_by
 from palaestra.core.game import State
-from palaestra.core.outcome import Termination
 from palaestra.core.record import Record
 from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, Then, VersionConflict
+from palaestra.server.service.change import Change
 from palaestra.server.service.clock import Clock
 from palaestra.server.service.errors import DomainError
-from palaestra.server.service.persistence import iso, load_server_game, session_from_stored
-from palaestra.server.service.session import UNDO_DEPTH, Message, Seat, Session, showable
+from palaestra.server.service.persistence import (
+    iso,
+    load_server_game,
+    session_from_stored,
+    stored_from_session,
+)
+from palaestra.server.service.session import Message, Seat, Session, showable
+from palaestra.server.service.view import GameSummary, seat_views
 
 log = logging.getLogger("palaestra.server")
 
@@ -219,20 +228,80 @@ class Sessions:
             self.evict(session)
         return len(idle)
 
-    # --- writing (the game's lock held) -----------------------------------------------------
-    async def apply(self, session: Session, action: int) -> None:
-        """Apply a legal action to copies, commit them, then make them current."""
-        before = session.state
-        state = before.clone()
-        record = copy_record(session.record)
-        advance(state, action, record)  # the one way: ends the record when the game is over or settled
-        status = "finished" if record.over else "active"
-        await self.write(session, state, record, status)
-        self.on_action()
-        session.undo_stack.append((before, action))
-        del session.undo_stack[:-UNDO_DEPTH]
+    # --- writing ---------------------------------------------------------------------------
+    async def change(
+        self, session: Session, transition: Callable[[Session], Change | None], then: Then | None = None
+    ) -> Change | None:
+        """Change a game under its lock: ``transition(session)`` computes the change from the
+        game as it is (a ``Session`` method; it refuses with a ``DomainError``, or gives None:
+        nothing to do), then ``commit`` stores and installs it. Returns the change made."""
+        async with session.lock:
+            change = transition(session)
+            if change is not None:
+                await self.commit(session, change, then)
+            return change
 
-    async def lost_race(self, session: Session) -> DomainError:
+    async def commit(self, session: Session, change: Change, then: Then | None = None) -> None:
+        """Store ``change`` (computed by ``session`` from the game as it is, the game's lock
+        held), guarded by the row's version, then make it the session's game. ``then`` writes
+        more in the same transaction (who holds a seat by account, the notifications of a rematch
+        offer), as do ``on_finish`` and ``on_write``. A database failure raises StorageError (a
+        clean 503 at the edge), a lost race a 409 ``conflict`` (``_lost_race``: the session then
+        holds the row as it is)."""
+        if change.row == "game":
+            finishing = change.status == "finished" and session.status == "active"
+            then = both(then, self.on_finish(session, change.record) if finishing else None)
+        if change.row != "rematch":
+            then = both(then, self.on_write(session, change.state, change.status, change.seats, change.clock))
+        try:
+            await asyncio.to_thread(self._write(session, change, then))
+        except VersionConflict:
+            raise await self._lost_race(session) from None
+        install(session, change, session.version + 1, datetime.now(UTC))
+        self.after_write()
+        if change.action is not None:
+            self.on_action()
+
+    def _write(self, session: Session, change: Change, then: Then | None) -> Callable[[], None]:
+        """The write of ``change`` to the row of ``session`` as its next version, to run in a
+        thread (its documents are made here, on the event loop, which owns the session's caches)."""
+        write: Callable[..., None]
+        if change.row == "rematch":
+            assert change.rematch is not None
+            write = functools.partial(self.store.update_rematch, session.id, change.rematch)
+        else:
+            clock = None if change.clock is None else change.clock.to_json()
+            deadline = None if change.clock is None else change.clock.deadline()
+            if change.row == "seats":
+                seats = [s.to_json() for s in change.seats]
+                write = functools.partial(
+                    self.store.update_seats, session.id, seats, clock=clock, deadline=deadline
+                )
+            else:
+                record = change.record
+                write = functools.partial(
+                    self.store.update,
+                    session.id,
+                    ply=len(record.moves),
+                    status=change.status,
+                    record=record.to_json(moves=session.moves_json(record.moves)),
+                    snapshot=change.state.to_json(),
+                    clock=clock,
+                    deadline=deadline,
+                )
+        return functools.partial(
+            write, expect_version=session.version, version=session.version + 1, then=then
+        )
+
+    async def insert(self, session: Session, then: Then | None, creator: int | None) -> None:
+        """Store a new game (made by ``creator``'s account, if any; ``then`` writes more in the
+        same transaction), then hold it in memory."""
+        then = both(then, self.on_start(session, creator))
+        await asyncio.to_thread(self.store.insert, stored_from_session(session), then)
+        self.add(session)
+        self.after_write()
+
+    async def _lost_race(self, session: Session) -> DomainError:
         """The row moved on without this process (another process, or a write we thought failed):
         take the row, the single arbiter, as it is now, and push it here. If it cannot be read,
         forget the cached session, so the next request loads the row."""
@@ -246,72 +315,17 @@ class Sessions:
         return DomainError("conflict", "the game was changed by another request; reload it and try again")
 
     async def reload(self, session: Session) -> bool:
-        """Bring a loaded game up to its row (the lock held); True if the row had moved on."""
+        """Bring a loaded game up to its row (the lock held); True if the row had moved on.
+        Subscribers, lock, agents and runner stay; the analyses are made again."""
         stored = await asyncio.to_thread(self.store.get, session.id)
         if stored is None or stored.version == session.version:
             return False
-        session.adopt(await asyncio.to_thread(session_from_stored, stored, session))
+        row = await asyncio.to_thread(session_from_stored, stored, session)
+        install(session, Change.of(row), row.version, row.updated_at)
+        session.public, session.hints, session.rated = row.public, row.hints, row.rated
+        session.secret = row.secret
+        session.analyses.clear()
         return True
-
-    async def write(
-        self, session: Session, state: State, record: Record, status: str, clock: Clock | None = None
-    ) -> None:
-        """Store first (version-guarded), then change memory. A database failure raises
-        StorageError (a clean 503 at the edge), a lost race a 409 ``conflict``. The clock goes on
-        from the new position (``clock_after``) unless the caller gives it (a flag fall)."""
-        clock = clock or session.clock_after(state, status)
-        finishing = status == "finished" and session.status == "active"
-        then = both(
-            self.on_finish(session, record) if finishing else None,
-            self.on_write(session, state, status, session.seats, clock),
-        )
-        try:
-            await asyncio.to_thread(
-                self.store.update,
-                session.id,
-                expect_version=session.version,
-                version=session.version + 1,
-                ply=len(record.moves),
-                status=status,
-                record=record.to_json(moves=session.moves_json(record.moves)),
-                snapshot=state.to_json(),
-                clock=None if clock is None else clock.to_json(),
-                deadline=None if clock is None else clock.deadline(),
-                then=then,
-            )
-        except VersionConflict:
-            raise await self.lost_race(session) from None
-        session.state = state
-        session.record = record
-        session.status = status
-        session.clock = clock
-        session.updated_at = datetime.now(UTC)
-        session.version += 1
-        self.after_write()
-
-    async def write_seats(self, session: Session, seats: list[Seat], then: Then | None = None) -> None:
-        """Store changed seats (a clock starts once the last invited player has joined); ``then``
-        writes more in the same transaction (who holds a seat by account)."""
-        clock = session.clock_after(session.state, session.status, seats)
-        then = both(then, self.on_write(session, session.state, session.status, seats, clock))
-        try:
-            await asyncio.to_thread(
-                self.store.update_seats,
-                session.id,
-                [s.to_json() for s in seats],
-                expect_version=session.version,
-                version=session.version + 1,
-                clock=None if clock is None else clock.to_json(),
-                deadline=None if clock is None else clock.deadline(),
-                then=then,
-            )
-        except VersionConflict:
-            raise await self.lost_race(session) from None
-        session.seats = seats
-        session.clock = clock
-        session.updated_at = datetime.now(UTC)
-        session.version += 1
-        self.after_write()
 
     # --- pushing ----------------------------------------------------------------------------
     def subscribe(
@@ -409,7 +423,7 @@ class Sessions:
                 queue.put_nowait({"type": "closing"})
 
     # --- listing ----------------------------------------------------------------------------
-    async def list_games(self, limit: int = 50, status: str | None = None) -> list[dict[str, Any]]:
+    async def list_games(self, limit: int = 50, status: str | None = None) -> list[GameSummary]:
         """The lobby: public games (of ``status`` if given), newest first; a row that cannot be
         shown is logged and left out (never an error for the whole list)."""
         rows = await asyncio.to_thread(functools.partial(self.store.summaries, limit, status=status))
@@ -426,7 +440,7 @@ class Sessions:
             out.append(item)
         return out
 
-    async def summaries_of(self, ids: list[str]) -> list[dict[str, Any]]:
+    async def summaries_of(self, ids: list[str]) -> list[GameSummary]:
         """The rows of these games, public or not, in this order (a browser's own games: their
         ids are the secret): loaded, so each has its player to move and result. An unknown game,
         or one that cannot be loaded or shown, is left out (logged when it fails)."""
@@ -447,24 +461,23 @@ class Sessions:
                 out.append(item)
         return out
 
-    def _summary(self, row: Mapping[str, Any]) -> dict[str, Any]:
+    def _summary(self, row: Mapping[str, Any]) -> GameSummary:
         session = self.loaded.get(row["id"])
         if session is not None:
             return session.summary()
         game = load_server_game(row["game"], row["options"])
-        seats = [Seat.from_json(s) for s in row["seats"]]
-        return {
-            "id": row["id"],
-            "game": game.name,
-            "title": game.title,
-            "options": row["options"],
-            "seats": [s.public(i, game) for i, s in enumerate(seats)],
-            "ply": row["ply"],
-            "status": row["status"],
-            "to_move": None,
-            "result": None,
-            "updated": iso(row["updated_at"]),
-        }
+        return GameSummary.model_construct(
+            id=row["id"],
+            game=game.name,
+            title=game.title,
+            options=row["options"],
+            seats=seat_views([Seat.from_json(s) for s in row["seats"]], game),
+            ply=row["ply"],
+            status=row["status"],
+            to_move=None,
+            result=None,
+            updated=iso(row["updated_at"]),
+        )
 
 
 def both(first: Then | None, second: Then | None) -> Then | None:
@@ -479,25 +492,14 @@ def both(first: Then | None, second: Then | None) -> Then | None:
     return write
 
 
-def copy_record(record: Record) -> Record:
-    """A copy of ``record`` to change (a move added or taken back, a result written) without
-    touching the original: the list of moves is new, the moves themselves (never changed in place)
-    are shared. ``copy.deepcopy`` of a long record cost as much as the rest of an action, and
-    ``copy.copy`` (pickling's generic path) some 3 % of it: the fields are copied as a dict."""
-    twin = object.__new__(Record)
-    twin.__dict__.update(record.__dict__)
-    twin.options = dict(record.options)
-    twin.players = list(record.players)
-    twin.moves = list(record.moves)
-    twin.outcome = record.outcome  # frozen: shared
-    return twin
-
-
-def ended_by(session: Session, seat: int, termination: Termination, claimed_by: int | None = None) -> Record:
-    """A copy of the game's record that ``seat`` ended before its rules did (the one way a seat
-    ends a game, :func:`palaestra.core.finish.end_by`): it resigned, ran out of time or left (it
-    ranks last, the others share first place), or it aborted before every seat moved (no winner,
-    every return 0, never rated)."""
-    record = copy_record(session.record)
-    record.finish(end_by(session.state, seat, termination, claimed_by))
-    return record
+def install(session: Session, change: Change, version: int, updated_at: datetime) -> None:
+    """Make ``change``, stored as ``version`` at ``updated_at``, the game ``session`` holds."""
+    session.state = change.state
+    session.record = change.record
+    session.status = change.status
+    session.seats = change.seats
+    session.clock = change.clock
+    session.rematch = change.rematch
+    session.undo_stack = change.undo_stack
+    session.version = version
+    session.updated_at = updated_at

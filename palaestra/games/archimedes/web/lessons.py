@@ -8,10 +8,11 @@ player 1 (S, orange), whose goal is side N (h2 h4 h6 h8)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from palaestra.core.game import State
 from palaestra.core.lessons import Course, FinalText, Lesson, LessonText
+from palaestra.games.archimedes.game import ArchimedesGame
 
 
 def _position(mine: list[str], theirs: list[str]) -> dict[str, Any]:
@@ -39,7 +40,8 @@ def _h8_blocked(start: State, now: State) -> bool:
     """Blue's cube on h8 had a move before and has none now (its turn: ``legal_actions`` are its)."""
     if now.is_terminal() or now.current_player == start.current_player:
         return False
-    return not any(now.action_to_string(a).startswith("h8-") for a in now.legal_actions())
+    h8 = cast(ArchimedesGame, now.game).board.cell("h8")
+    return not any(move.start == h8 for move in now.legal_moves())
 
 
 def _won(start: State, now: State) -> bool:

@@ -1,4 +1,4 @@
-"""The lobby (issue 29): seeks that anyone may accept, quick pairing, live changes.
+"""The seeks of the lobby (issue 29): their lifecycle, from posting to the game they make.
 
 A *seek* offers a game (its options, player count, clock, rated or casual, an optional rating
 range) to whoever accepts it. A 2-player seek starts its game at the first accept; a seek of 3 or
@@ -8,14 +8,15 @@ while the table fills. The seat token of a place is derived from its secret (:fu
 so the database holds hashes only and a place's holder learns their seat by asking for the seek
 with that secret once the game started.
 
+This module owns what happens to a seek: it is checked and posted, held by its poster's lobby
+websocket, accepted place by place or matched by quick pairing ("Play now"), withdrawn, ended by
+the sweep (expired, its poster gone), and its full table made into a game (also the path of an
+accepted challenge: :meth:`SeekService.make_game`). Every change is told to the lobby's live feed
+(palaestra/server/service/lobby_feed.py), which owns the websockets and how a seek is shown.
+
 Every change is an update guarded by the seek's version (palaestra/server/seek_store.py): of two
 acceptors of the last place, in one process or in several, exactly one gets it; the other is told
 the seek is gone (410 ``seek_gone``). The request that fills the table makes the game.
-
-Changes are pushed to the lobby's websockets here and, through the broker (Redis pub/sub), to
-those of the other processes: ``{"type": "seek", "seek": SEEK}`` (new, or a place taken),
-``{"type": "seek_gone", "id": ID, "status": ..., "game": ID|None}`` and ``{"type": "game",
-"game": SUMMARY}`` (a public lobby game started).
 
 A seek ends after ``seek_seconds`` (``expired``), or when its poster was not seen for
 ``leave_seconds`` (``left``): seen means a lobby websocket that said it holds the seek, or a poll
@@ -28,7 +29,6 @@ import asyncio
 import base64
 import contextlib
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -40,20 +40,17 @@ from typing import Any
 from palaestra.core.errors import PalaestraError
 from palaestra.core.registry import game_info
 from palaestra.server.account_store import Account, AccountStore
-from palaestra.server.broker import Broker
 from palaestra.server.seek_store import OPEN, STARTED, STARTING, SeekConflict, SeekStore, StoredSeek
 from palaestra.server.service.errors import DomainError
+from palaestra.server.service.lobby_feed import LobbyFeed
 from palaestra.server.service.periodic import Periodic
 from palaestra.server.service.persistence import load_server_game
-from palaestra.server.service.ratings import NEWCOMER, Rating, pool_of
+from palaestra.server.service.ratings import pool_of
 from palaestra.server.service.seats import Held, SeatService
 from palaestra.server.service.session import Session, hash_token, same_secret
-from palaestra.server.service.sessions import Sessions
 
 log = logging.getLogger("palaestra.server.lobby")
 
-#: what a lobby websocket's queue gets when the server goes away
-CLOSING = '{"type":"closing"}'
 #: how often a race lost on a seek is tried again before answering 409 ``conflict``
 RETRIES = 5
 
@@ -107,19 +104,18 @@ class Wanted:
     name: str | None = None
 
 
-class LobbyService(Periodic):
-    """Seeks, quick pairing and the lobby's live changes of one process."""
+class SeekService(Periodic):
+    """The seeks and quick pairing of one process; its sweep ends the seeks that expired or whose
+    poster left, and recovers the tables whose process died while starting their game."""
 
     swept = "seeks"
 
-    def __init__(
-        self, store: SeekStore, accounts: AccountStore, seats: SeatService, sessions: Sessions, broker: Broker
-    ) -> None:
+    def __init__(self, store: SeekStore, accounts: AccountStore, seats: SeatService, feed: LobbyFeed) -> None:
         self.store = store
         self.accounts = accounts
         self.seats = seats
-        self.sessions = sessions
-        self.broker = broker
+        #: the lobby's live feed: every change of a seek is announced there
+        self.feed = feed
         #: a seek expires this long (seconds) after it was posted
         self.seek_seconds = 1800.0
         #: a seek ends when its poster was not seen this long (seconds)
@@ -127,35 +123,10 @@ class LobbyService(Periodic):
         #: a full table whose game was not said to have started this long (seconds) after it
         #: filled is looked at by the sweep (:meth:`recover`)
         self.starting_grace = 60.0
-        #: the lobby's websockets of this process
-        self.subscribers: set[asyncio.Queue[str]] = set()
         #: seeks whose poster holds a lobby websocket here (how many)
         self.held: dict[str, int] = {}
 
-    # --- live changes -----------------------------------------------------------------------
-    def subscribe(self) -> asyncio.Queue[str]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        self.subscribers.add(queue)
-        return queue
-
-    def unsubscribe(self, queue: asyncio.Queue[str]) -> None:
-        self.subscribers.discard(queue)
-
-    def on_message(self, message: str) -> None:
-        """A change made by another process (through the broker): pushed to our websockets."""
-        for queue in list(self.subscribers):
-            queue.put_nowait(message)
-
-    async def announce(self, doc: Mapping[str, Any]) -> None:
-        """Push a change to every lobby websocket: the other processes' first (through the broker),
-        then ours. Encoded once for all. In that order the other processes start their sends while
-        this one makes its own; queued first here, this process's sends ran while the publish
-        waited on Redis, and the others heard of the change only after them (docs/benchmarks.md,
-        "Lobby under load")."""
-        message = json.dumps(doc)
-        await self.broker.publish_lobby(message)
-        self.on_message(message)
-
+    # --- held by their poster's lobby websocket ---------------------------------------------
     async def hold(self, seek_id: str, secret: str) -> bool:
         """A lobby websocket says it holds ``seek_id`` (its token ``secret``): the seek stays
         while the socket lives. False for a wrong token or a seek not open."""
@@ -174,81 +145,6 @@ class LobbyService(Periodic):
             self.held.pop(seek_id, None)
 
     # --- reading ----------------------------------------------------------------------------
-    def doc(self, seek: StoredSeek, ratings: Mapping[int, float] | None = None) -> dict[str, Any]:
-        """A seek as everybody sees it (no secret)."""
-        info = game_info(seek.game)
-        return {
-            "id": seek.id,
-            "game": seek.game,
-            "title": info.title,
-            "options": seek.options,
-            "players": seek.players,
-            "pool": seek.pool,
-            "time_control": seek.time_control,
-            "rated": seek.rated,
-            "rating_range": None
-            if seek.rating_min is None and seek.rating_max is None
-            else {"min": seek.rating_min, "max": seek.rating_max},
-            "seated": [
-                {
-                    "name": p["name"],
-                    "member": p["account"] is not None,
-                    "rating": None if ratings is None or p["account"] is None else ratings.get(p["account"]),
-                }
-                for p in seek.places
-            ],
-            "status": seek.status,
-            "game_id": seek.game_id if seek.status == STARTED else None,
-            "created": seek.created_at.isoformat(),
-            "expires": seek.expires_at.isoformat(),
-        }
-
-    async def shown(self, seek: StoredSeek) -> dict[str, Any]:
-        accounts = [p["account"] for p in seek.places if p["account"] is not None]
-        ratings = await self._ratings(seek.pool, accounts) if accounts else {}
-        return self.doc(seek, {k: round(v) for k, v in ratings.items()})
-
-    async def _ratings(self, pool: str, accounts: list[int]) -> dict[int, float]:
-        """Shown ratings of these accounts in ``pool`` (a newcomer's 1500 for those without)."""
-        found = await asyncio.to_thread(self.store.ratings, pool, accounts)
-        return {a: Rating(*found[a]).rating if a in found else NEWCOMER for a in accounts}
-
-    async def listing(self) -> list[dict[str, Any]]:
-        seeks = await asyncio.to_thread(self.store.open_seeks, datetime.now(UTC))
-        accounts = sorted({p["account"] for s in seeks for p in s.places if p["account"] is not None})
-        out = []
-        by_pool: dict[str, dict[int, float]] = {}
-        for seek in seeks:
-            if accounts and seek.pool not in by_pool:
-                by_pool[seek.pool] = await self._ratings(seek.pool, accounts)
-            ratings = {k: round(v) for k, v in by_pool.get(seek.pool, {}).items()}
-            out.append(self.doc(seek, ratings))
-        return out
-
-    async def games(self, limit: int = 30) -> list[dict[str, Any]]:
-        """The public games being played, newest first, each with its players' ratings and its
-        clock (:meth:`game_doc`); a game that cannot be loaded is left out (logged)."""
-        out = []
-        for row in await self.sessions.list_games(limit, status="active"):
-            try:
-                session = await self.sessions.get(row["id"])
-            except DomainError as err:
-                log.warning("lobby game %s left out: %s", row["id"], err.message)
-                continue
-            out.append(await self.game_doc(session))
-        return out
-
-    async def game_doc(self, session: Session) -> dict[str, Any]:
-        """A game of the lobby: its summary, whether it is rated, each seat's rating in the game's
-        pool (null for guests and the AI) and its clock (null without one)."""
-        accounts = [s.account for s in session.seats if s.account is not None]
-        ratings = await self._ratings(pool_of(session.game).id, accounts) if accounts else {}
-        return {
-            **session.summary(),
-            "rated": session.rated,
-            "ratings": [None if s.account is None else round(ratings[s.account]) for s in session.seats],
-            "clock": None if session.clock is None else session.clock.view(session.now()),
-        }
 
     async def _get(self, seek_id: str) -> StoredSeek:
         seek = await asyncio.to_thread(self.store.get, seek_id)
@@ -260,7 +156,7 @@ class LobbyService(Periodic):
         """A seek; with the secret of one of its places, also that place's seat and token once
         the game started (the poster's poll; it keeps an open seek alive too)."""
         seek = await self._get(seek_id)
-        out = await self.shown(seek)
+        out = await self.feed.shown(seek)
         if secret:
             digest = hash_token(secret)
             place = next((p for p in seek.places if same_secret(p["hash"], digest)), None)
@@ -336,8 +232,8 @@ class LobbyService(Periodic):
             [self._place(who, secret, name)],
         )
         await asyncio.to_thread(self.store.insert, seek)
-        shown = await self.shown(seek)
-        await self.announce({"type": "seek", "seek": shown})
+        shown = await self.feed.shown(seek)
+        await self.feed.announce({"type": "seek", "seek": shown})
         return shown, secret
 
     @staticmethod
@@ -374,7 +270,7 @@ class LobbyService(Periodic):
 
     async def _end(self, seek: StoredSeek, status: str, expect_status: str = OPEN) -> None:
         await asyncio.to_thread(self.store.change, seek, status=status, expect_status=expect_status)
-        await self.announce({"type": "seek_gone", "id": seek.id, "status": status, "game": None})
+        await self.feed.announce({"type": "seek_gone", "id": seek.id, "status": status, "game": None})
 
     async def sweep(self) -> int:
         """End the open seeks that expired or whose poster left; renew those held here."""
@@ -396,12 +292,7 @@ class LobbyService(Periodic):
 
     async def stop(self) -> None:
         await super().stop()
-        self.close_watchers()
-
-    def close_watchers(self) -> None:
-        """Tell every lobby websocket that the server goes away (they close with 1001)."""
-        for queue in list(self.subscribers):
-            queue.put_nowait(CLOSING)
+        self.feed.close_watchers()
 
     # --- accepting --------------------------------------------------------------------------
     async def accept(
@@ -449,13 +340,13 @@ class LobbyService(Periodic):
             except SeekConflict:
                 continue
             if not full:
-                await self.announce({"type": "seek", "seek": await self.shown(taken)})
+                await self.feed.announce({"type": "seek", "seek": await self.feed.shown(taken)})
                 return {
                     "game": None,
                     "seat": None,
                     "token": None,
                     "seek_token": secret,
-                    "seek": await self.shown(taken),
+                    "seek": await self.feed.shown(taken),
                 }
             game_id, seats = await self._start(taken)
             return {
@@ -502,7 +393,7 @@ class LobbyService(Periodic):
         if not seek.rated or who.member is None:
             return
         accounts = [p["account"] for p in seek.places if p["account"] is not None] + [who.member.id]
-        ratings = await self._ratings(seek.pool, accounts)
+        ratings = await self.feed.ratings(seek.pool, accounts)
         mine_rating = ratings[who.member.id]
         if not within(mine_rating, (seek.rating_min, seek.rating_max)):
             raise DomainError("out_of_range", "your rating is outside the seek's rating range")
@@ -534,7 +425,7 @@ class LobbyService(Periodic):
                 await self._end(seek, "cancelled", expect_status=STARTING)
             raise
         await self._started(seek)
-        await self.announce_game(session)
+        await self.feed.announce_game(session)
         return session.id, {p["hash"]: int(p["seat"]) for p in seek.places}
 
     async def make_game(
@@ -561,18 +452,14 @@ class LobbyService(Periodic):
         )
         return session
 
-    async def announce_game(self, session: Session) -> None:
-        """Tell the lobby's websockets that a public game started (a private one is nobody's
-        business)."""
-        if session.public:
-            await self.announce({"type": "game", "game": await self.game_doc(session)})
-
     async def _started(self, seek: StoredSeek) -> None:
         try:
             await asyncio.to_thread(self.store.change, seek, expect_status=STARTING, status="started")
         except SeekConflict:  # a sweep found the game first and said so
             return
-        await self.announce({"type": "seek_gone", "id": seek.id, "status": "started", "game": seek.game_id})
+        await self.feed.announce(
+            {"type": "seek_gone", "id": seek.id, "status": "started", "game": seek.game_id}
+        )
 
     async def recover(self) -> int:
         """Tables that filled ``starting_grace`` seconds ago without their game said to have
