@@ -10,8 +10,10 @@ decides what is legal:
   it. The answer is then a lookup of the monks' discovery numbers in that field's intervals
   (:func:`critical_fields`, kept per monk layout). Before any search, a constant-time test on
   the six neighbours of a field (its rubble-free neighbours form one arc: :func:`locally_safe`)
-  settles most fields. A relocation of a rubble tile (:func:`relocation_allowed`) splits the
-  rubble-free fields once per target field into components.
+  settles most fields. The predicates ask it of many fields at once
+  (:func:`rubble_refused_among`; :func:`rubble_allowed` is one field of it). A relocation of a
+  rubble tile (:func:`relocation_targets_among`) splits the rubble-free fields once per target
+  field into components.
 * ATH-T3, ATH-T10 ("can the movement still end with no two monks on an ordinary field?"), for
   the position or for one after a step or a flip that is only described, never played: a quick
   test (the one shared field can be left within the points left) and else an exact search over
