@@ -197,11 +197,13 @@ class AthosState(State):
         :data:`TILES_CHANGED` (every cache goes), :data:`MONKS_MOVED` (what depends on the monks
         and the turn) or :data:`TURN_CHANGED` (the legal actions only). None of the caches is
         changed in place once made, so a copy shares them (``_relocation_parts`` excepted: a
-        copy starts it empty). ``_legal``: the legal actions; ``_cut``: the cut-vertex search of
+        copy starts it empty). ``_legal``: the legal actions; ``_relocatable``: whether a tile can
+        be relocated now (``tiles.relocatable``); ``_cut``: the cut-vertex search of
         the tile layout (``_fast.cut_search``); ``_distances``: the distances to the summit;
         ``_tiled``: the fields with a tile; ``_critical_fields``: where rubble would cut a monk
         off; ``_relocation_parts``: the components per relocation target."""
         self._legal: tuple[int, ...] | None = None
+        self._relocatable: bool | None = None
         if what >= TILES_CHANGED:
             self._cut: _fast.CutSearch | None = None
             self._distances: list[int] | None = None

@@ -101,7 +101,7 @@ def no_stone_text(state: AthosState, f: int) -> str:
 
 def relocation_first(state: AthosState) -> str | None:
     """ATH-T7: a tile is relocated before the stone is put, unless no tile can legally be."""
-    if state.phase == STONE and relocations(state, [], any_one=True):
+    if state.phase == STONE and relocatable(state):
         return "first relocate a tile (relocate f>g), then put the stone (ATH-T7)"
     return None
 
@@ -214,22 +214,29 @@ def place_problem(state: AthosState, f: int, open_side: bool = False, terrain: i
     return why
 
 
+def relocatable(state: AthosState) -> bool:
+    """Whether some tile can legally be relocated now (:func:`relocations`; remembered for the
+    position in ``_relocatable``, which :func:`relocations` also fills)."""
+    if state._relocatable is None:
+        state._relocatable = bool(relocations(state, [], any_one=True))
+    return state._relocatable
+
+
 def relocations(state: AthosState, out: list[int], any_one: bool = False) -> list[int]:
     """The legal relocations (``any_one``: stop at the first tile that has one), added to ``out``:
     every tile to every ordinary field (the candidates), as :func:`relocate_problem` allows."""
-    if stone_left(state) is not None:
-        return out
-    movable = loose_tiles(state, state.tiled_fields())
-    if not movable:
-        return out
-    n = state.board.n
-    free = free_fields(state, range(n))
-    start = state.game.first_id["relocate"]
-    for f in movable:
-        base = start + f * n
-        out.extend(map(base.__add__, relocation_targets(state, f, free)))
-        if any_one and out:
-            break
+    before = len(out)
+    if stone_left(state) is None and (movable := loose_tiles(state, state.tiled_fields())):
+        n = state.board.n
+        free = free_fields(state, range(n))
+        start = state.game.first_id["relocate"]
+        for f in movable:
+            base = start + f * n
+            out.extend(map(base.__add__, relocation_targets(state, f, free)))
+            if any_one and len(out) > before:
+                break
+    if not any_one or len(out) > before:
+        state._relocatable = len(out) > before
     return out
 
 
