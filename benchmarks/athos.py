@@ -11,6 +11,10 @@ Three figures per player count (uniformly random legal actions, default options)
   cleared (the path-rule search is redone for each);
 * applied: ``apply_action()`` alone (with its legality check), replaying the games' actions.
 
+``--fixed N``: instead, a fixed workload that a busy machine disturbs less: the same N random games
+(from ``--seed``), played ``--passes`` times in this process; the best pass's actions per CPU
+second is printed. Compare checkouts with alternating processes.
+
 Figures are printed for wall-clock time and for CPU time of this process (steadier on a busy
 machine). Results are recorded in docs/benchmarks.md (section "Athos").
 """
@@ -83,16 +87,44 @@ def run(players: int, round_limit: int, seconds: float, seed: int) -> None:
     print(f"  apply_action() per second ({applied} actions): {rates(applied, start)}")
 
 
+def fixed(players: int, games: int, passes: int, seed: int) -> None:
+    """The same ``games`` random games, ``passes`` times: the best pass's actions per CPU second."""
+    game = AthosGame(players=players)
+
+    def play() -> int:
+        rng = random.Random(seed)
+        count = 0
+        for k in range(games):
+            state = game.new_initial_state(seed=seed + k)
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+                count += 1
+        return count
+
+    best, count = float("inf"), 0
+    for _ in range(passes):
+        start = time.process_time()
+        count = play()
+        best = min(best, time.process_time() - start)
+    rate = count / best
+    print(f"{players} players, {games} games, {count} actions: {rate:,.0f} per CPU second (best of {passes})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=10.0, help="playout time per player count")
     parser.add_argument("--players", type=int, nargs="*", default=[2], help="player counts")
     parser.add_argument("--round-limit", type=int, default=150, help="ATH-E3 round limit")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fixed", type=int, default=0, help="a fixed workload of this many games instead")
+    parser.add_argument("--passes", type=int, default=4, help="passes of the fixed workload")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.node()}")
     for players in args.players:
-        run(players, args.round_limit, args.seconds, args.seed)
+        if args.fixed:
+            fixed(players, args.fixed, args.passes, args.seed)
+        else:
+            run(players, args.round_limit, args.seconds, args.seed)
 
 
 if __name__ == "__main__":
