@@ -60,13 +60,19 @@ def test_a_lobby_socket_that_reads_stays_open_past_the_pending_limit_in_all(tmp_
         assert counted(c, "pending") == 0.0
 
 
+def alice_signed_in(c: TestClient) -> tuple[Hub, Any]:
+    """Alice signed up, her cookie set for the next websocket: the hub and her account."""
+    alice = sign_up(c, "alice")
+    hub = hub_of(c)
+    account = hub.accounts.store.by_name("alice")
+    assert account is not None
+    c.cookies.set(COOKIE, alice.cookie)
+    return hub, account
+
+
 def test_a_notification_socket_that_does_not_read_is_closed_past_the_pending_limit(tmp_path: Path) -> None:
     with limited(tmp_path, ws_max_pending_bytes=30) as c:
-        alice = sign_up(c, "alice")
-        hub = hub_of(c)
-        account = hub.accounts.store.by_name("alice")
-        assert account is not None
-        c.cookies.set(COOKIE, alice.cookie)
+        hub, account = alice_signed_in(c)
         with c.websocket_connect("/api/notifications/ws") as ws:
             c.cookies.clear()
             assert ws.receive_json() == {"type": "notifications", "unread": 0}
@@ -81,11 +87,7 @@ def test_a_notification_socket_that_does_not_read_is_closed_past_the_pending_lim
 
 def test_a_notification_socket_that_reads_stays_open(tmp_path: Path) -> None:
     with limited(tmp_path, ws_max_pending_bytes=100) as c:
-        alice = sign_up(c, "alice")
-        hub = hub_of(c)
-        account = hub.accounts.store.by_name("alice")
-        assert account is not None
-        c.cookies.set(COOKIE, alice.cookie)
+        hub, account = alice_signed_in(c)
         with c.websocket_connect("/api/notifications/ws") as ws:
             c.cookies.clear()
             assert ws.receive_json()["unread"] == 0
