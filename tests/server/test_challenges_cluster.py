@@ -6,7 +6,6 @@ exactly one makes a game."""
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import Any
 
@@ -16,6 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 from palaestra.server.api.auth import COOKIE, CSRF_HEADER
 from tests.server.accounts_helpers import PASSWORD
 from tests.server.server_process import ServerProcess
+from tests.server.test_lobby_cluster import next_message
 
 
 class Browser:
@@ -38,13 +38,6 @@ class Browser:
             additional_headers={"Cookie": f"{COOKIE}={self.cookie}"},
             open_timeout=10,
         )
-
-
-def next_message(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
-        if message["type"] == kind:
-            return message
 
 
 def test_a_challenge_made_on_one_process_is_seen_and_accepted_on_the_other(

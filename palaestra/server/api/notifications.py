@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -25,6 +24,7 @@ from palaestra.server.notify_store import KINDS, MemberSettings
 from palaestra.server.service.delivery import link_of, render
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.notifications import CLOSING, UNREAD
+from palaestra.server.service.persistence import utc_iso
 from palaestra.server.service.push import BadSubscription, parse_subscription
 
 router = APIRouter(prefix="/api", tags=["notifications"])
@@ -187,11 +187,6 @@ async def unsubscribe(hub: HubDep, member: Member, body: PushRemoval) -> dict[st
     return {"removed": removed}
 
 
-def _iso(stamp: datetime) -> str:
-    aware = stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
-    return aware.isoformat()
-
-
 @router.get(
     "/notifications",
     summary="Your notifications in the page, newest first, and how many are unread",
@@ -213,7 +208,7 @@ async def inbox(hub: HubDep, member: Member) -> dict[str, Any]:
                 "title": title,
                 "text": text,
                 "url": link_of(dict(row["data"]), ""),
-                "at": _iso(row["created_at"]),
+                "at": utc_iso(row["created_at"]),
                 "read": row["read_at"] is not None,
             }
         )

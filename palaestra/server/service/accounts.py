@@ -21,6 +21,7 @@ from palaestra.core.registry import game_infos
 from palaestra.server.account_store import Account, AccountStore, SignedIn, StoredRating, UsernameTaken
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.passwords import Hasher, check_password, check_username
+from palaestra.server.service.persistence import utc_iso
 from palaestra.server.service.ratings import Pool, Rating, all_pools
 
 #: the name a deleted member's seats show
@@ -173,7 +174,7 @@ class AccountService:
                     "id": r["id"],
                     "rated": bool(r["rated"]),
                     "status": r["status"],
-                    "created": _iso(r["created_at"]),
+                    "created": utc_iso(r["created_at"], "seconds"),
                     "record": r["record"],
                 }
                 for r in records
@@ -203,7 +204,7 @@ class AccountService:
         return {
             "pool": event["pool"],
             "game": event["game"],
-            "at": _iso(event["at"]),
+            "at": utc_iso(event["at"], "seconds"),
             "rating": after["rating"],
             "deviation": after["deviation"],
             "change": after["rating"] - before["rating"],
@@ -274,13 +275,6 @@ def pool_doc(pool: Pool) -> dict[str, Any]:
     }
 
 
-def _iso(stamp: Any) -> str:
-    if isinstance(stamp, datetime):
-        aware = stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
-        return aware.isoformat(timespec="seconds")
-    return str(stamp)
-
-
 def game_line(row: Mapping[str, Any], account_id: int) -> dict[str, Any]:
     """A row of a member's games: the game, its opponents, the member's result and the date."""
     seats = list(row["seats"])
@@ -310,5 +304,5 @@ def game_line(row: Mapping[str, Any], account_id: int) -> dict[str, Any]:
             for i, s in enumerate(seats)
             if i not in mine
         ],
-        "date": _iso(row["created_at"]),
+        "date": utc_iso(row["created_at"], "seconds"),
     }

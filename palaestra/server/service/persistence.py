@@ -77,6 +77,15 @@ def iso(value: Any) -> str:
     return value.isoformat(timespec="seconds") if isinstance(value, datetime) else str(value)
 
 
+def utc_iso(stamp: Any, timespec: str = "auto") -> str:
+    """A stored time in ISO 8601 with its offset: SQLite gives it back without one (the times
+    are stored in UTC), PostgreSQL with; anything else as text."""
+    if not isinstance(stamp, datetime):
+        return str(stamp)
+    aware = stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+    return aware.isoformat(timespec=timespec)
+
+
 def advance(base: Session, game: Game, record: Record) -> tuple[State, tuple[State, int] | None] | None:
     """The state after ``record``'s moves, from ``base`` (the same game held in memory, some moves
     behind): its state with the moves it lacks applied, checked like a replay, and the state
