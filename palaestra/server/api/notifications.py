@@ -21,10 +21,8 @@ from palaestra.server.api.realtime import PONG, SocketQueue, close_over, serve_q
 from palaestra.server.api.responses import Out
 from palaestra.server.db import StorageError
 from palaestra.server.notify_store import KINDS, MemberSettings
-from palaestra.server.service.delivery import link_of, render
 from palaestra.server.service.errors import DomainError
 from palaestra.server.service.notifications import CLOSING, UNREAD
-from palaestra.server.service.persistence import utc_iso
 from palaestra.server.service.push import BadSubscription, parse_subscription
 
 router = APIRouter(prefix="/api", tags=["notifications"])
@@ -194,25 +192,7 @@ async def unsubscribe(hub: HubDep, member: Member, body: PushRemoval) -> dict[st
     responses=errors("sign_in_required"),
 )
 async def inbox(hub: HubDep, member: Member) -> dict[str, Any]:
-    store = hub.notifications.store
-    rows = await asyncio.to_thread(store.page_items, member.account.id)
-    unread = await asyncio.to_thread(store.unread, member.account.id)
-    language = (await asyncio.to_thread(store.settings, member.account.id)).language
-    items = []
-    for row in rows:
-        title, text = render(row["kind"], dict(row["data"]), language)
-        items.append(
-            {
-                "id": row["id"],
-                "kind": row["kind"],
-                "title": title,
-                "text": text,
-                "url": link_of(dict(row["data"]), ""),
-                "at": utc_iso(row["created_at"]),
-                "read": row["read_at"] is not None,
-            }
-        )
-    return {"unread": unread, "items": items}
+    return await hub.notifications.inbox(member.account.id)
 
 
 @router.post(

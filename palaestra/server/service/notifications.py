@@ -30,7 +30,8 @@ from palaestra.server.broker import Broker
 from palaestra.server.db import StorageError, Store, Then
 from palaestra.server.notify_store import Event, NotifyStore, queue_events
 from palaestra.server.service.clock import CORRESPONDENCE, Clock
-from palaestra.server.service.delivery import Deliverer
+from palaestra.server.service.delivery import Deliverer, link_of, render
+from palaestra.server.service.persistence import utc_iso
 from palaestra.server.service.push import make_vapid_keys
 from palaestra.server.service.session import Seat, Session
 from palaestra.server.settings import Settings
@@ -276,9 +277,12 @@ class Notifications:
 
     async def export(self, account: int) -> dict[str, Any]:
         """What is kept about the member's notifications (for the account's export)."""
-        found = await asyncio.to_thread(self.store.settings, account)
-        browsers = await asyncio.to_thread(self.store.subscriptions, account)
-        rows = await asyncio.to_thread(self.store.rows, account)
+        return await asyncio.to_thread(self._export, account)
+
+    def _export(self, account: int) -> dict[str, Any]:
+        found = self.store.settings(account)
+        browsers = self.store.subscriptions(account)
+        rows = self.store.rows(account)
         return {
             "language": found.language,
             "email": found.email,
@@ -289,6 +293,33 @@ class Notifications:
                 for r in rows
             ],
         }
+
+    async def inbox(self, account: int) -> dict[str, Any]:
+        """The member's notifications in the page, newest first, in their language, and how many
+        are unread (read in one trip to the database's thread)."""
+        return await asyncio.to_thread(self._inbox, account)
+
+    def _inbox(self, account: int) -> dict[str, Any]:
+        store = self.store
+        rows = store.page_items(account)
+        unread = store.unread(account)
+        language = store.settings(account).language
+        items = []
+        for row in rows:
+            data = dict(row["data"])
+            title, text = render(row["kind"], data, language)
+            items.append(
+                {
+                    "id": row["id"],
+                    "kind": row["kind"],
+                    "title": title,
+                    "text": text,
+                    "url": link_of(data, ""),
+                    "at": utc_iso(row["created_at"]),
+                    "read": row["read_at"] is not None,
+                }
+            )
+        return {"unread": unread, "items": items}
 
     # --- the page's live count --------------------------------------------------------------
     def listen(self, account: int, queue: asyncio.Queue[str]) -> None:
