@@ -32,7 +32,6 @@ from pydantic import (
     PrivateAttr,
     Strict,
     ValidationInfo,
-    field_validator,
     model_validator,
 )
 
@@ -111,6 +110,7 @@ _WRITE_TILE = 'tile {i}: write it as {{"space": 12, "player": 0, "tile": "W2"}}'
 #: the messages of a document of the wrong shape (palaestra/core/documents.py)
 HINTS = {
     "": "a position is a JSON object",
+    "game": "this position is of {value!r:.40}, not 'agamemnon'",
     "!extra": "unknown field {name!r} in the position (fields: {fields})",
     "board": "'board' is 'front' or 'loom', not {value!r:.40}",
     "options": "'options' is a JSON object",
@@ -164,13 +164,6 @@ class AgamemnonPosition(Document):
     _board: tuple[int, tuple[int, ...], int] | None = PrivateAttr(None)
     _game: Any = PrivateAttr(None)
     _setting: Setting | None = PrivateAttr(None)
-
-    @field_validator("game", mode="before")
-    @classmethod
-    def _of_this_game(cls, game: object) -> object:
-        if game != "agamemnon":
-            raise PositionError(f"this position is of {game!r}, not 'agamemnon'")
-        return game
 
     @model_validator(mode="after")
     def _read_options(self, info: ValidationInfo) -> Self:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, Self
 
-from pydantic import Field, JsonValue, PrivateAttr, ValidationInfo, field_validator, model_validator
+from pydantic import Field, JsonValue, PrivateAttr, ValidationInfo, model_validator
 
 from palaestra.core.documents import Document, validate
 from palaestra.core.errors import OptionError, PositionError
@@ -28,6 +28,7 @@ _POSITION_OPTIONS = ("players", "revisit", "move_limit")
 #: the messages of a document of the wrong shape (palaestra/core/documents.py)
 HINTS = {
     "": "a position is a JSON object",
+    "game": "this position is of {value!r:.40}, not archimedes",
     "!extra": "unknown field {name!r} in an archimedes position (fields: {fields})",
     "options": "'options' is a JSON object",
     "cubes": "'cubes' is a list with one list of cell names per player",
@@ -61,13 +62,6 @@ class ArchimedesPosition(Document):
     _game: Any = PrivateAttr(None)
     _cells: list[int] = PrivateAttr(default_factory=list)
     _state: Any = PrivateAttr(None)
-
-    @field_validator("game", mode="before")
-    @classmethod
-    def _of_this_game(cls, game: object) -> object:
-        if game != "archimedes":
-            raise PositionError(f"this position is of {game!r}, not archimedes")
-        return game
 
     @model_validator(mode="after")
     def _options(self, info: ValidationInfo) -> Self:
