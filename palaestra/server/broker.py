@@ -225,18 +225,21 @@ class RedisBroker(Broker):
                 await asyncio.wait_for(self._outbox_sent.wait(), timeout)
 
     async def publish_lobby(self, message: str) -> None:
-        header = json.dumps({"origin": self.origin, "at": time.time()})
-        try:
-            await self.redis.publish(LOBBY_CHANNEL, header + SEPARATOR + message)
-        except Exception as err:  # Redis away: the lobby pages catch up when they reconnect
-            log.warning("a lobby change could not be announced (%s)", err)
+        # Redis away: the lobby pages catch up when they reconnect
+        await self._announce(LOBBY_CHANNEL, message, "a lobby change")
 
     async def publish_member(self, message: str) -> None:
+        # Redis away: the pages read the count when they reconnect
+        await self._announce(MEMBERS_CHANNEL, message, "a member's notifications")
+
+    async def _announce(self, channel: str, message: str, what: str) -> None:
+        """Publish ``message`` on ``channel`` with this process's header, now; a failure is
+        logged, not raised (the readers catch up on their own)."""
         header = json.dumps({"origin": self.origin, "at": time.time()})
         try:
-            await self.redis.publish(MEMBERS_CHANNEL, header + SEPARATOR + message)
-        except Exception as err:  # Redis away: the pages read the count when they reconnect
-            log.warning("a member's notifications could not be announced (%s)", err)
+            await self.redis.publish(channel, header + SEPARATOR + message)
+        except Exception as err:
+            log.warning("%s could not be announced (%s)", what, err)
 
     async def _publish(self) -> None:
         while True:
