@@ -426,6 +426,12 @@ class State(ABC):
             move = self.move_of(action)  # type: ignore[arg-type]  # checked by decode
         except ValueError as exc:
             return str(exc)
+        return self.rules_problem(move)
+
+    def rules_problem(self, move: Any) -> str | None:
+        """:meth:`problem` of a move known to be one of the game's (decoded from an id): a game
+        whose ``problem`` first checks that a move from outside is well formed skips that check
+        here (replays and every id from a client are asked so). The default: ``problem``."""
         return self.problem(move)
 
     def move_of(self, action: int) -> Any:

@@ -269,6 +269,10 @@ class AthosState(State):
             self.game.encode(move)  # a move of this board: every coordinate in range
         except ValueError as exc:
             return str(exc)
+        return self.rules_problem(move)
+
+    def rules_problem(self, move: Move) -> str | None:
+        """The rulings' problem of a move of this board (the phase, then its kind's predicates)."""
         phase = self.phase
         if phase == OVER:
             return "the game is over"
