@@ -328,12 +328,17 @@ def test_ath_t7_t8_actions_after_the_movement_match_a_reference(options: dict[st
     if phase == "place":
         per = game.max_per_terrain
         doc["placed"] = {t: rng.randint(0, per) for t in game.board.terrains if rng.random() < 0.5}
+        for t in doc["placed"]:  # ATH-T8: the tiles placed this turn are on the board
+            doc["placed"][t] = min(doc["placed"][t], sum(1 for x in doc["tiles"] if x["terrain"] == t))
         while sum(doc["placed"].values()) > game.max_tiles:
             doc["placed"].popitem()
-    if phase == "handicap":
+    if phase == "handicap":  # before the first turn (ATH-V2): the monks at the start, no stone
+        start = game.new_initial_state().to_position()
+        doc.update(monks=start["monks"], arrivals=[], stones=[], stones_left=start["stones_left"])
+        doc.pop("unused", None)
         doc["handicap_left"] = 2
         doc["to_move"] = game.handicap_player
-    if rng.random() < 0.3 and phase != "relocated":  # a relocation uses a stone still to put (ATH-T7)
+    elif rng.random() < 0.3 and phase != "relocated":  # a relocation uses a stone still to put (ATH-T7)
         doc["stones_left"] = [0] * game.num_players
         doc["stones"] = []
     state = game.state_from_position(doc)

@@ -210,3 +210,27 @@ def test_every_accepted_position_has_legal_actions_and_apply_action_agreeing(dat
         if s.is_terminal():
             break
         s.apply_action(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"monks": [["S0"] * 3, ["S1"] * 2], "arrivals": [1]},
+        {"round": 2},
+        {"stones": [{"field": "k8", "player": 0}]},
+        {"monks": [["S0", "S0", "k2"], ["S1"] * 3]},
+    ],
+)
+def test_ath_v2_a_handicap_position_is_before_the_first_turn(change: dict[str, Any]) -> None:
+    """ATH-V2: the handicap is placed before the first turn, so a position in the handicap phase
+    has no arrival, no stone, no monk off its start field and is in round 1 (hypothesis found a
+    handicap position with arrivals accepted, whose game then saved a state it refused to load)."""
+    game = AthosGame(handicap_tiles=2, handicap_player=1)
+    base: dict[str, Any] = {"to_move": 1, "phase": "handicap", "handicap_left": 2, "tiles": [{"field": "k8"}]}
+    start = game.state_from_position(base)
+    assert PHASE_NAMES[start.phase] == "handicap" and start.legal_actions()
+    if "monks" in change:  # S0, S1: the seats' start fields
+        names = {f"S{p}": game.seats[p] for p in range(2)}
+        change = {**change, "monks": [[names.get(m, m) for m in ms] for ms in change["monks"]]}
+    with pytest.raises(PositionError, match="before the first turn"):
+        game.state_from_position({**base, **change})

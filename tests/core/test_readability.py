@@ -86,6 +86,7 @@ RULING_CHAPTERS = (
     "athos/movement.py",
     "athos/tiles.py",
     "athos/scoring.py",
+    "athos/reachable.py",
     "agamemnon/turns.py",
     "agamemnon/warps.py",
     "agamemnon/ending.py",
